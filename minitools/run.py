@@ -1,0 +1,231 @@
+"""Run: one conversation's resources, the tools they back, and the call path.
+
+    async with Run(root) as run:
+        run.tools("plan")                       # read-tier specs only
+        result = await run.call("ast_grep", {"pattern": "print($A)"})
+
+The call path, in order: surface check → argument validation → approval gate →
+serialisation of non-parallel-safe tools → the handler (ARCHITECTURE.md, "The contract").
+Closing the Run stops every child process any of its resources started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import inspect
+import logging
+import os
+import uuid
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from minitools.ask import as_port
+from minitools.registry import ApprovalGate, Approver, Registry, Surface
+from minitools.schema import SchemaError, apply_defaults, export, validate
+from minitools.tools import RunContext, build_tools, invoke, refusal
+from minitools.toolspec import JSONObject, Tool, ToolResult, ToolSpec
+from minitools.tracing import FileTracer, make_tracer
+
+__all__ = ["Run"]
+
+log = logging.getLogger("minitools")
+
+# Set while a non-parallel-safe call holds the Run's lock, so that a tool called back
+# through the eval bridge from inside it does not wait for a lock its caller holds.
+_holding_serial: contextvars.ContextVar[bool] = contextvars.ContextVar("minitools_serial", default=False)
+
+
+def _strict_default() -> bool:
+    return os.environ.get("MINITOOLS_STRICT", "") not in ("", "0", "false", "no")
+
+
+class Run:
+    """One conversation's resources and the tools registered for them."""
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        questions: Any = None,
+        vibe: Any = None,
+        approve: Approver | None = None,
+        enclosure: Any = None,
+        trace: Any = None,
+        strict: bool | None = None,
+        conversation_id: str | None = None,
+        resources: Mapping[str, Any] | None = None,
+        tools: Iterable[Tool] = (),
+        question_timeout: float | None = None,
+        **options: Any,
+    ) -> None:
+        """`root` is the working directory every path is taken from. `questions` is a question
+        port or a callable from card to answer; `vibe` a roster; `approve` the approval
+        callable; `enclosure` a command prefix the kernel runs under; `trace` a path or a
+        callable receiving every protocol message. `resources` injects a resource by name or
+        disables it with False (``{"lsp": False}``); `tools` adds the host's own tools, which
+        the eval bridge can then reach. Further keyword options tune the families
+        (timeouts, caps)."""
+        path = Path(root).expanduser()
+        if not path.exists():
+            raise ValueError(f"Run root {str(root)!r} does not exist; pass an existing directory")
+        if not path.is_dir():
+            raise ValueError(f"Run root {str(root)!r} is not a directory; pass the project's directory")
+        self.root = Path(os.path.realpath(path))
+        self.conversation_id = conversation_id or f"conv-{uuid.uuid4().hex[:12]}"
+        self.strict = _strict_default() if strict is None else strict
+        self._tracer = make_tracer(trace)
+        port = as_port(questions)
+        self._gate = ApprovalGate(approve, port, timeout=question_timeout)
+        self._serial = asyncio.Lock()
+        self._closed = False
+        self.ctx = RunContext(
+            root=self.root,
+            conversation_id=self.conversation_id,
+            strict=self.strict,
+            trace=self._tracer,
+            enclosure=enclosure,
+            questions=port,
+            vibe=vibe,
+            options=dict(options, question_timeout=question_timeout),
+            resources=dict(resources or {}),
+            call=self._bridge_call,
+        )
+        self.registry = Registry(build_tools(self.ctx))
+        for tool in tools:
+            self.registry.add(tool)
+
+    # Context management ----------------------------------------------------------------
+
+    async def __aenter__(self) -> Run:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Stop everything the Run started: servers, adapters, kernels, workers. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        closers = list(reversed(self.ctx._closers))
+        self.ctx._closers.clear()
+        for closer in closers:
+            try:
+                await closer()
+            except Exception:
+                if self.strict:
+                    raise
+                log.exception("closing a resource failed")
+        if isinstance(self._tracer, FileTracer):
+            self._tracer.close()
+
+    # Tools ----------------------------------------------------------------------------
+
+    def tools(self, surface: str | Surface = Surface.FULL) -> list[ToolSpec]:
+        """The specs a surface sees: `plan` and `readonly` list read-tier tools only."""
+        return self.registry.specs(surface)
+
+    def schemas(self, surface: str | Surface = Surface.FULL, fmt: str = "jsonschema") -> list[JSONObject]:
+        """The surface's tools exported for an agent API (`jsonschema`, `openai`, `anthropic`, `gemini`)."""
+        return [export(spec, fmt) for spec in self.tools(surface)]
+
+    def add_tool(self, tool: Tool) -> None:
+        """Register one of the host's own tools (its `read`, `write`, ...)."""
+        self.registry.add(tool)
+
+    async def call(self, name: str, args: Mapping[str, Any] | None = None, surface: str | Surface = Surface.FULL) -> ToolResult:
+        """Call a tool as a model would. Never raises for an expected failure."""
+        if self._closed:
+            return refusal(f"this Run is closed; {name} cannot be called. Start a new Run.")
+        try:
+            where = Surface.parse(surface)
+        except ValueError as exc:
+            return refusal(str(exc))
+        tool = self.registry.get(name) if isinstance(name, str) else None
+        if tool is None:
+            known = ", ".join(s.name for s in self.tools(where)) or "none"
+            return refusal(f"unknown tool {name!r}; the tools on the {where.value} surface are: {known}.")
+        spec = tool.spec
+        if not self.registry.is_visible(name, where):
+            return refusal(
+                f"{name} is a {spec.tier.value}-tier tool and is not available on the {where.value} surface "
+                f"(it shows read-tier tools only). Nothing was done; use a read-tier tool or ask to leave {where.value} mode."
+            )
+        if args is None:
+            args = {}
+        if not isinstance(args, Mapping):
+            return refusal(f"{name} takes a JSON object of arguments, got {type(args).__name__}: {args!r}")
+        try:
+            validate(spec.parameters, dict(args))
+        except SchemaError as exc:
+            return refusal(f"{name}: argument {exc.field} {exc.message}. Nothing was done; fix the argument and call again.",
+                           data={"field": exc.field})
+        full_args = apply_defaults(spec.parameters, args)
+        verdict = await self._gate.check(spec, full_args)
+        if verdict is not None:
+            return refusal(verdict, data={"approved": False})
+        if spec.parallel_safe or _holding_serial.get():
+            return await invoke(tool, full_args, strict=self.strict)
+        async with self._serial:
+            token = _holding_serial.set(True)
+            try:
+                return await invoke(tool, full_args, strict=self.strict)
+            finally:
+                _holding_serial.reset(token)
+
+    async def _bridge_call(self, name: str, args: Mapping[str, Any], surface: str) -> ToolResult:
+        # The eval bridge re-enters here, so surface, validation and approval apply
+        # exactly as they do to a call the model emitted (SPEC.md, "Calling your own tools").
+        return await self.call(name, args, surface)
+
+    # Write-time diagnostics -----------------------------------------------------------
+
+    async def written(self, paths: Sequence[str | os.PathLike[str]]) -> ToolResult:
+        """Sync `paths` through their language servers and return only the new diagnostics."""
+        check = self.ctx.services.get("diagnostics")
+        if check is None:
+            return ToolResult(
+                ok=True,
+                text="no language-server supervisor is wired in this run; no diagnostics were checked.",
+                data={"files": [], "checked": False, "reason": "no language-server supervisor"},
+            )
+        result: ToolResult = await check([os.fspath(p) for p in paths])
+        return result
+
+    def wrap(self, write_fn: Callable[..., Any], *, paths_of: Callable[..., Iterable[str]] | None = None) -> Callable[..., Awaitable[Any]]:
+        """Wrap a host's write/edit/apply_patch so its result carries the new diagnostics.
+
+        `paths_of(*args, **kwargs)` names the files the call wrote; by default the `path`
+        keyword or the first positional argument. A str result gets the diagnostics appended;
+        a ToolResult gets them in its text and under ``data["diagnostics"]``.
+        """
+
+        def default_paths(*args: Any, **kwargs: Any) -> list[str]:
+            if "path" in kwargs:
+                return [kwargs["path"]]
+            if "paths" in kwargs:
+                return list(kwargs["paths"])
+            return [args[0]] if args else []
+
+        which = paths_of or default_paths
+
+        @functools.wraps(write_fn)
+        async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            result = write_fn(*args, **kwargs)
+            if inspect.isawaitable(result):
+                result = await result
+            diagnostics = await self.written([os.fspath(p) for p in which(*args, **kwargs)])
+            note = diagnostics.text if diagnostics.data and diagnostics.data.get("new") else ""
+            if isinstance(result, ToolResult):
+                data = result.data if isinstance(result.data, dict) else {"result": result.data}
+                data = dict(data, diagnostics=diagnostics.data)
+                text = f"{result.text}\n\n{note}" if note else result.text
+                return ToolResult(ok=result.ok, text=text, data=data, images=result.images)
+            if isinstance(result, str):
+                return f"{result}\n\n{note}" if note else result
+            return result
+
+        return wrapped

@@ -1,0 +1,164 @@
+"""Argument validation against a tool's JSON Schema, and export in agent-API shapes.
+
+The validator covers the subset of JSON Schema the tools use (type, properties,
+required, additionalProperties, enum, const, items, minItems/maxItems,
+minimum/maximum, minLength/maxLength, anyOf, default). It is hand-written because
+the run-time dependency surface is tree-sitter and nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from minitools.toolspec import JSONObject, ToolSpec
+
+__all__ = ["SchemaError", "validate", "apply_defaults", "export", "EXPORT_FORMATS"]
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list, tuple),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+class SchemaError(ValueError):
+    """An argument does not fit the schema; `field` is the JSON path of the bad value."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+        self.message = message
+
+
+def _show(value: Any) -> str:
+    import json
+
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _type_ok(value: Any, kind: str) -> bool:
+    if kind in ("integer", "number") and isinstance(value, bool):
+        return False
+    if kind == "integer" and isinstance(value, float):
+        return value.is_integer()
+    return isinstance(value, _TYPES[kind])
+
+
+def validate(schema: Mapping[str, Any], value: Any, path: str = "") -> None:
+    """Raise `SchemaError` naming the first field of `value` that does not fit `schema`."""
+    here = path or "arguments"
+    if "anyOf" in schema:
+        errors = []
+        for option in schema["anyOf"]:
+            try:
+                validate(option, value, path)
+                break
+            except SchemaError as exc:
+                errors.append(exc)
+        else:
+            raise errors[0] if len(errors) == 1 else SchemaError(
+                here, f"{_show(value)} fits none of the allowed forms ({'; '.join(e.message for e in errors)})"
+            )
+    kind = schema.get("type")
+    if kind is not None:
+        kinds = [kind] if isinstance(kind, str) else list(kind)
+        if not any(_type_ok(value, k) for k in kinds):
+            raise SchemaError(here, f"expected {' or '.join(kinds)}, got {_show(value)}")
+    if "const" in schema and value != schema["const"]:
+        raise SchemaError(here, f"must be {_show(schema['const'])}, got {_show(value)}")
+    if "enum" in schema and value not in schema["enum"]:
+        choices = ", ".join(_show(v) for v in schema["enum"])
+        raise SchemaError(here, f"{_show(value)} is not one of {choices}")
+    if isinstance(value, str):
+        if "minLength" in schema and len(value) < schema["minLength"]:
+            raise SchemaError(here, f"must be at least {schema['minLength']} characters, got {_show(value)}")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            raise SchemaError(here, f"must be at most {schema['maxLength']} characters (got {len(value)})")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            raise SchemaError(here, f"must be >= {schema['minimum']}, got {_show(value)}")
+        if "maximum" in schema and value > schema["maximum"]:
+            raise SchemaError(here, f"must be <= {schema['maximum']}, got {_show(value)}")
+    if isinstance(value, (list, tuple)):
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            raise SchemaError(here, f"needs at least {schema['minItems']} items, got {len(value)}")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            raise SchemaError(here, f"takes at most {schema['maxItems']} items, got {len(value)}")
+        if "items" in schema:
+            for i, item in enumerate(value):
+                validate(schema["items"], item, f"{here}[{i}]")
+    if isinstance(value, dict):
+        props: Mapping[str, Any] = schema.get("properties", {})
+        for name in schema.get("required", ()):
+            if name not in value:
+                raise SchemaError(_join(path, name), "is required")
+        extra = schema.get("additionalProperties", True)
+        for name, item in value.items():
+            if name in props:
+                validate(props[name], item, _join(path, name))
+            elif extra is False:
+                known = ", ".join(props) or "none"
+                raise SchemaError(_join(path, name), f"is not a known argument (known: {known})")
+            elif isinstance(extra, Mapping):
+                validate(extra, item, _join(path, name))
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def apply_defaults(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of `args` with the schema's top-level defaults filled in."""
+    out = dict(args)
+    for name, prop in schema.get("properties", {}).items():
+        if name not in out and "default" in prop:
+            out[name] = prop["default"]
+    return out
+
+
+EXPORT_FORMATS = ("jsonschema", "openai", "anthropic", "gemini")
+
+
+def _strip(schema: Any, drop: Iterable[str]) -> Any:
+    drop = tuple(drop)
+    if isinstance(schema, dict):
+        return {k: _strip(v, drop) for k, v in schema.items() if k not in drop}
+    if isinstance(schema, list):
+        return [_strip(v, drop) for v in schema]
+    return schema
+
+
+def export(spec: ToolSpec, fmt: str = "jsonschema") -> JSONObject:
+    """A tool's schema in the shape an agent API takes.
+
+    - ``jsonschema``: ``{name, description, parameters}`` with plain JSON Schema;
+    - ``openai``: the Chat Completions / Responses ``{"type": "function", "function": {...}}`` form;
+    - ``anthropic``: the Messages API ``{name, description, input_schema}`` form;
+    - ``gemini``: a function declaration (its schema dialect has no ``additionalProperties``).
+    """
+    params = spec.parameters
+    if fmt == "jsonschema":
+        return {"name": spec.name, "description": spec.description, "parameters": params}
+    if fmt == "openai":
+        return {
+            "type": "function",
+            "function": {"name": spec.name, "description": spec.description, "parameters": params},
+        }
+    if fmt == "anthropic":
+        return {"name": spec.name, "description": spec.description, "input_schema": params}
+    if fmt == "gemini":
+        return {
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": _strip(params, ("additionalProperties", "default")),
+        }
+    raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")

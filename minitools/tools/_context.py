@@ -1,0 +1,91 @@
+"""What a tool family sees of its Run: the root, the conversation, wired resources,
+a way back into the registry (the eval bridge), and a place to register clean-up.
+
+Families are modules of `minitools.tools` with ``build(ctx) -> list[Tool]``; a family
+returns no tools when the resource behind them is not wired (SPEC.md: "each tool is
+registered only when the resource behind it is wired").
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from minitools.ask import QuestionPort
+from minitools.toolspec import ToolError, ToolResult
+from minitools.tracing import Tracer
+
+__all__ = ["RunContext", "Closer", "BridgeCall"]
+
+Closer = Callable[[], Awaitable[None]]
+BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
+
+_UNSET: Any = object()
+
+
+@dataclass
+class RunContext:
+    root: Path
+    conversation_id: str
+    strict: bool = False
+    trace: Tracer | None = None
+    enclosure: Any = None
+    questions: QuestionPort | None = None
+    vibe: Any = None
+    options: dict[str, Any] = field(default_factory=dict)
+    # resources the embedder injected or disabled: name -> object, or False for "not wired"
+    resources: dict[str, Any] = field(default_factory=dict)
+    # shared services families publish for each other (e.g. "diagnostics" for write-time checks)
+    services: dict[str, Any] = field(default_factory=dict)
+    call: BridgeCall | None = None
+    _closers: list[Closer] = field(default_factory=list)
+
+    def on_close(self, closer: Closer) -> None:
+        """Run `closer` when the Run closes (in reverse order of registration)."""
+        self._closers.append(closer)
+
+    def resource(self, name: str, factory: Callable[[], Any]) -> Any:
+        """The resource `name`: the injected one, None when disabled with False, else `factory()`."""
+        value = self.resources.get(name, _UNSET)
+        if value is False or value is None and name in self.resources:
+            return None
+        if value is _UNSET or value is True:
+            value = factory()
+            self.resources[name] = value
+        return value
+
+    def option(self, name: str, default: Any) -> Any:
+        return self.options.get(name, default)
+
+    # Paths --------------------------------------------------------------------------
+
+    def resolve_path(self, path: str | None, *, must_exist: bool = True, what: str = "path") -> Path:
+        """`path` (relative to the root, or absolute) as an absolute path inside the root.
+
+        Refuses paths outside the root, and, with `must_exist`, paths that do not exist.
+        """
+        if path is None or path == "":
+            return self.root
+        candidate = Path(path)
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        resolved = Path(os.path.realpath(candidate))
+        if resolved != self.root and self.root not in resolved.parents:
+            raise ToolError(
+                f'{what} "{path}" is outside the workspace root {self.root}; '
+                "give a path inside it (relative paths are taken from the root)."
+            )
+        if must_exist and not resolved.exists():
+            raise ToolError(f'{what} "{path}" does not exist under {self.root}; check the spelling or list the directory.')
+        return resolved
+
+    def relpath(self, path: str | os.PathLike[str]) -> str:
+        """`path` relative to the root where it is inside it, else as given."""
+        p = Path(path)
+        try:
+            return p.relative_to(self.root).as_posix() or "."
+        except ValueError:
+            return str(p)
