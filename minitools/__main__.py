@@ -1,0 +1,5 @@
+import sys
+
+from minitools.cli import main
+
+sys.exit(main())
