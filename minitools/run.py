@@ -218,7 +218,8 @@ class Run:
             if inspect.isawaitable(result):
                 result = await result
             diagnostics = await self.written([os.fspath(p) for p in which(*args, **kwargs)])
-            note = diagnostics.text if diagnostics.data and diagnostics.data.get("new") else ""
+            found = diagnostics.data.get("new") if isinstance(diagnostics.data, dict) else None
+            note = diagnostics.text if found else ""
             if isinstance(result, ToolResult):
                 data = result.data if isinstance(result.data, dict) else {"result": result.data}
                 data = dict(data, diagnostics=diagnostics.data)
