@@ -15,7 +15,7 @@ import tree_sitter
 
 from minitools.match._pattern import ANY, MULTI, SINGLE, Pattern, PNode
 
-__all__ = ["MetaVarEnv", "match_at", "iter_matches", "tokens"]
+__all__ = ["EmptySeq", "MetaVarEnv", "match_at", "iter_matches", "tokens"]
 
 # name -> a node (single) or a list of nodes (sequence)
 MetaVarEnv = dict[str, "tree_sitter.Node | list[tree_sitter.Node]"]
@@ -54,6 +54,24 @@ def _bind(env: MetaVarEnv, name: str | None, value: tree_sitter.Node | list[tree
     return new
 
 
+class EmptySeq(list):  # type: ignore[type-arg]
+    """An empty `$$$` capture that remembers where it sits: (byte, (row, column))."""
+
+    def __init__(self, at: int, point: tuple[int, int]) -> None:
+        super().__init__()
+        self.at = at
+        self.point = point
+
+
+def _slice(ts: list[tree_sitter.Node], j: int, k: int) -> list[tree_sitter.Node]:
+    if k > j:
+        return ts[j:k]
+    if j < len(ts):
+        return EmptySeq(ts[j].start_byte, tuple(ts[j].start_point))  # type: ignore[arg-type]
+    last = ts[-1]
+    return EmptySeq(last.end_byte, tuple(last.end_point))  # type: ignore[arg-type]
+
+
 def _children(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     return [c for c in node.children if not c.is_extra]
 
@@ -84,10 +102,10 @@ def match_seq(
         if p.meta == MULTI:
             if i == np - 1:
                 # a trailing sequence takes the rest: nothing after it could constrain it
-                return _bind(env, p.name, ts[j:])
+                return _bind(env, p.name, _slice(ts, j, nt)) if ts else _bind(env, p.name, [])
             # lazy with backtracking: as few siblings as the rest of the pattern allows
             for k in range(j, nt + 1):
-                bound = _bind(env, p.name, ts[j:k])
+                bound = _bind(env, p.name, _slice(ts, j, k) if ts else [])
                 if bound is not None:
                     r = match_seq(ps, i + 1, ts, k, bound)
                     if r is not None:
@@ -129,15 +147,17 @@ def match_run(pattern: Pattern, siblings: list[tree_sitter.Node], start: int) ->
     return env, j
 
 
-def iter_matches(pattern: Pattern, candidates: list[tree_sitter.Node]) -> Iterator[tuple[int, int, MetaVarEnv]]:
-    """(start_byte, end_byte, env) for every match among `candidates`: nodes of the pattern's
+def iter_matches(
+    pattern: Pattern, candidates: list[tree_sitter.Node]
+) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
+    """(first node, last node, env) for every match among `candidates`: nodes of the pattern's
     root kind (for a sibling-run pattern, of its first node's kind), in the order given."""
     if not pattern.is_sequence:
         p = pattern.nodes[0]
         for node in candidates:
             env = match_node(p, node, {})
             if env is not None:
-                yield node.start_byte, node.end_byte, env
+                yield node, node, env
         return
     for node in candidates:
         parent = node.parent
@@ -150,4 +170,4 @@ def iter_matches(pattern: Pattern, candidates: list[tree_sitter.Node]) -> Iterat
         r = match_run(pattern, kids, idx)
         if r is not None:
             env, after = r
-            yield node.start_byte, kids[after - 1].end_byte, env
+            yield node, kids[after - 1], env

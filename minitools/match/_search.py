@@ -15,7 +15,7 @@ from pathlib import Path
 import tree_sitter
 
 from minitools.match._grammars import load_language
-from minitools.match._matcher import MetaVarEnv, iter_matches
+from minitools.match._matcher import EmptySeq, MetaVarEnv, iter_matches
 from minitools.match._pattern import Pattern, parser_for
 
 __all__ = [
@@ -172,14 +172,35 @@ def _all_nodes(root: tree_sitter.Node, named_only: bool) -> list[tree_sitter.Nod
     return out
 
 
-def _candidates(pattern: Pattern, root: tree_sitter.Node) -> list[tree_sitter.Node]:
+# Above this many occurrences of the anchor token, one query over the whole tree is cheaper
+# than one small ranged query per occurrence.
+MAX_ANCHORS = 48
+
+
+def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None = None) -> list[tree_sitter.Node]:
     first = pattern.nodes[0]
     if first.meta:
         return _all_nodes(root, named_only=True)
     query = _kind_query(pattern.language, first.kind, first.named)
     if query is None:
         return [n for n in _all_nodes(root, False) if n.kind_id == first.kind_id]
-    nodes = tree_sitter.QueryCursor(query).captures(root).get("c", [])
+    anchor = pattern.literals[0] if pattern.literals else b""
+    if source is not None and not pattern.is_sequence and len(anchor) >= 3 and source.count(anchor) <= MAX_ANCHORS:
+        # Every match contains each token the pattern writes, so a candidate must overlap an
+        # occurrence of the longest one: ranged queries visit only the nodes around them.
+        seen: dict[int, tree_sitter.Node] = {}
+        width = len(anchor)
+        pos = source.find(anchor)
+        while pos != -1:
+            cursor = tree_sitter.QueryCursor(query)
+            cursor.set_byte_range(pos, pos + width)
+            for n in cursor.captures(root).get("c", []):
+                if n.start_byte <= pos and n.end_byte >= pos + width:
+                    seen.setdefault(n.id, n)
+            pos = source.find(anchor, pos + width)
+        nodes = list(seen.values())
+    else:
+        nodes = tree_sitter.QueryCursor(query).captures(root).get("c", [])
     # pre-order: outer first at equal starts
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     return nodes
@@ -189,36 +210,56 @@ def _has_literals(pattern: Pattern, source: bytes) -> bool:
     return all(lit in source for lit in pattern.literals)
 
 
-def _to_match(pattern: Pattern, source: bytes, path: str | None, start: int, end: int, env: MetaVarEnv) -> NodeMatch:
+def _to_match(
+    pattern: Pattern, source: bytes, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node, env: MetaVarEnv
+) -> NodeMatch:
     metavars: dict[str, Capture] = {}
     multi: dict[str, list[Capture]] = {}
     for name, value in env.items():
         if isinstance(value, list):
             if value:
                 metavars[name] = _seq_capture(source, value, 0, (0, 0))
+            elif isinstance(value, EmptySeq):
+                metavars[name] = _seq_capture(source, [], value.at, value.point)
             else:
-                # an empty sequence sits where it would have started; we know only the match
-                # span here, so place it at the match end (the common `$$$` trailing case)
-                metavars[name] = _seq_capture(source, [], end, _point_at(source, end))
+                metavars[name] = _seq_capture(source, [], last.end_byte, tuple(last.end_point))  # type: ignore[arg-type]
             multi[name] = [_node_capture(source, n) for n in value]
         else:
             metavars[name] = _node_capture(source, value)
+    start, end = first.start_byte, last.end_byte
     return NodeMatch(
         path,
         pattern.language,
         start,
         end,
-        _position(source, start, _point_at(source, start)),
-        _position(source, end, _point_at(source, end)),
+        _position(source, start, tuple(first.start_point)),  # type: ignore[arg-type]
+        _position(source, end, tuple(last.end_point)),  # type: ignore[arg-type]
         source[start:end].decode("utf-8", errors="replace"),
         metavars,
         multi,
     )
 
 
-def _matches_in_tree(pattern: Pattern, tree: tree_sitter.Tree, source: bytes, path: str | None) -> list[NodeMatch]:
-    found = list(iter_matches(pattern, _candidates(pattern, tree.root_node)))
-    return [_to_match(pattern, source, path, s, e, env) for s, e, env in found]
+def _matches_in_tree(
+    pattern: Pattern,
+    tree: tree_sitter.Tree,
+    source: bytes,
+    path: str | None,
+    index: dict[tuple[int, bool], list[tree_sitter.Node]] | None = None,
+) -> list[NodeMatch]:
+    """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
+    Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
+    if index is None:
+        candidates = _candidates(pattern, tree.root_node, source)
+    else:
+        first = pattern.nodes[0]
+        key = (-1 if first.meta else first.kind_id, first.named)
+        candidates = index.get(key)  # type: ignore[assignment]
+        if candidates is None:
+            candidates = _candidates(pattern, tree.root_node, source)
+            index[key] = candidates
+    found = list(iter_matches(pattern, candidates))
+    return [_to_match(pattern, source, path, a, b, env) for a, b, env in found]
 
 
 def find_matches(pattern: Pattern, source: bytes, *, path: str | None = None) -> list[NodeMatch]:

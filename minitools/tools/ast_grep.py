@@ -74,6 +74,13 @@ def build(ctx: RunContext) -> list[Tool]:
     if searcher is None:
         return []
 
+    async def close_searcher() -> None:
+        closer = getattr(searcher, "close", None)  # an injected searcher may have none
+        if closer is not None:
+            await asyncio.to_thread(closer)
+
+    ctx.on_close(close_searcher)
+
     async def handler(args: Mapping[str, Any]) -> ToolResult:
         source = args["pattern"]
         raw_path = args.get("path")

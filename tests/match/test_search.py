@@ -123,3 +123,24 @@ def test_sample_dart_guard(repo_root: Path) -> None:
     root = repo_root / "examples" / "sample"
     result = Searcher(root).search(compile_pattern("if ($X != null) $X.dispose()", "dart"))
     assert [(m.path, m.start[0], m.metavars["X"].text) for m in result.matches] == [("lib/controller.dart", 11, "controller")]
+
+
+def test_shard_workers_give_the_same_results_and_stop_on_close(tmp_path: Path) -> None:
+    _tree(tmp_path, {f"d{i % 3}/m{i}.py": f"foo({i})\nbar(foo({i}))\n" for i in range(12)})
+    _tree(tmp_path, {"skip/latin.py": b"foo('\xe9')\n"})
+    pattern = compile_pattern("foo($A)", "python")
+    alone = Searcher(tmp_path, workers=1).search(pattern, max_results=20)
+    with Searcher(tmp_path, workers=2, pool_min_files=2) as sharded:
+        first = sharded.search(pattern, max_results=20)
+        again = sharded.search(pattern, max_results=20)
+        assert sharded._pool is not None and not sharded._pool.broken
+        pids = sharded._pool.pids
+        assert len(pids) == 2
+    for result in (first, again):
+        assert result.matches == alone.matches
+        assert (result.total, result.files_searched, result.files_matched, result.skipped, result.truncated) == (
+            24, 12, 12, {"non-utf8": 1}, True,
+        )
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
