@@ -1,0 +1,73 @@
+"""`minitools ast-grep PATTERN [PATH…] --lang L [--json]`: structural search for people and
+scripts, with the `ast-grep` CLI's exit codes (0 a match, 1 none, 2 usage, 8 unparseable)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from minitools.match import (
+    GrammarError,
+    PathError,
+    PatternError,
+    Searcher,
+    available_languages,
+    compile_pattern,
+    language_for_path,
+)
+
+NAME = "ast-grep"
+HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
+EXIT_MATCH, EXIT_NONE, EXIT_USAGE, EXIT_PATTERN = 0, 1, 2, 8
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("pattern", help="a code fragment with metavariables, e.g. 'print($A)'")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("--lang", "-l", help="grammar id; inferred from a single file's extension")
+    parser.add_argument("--json", action="store_true", help="print the matches as a JSON list")
+    parser.add_argument("--root", default=".", help="workspace root; paths must lie inside it (default: .)")
+
+
+def main(args: argparse.Namespace) -> int:
+    root = Path(args.root).resolve()
+    paths = [Path(p) for p in args.paths] or [root]
+    language = args.lang
+    if not language and len(paths) == 1 and paths[0].is_file():
+        language = language_for_path(paths[0])
+    if not language:
+        print(f'minitools ast-grep: no --lang given and none can be inferred from {args.paths or ["."]}', file=sys.stderr)
+        return EXIT_USAGE
+    if language not in available_languages():
+        print(f"minitools ast-grep: unknown language {language!r}; see `minitools grammars list`", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        pattern = compile_pattern(args.pattern, language)
+    except PatternError as exc:
+        print(f"minitools ast-grep: {exc}", file=sys.stderr)
+        return EXIT_PATTERN
+    except GrammarError as exc:
+        print(f"minitools ast-grep: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    searcher = Searcher(root)
+    try:
+        result = searcher.search(pattern, paths)
+    except PathError as exc:
+        print(f"minitools ast-grep: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        json.dump([m.to_json() for m in result.matches], sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        for m in result.matches:
+            first = m.text.splitlines()[0] if m.text else ""
+            print(f"{m.path}:{m.start[0]}:{m.start[1]}: {first}")
+    return EXIT_MATCH if result.total else EXIT_NONE
+
+
+if __name__ == "__main__":
+    _p = argparse.ArgumentParser(prog="minitools ast-grep", description=HELP)
+    configure(_p)
+    sys.exit(main(_p.parse_args()))
