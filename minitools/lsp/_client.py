@@ -87,6 +87,7 @@ class LSPClient:
         self.documents: dict[str, Document] = {}
         self.registrations: dict[str, dict[str, Any]] = {}
         self.stopping = False
+        self.ready = False
         # diagnostics: uri -> latest list; a counter per uri bumped on each accepted publish
         self.diagnostics: dict[str, list[dict[str, Any]]] = {}
         self._diag_seq: dict[str, int] = {}
@@ -229,6 +230,22 @@ class LSPClient:
             await self.rpc.notify("textDocument/didChange", {
                 "textDocument": {"uri": uri, "version": doc.version}, "contentChanges": [{"text": text}]})
         return doc
+
+    async def wait_ready(self, doc: Document, timeout: float) -> bool:
+        """After the first document is opened, wait (bounded) for the server's first publish for it.
+
+        Servers give no readiness signal: basedpyright answers a query sent right after
+        initialize before it has read its configuration and found the workspace's files, so
+        cross-file references come back incomplete. The first publishDiagnostics for an opened
+        document is the signal every catalog server gives that it has loaded the project.
+        """
+        if self.ready:
+            return True
+        try:
+            found = await self.wait_diagnostics(doc.uri, 0, timeout=timeout, quiet=0.0)
+        finally:
+            self.ready = True  # wait once per server, whatever happened
+        return found is not None
 
     async def save(self, doc: Document) -> None:
         """Tell the server the document was saved (servers such as pylsp lint on save)."""

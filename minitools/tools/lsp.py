@@ -6,7 +6,8 @@ Positions are a 1-based `line` plus a `symbol` substring, never a column (SPEC.m
 guessed column resolves to another symbol on the same line and looks right.
 Options (``Run(root, **options)``): `lsp_timeout` (seconds per request, 30),
 `lsp_init_timeout` (30), `lsp_diagnostics_timeout` (seconds to wait for a push, 8),
-`lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_diagnostics_cap`
+`lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_ready_timeout` (the wait
+for a new server's first publish, its only readiness signal, 10), `lsp_diagnostics_cap`
 (per file, 20), `lsp_checker_timeout` (120), `lsp_path` (extra directories searched for
 server binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order).
 """
@@ -132,6 +133,7 @@ class _LSPFamily:
         self.diag_timeout = float(ctx.option("lsp_diagnostics_timeout", 8.0))
         self.diag_quiet = float(ctx.option("lsp_diagnostics_quiet", 0.6))
         self.diag_cap = int(ctx.option("lsp_diagnostics_cap", 20))
+        self.ready_timeout = float(ctx.option("lsp_ready_timeout", 10.0))
         # write-time ledger: file -> Counter of (severity, code, message) last reported (issue 6)
         self.ledger: dict[str, Counter[tuple[Any, Any, str]]] = {}
 
@@ -222,7 +224,9 @@ class _LSPFamily:
     async def _sync(self, client: LSPClient, path: Path) -> Any:
         try:
             await client.resync_stale()
-            return await client.sync(path)
+            doc = await client.sync(path)
+            await client.wait_ready(doc, self.ready_timeout)
+            return doc
         except (ConnectionClosed, ProtocolError) as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
@@ -323,6 +327,7 @@ class _LSPFamily:
                                   data={"server": client.spec.id, "hover": None})
             return ToolResult(ok=True, text="\n".join(notes + [text[:6000]]), data={"server": client.spec.id, "hover": text})
         locations = self._locations(client, result)
+        await self._track(client, locations)
         total = len(locations)
         cap = CAPS["references"] if action == "references" else 200
         shown = locations[:cap]
@@ -374,6 +379,20 @@ class _LSPFamily:
         if not servers:
             raise ToolError(" ".join(notes) + " Use symbols with `file` for one file's outline instead.")
         return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"], f'workspace symbols matching "{query}"', notes)
+
+    async def _track(self, client: LSPClient, rows: list[dict[str, Any]]) -> None:
+        # Open the files a result points into, so that the next query re-syncs them if
+        # something else rewrites them: a server that only read a file from disk keeps its
+        # cached copy (issue 5: no answer computed on stale text).
+        for rel in dict.fromkeys(r["file"] for r in rows if r.get("file")):
+            path = self.ctx.root / rel
+            if not path.is_file() or path.is_absolute() and self.ctx.root not in path.resolve().parents:
+                continue
+            if path_to_uri(path) not in client.documents and len(client.documents) < 200:
+                try:
+                    await client.sync(path)
+                except (OSError, ConnectionClosed, ProtocolError):
+                    return
 
     async def _sync_quietly(self, client: LSPClient) -> None:
         try:
@@ -472,6 +491,7 @@ class _LSPFamily:
                 f"diagnostics unavailable: {client.spec.id} published nothing for {rel} within {self.diag_timeout:g} s. "
                 "This is not a clean result; try again, or lsp reload."]), data={"server": client.spec.id, "checked": False})
         items = [diagnostic_row(client, rel, doc.text, d) for d in found]
+        self.ledger[rel] = Counter(_key(d) for d in items)  # shown to the model: no longer new
         listed = [d for d in items if d["severity"] in ("error", "warning")]
         others = len(items) - len(listed)
         cap = CAPS["diagnostics"]
@@ -581,6 +601,11 @@ class _LSPFamily:
         except NoServer as exc:
             return {"file": rel, "checked": False, "reason": str(exc)}
         uri = path_to_uri(path)
+        # the baseline is what was known before this write: what we reported, else what the
+        # server had published for the file before (those the write did not break)
+        baseline = self.ledger.get(rel)
+        if baseline is None and uri in client.diagnostics and uri in client.documents:
+            baseline = Counter(_key(diagnostic_row(client, rel, client.documents[uri].text, d)) for d in client.diagnostics[uri])
         try:
             mark = client.diagnostics_mark(uri)
             before = client.documents.get(uri)
@@ -597,13 +622,13 @@ class _LSPFamily:
             return {"file": rel, "server": client.spec.id, "checked": False,
                     "unavailable": f"{client.spec.id} published nothing within {self.diag_timeout:g} s (not checked, not clean)"}
         rows = [diagnostic_row(client, rel, doc.text, d) for d in found]
-        keys = Counter((r["severity"], r["code"], r["message"]) for r in rows)
-        previous = self.ledger.get(rel, Counter())
+        keys = Counter(_key(r) for r in rows)
+        previous = baseline or Counter()
         self.ledger[rel] = keys
         fresh = keys - previous
         new, minor = [], 0
         for row in rows:
-            key = (row["severity"], row["code"], row["message"])
+            key = _key(row)
             if fresh.get(key, 0) > 0:
                 fresh[key] -= 1
                 if row["severity"] in ("error", "warning"):
@@ -611,6 +636,12 @@ class _LSPFamily:
                 else:
                     minor += 1
         return {"file": rel, "server": client.spec.id, "checked": True, "new": new, "new_minor": minor, "total": len(rows)}
+
+
+def _key(row: dict[str, Any]) -> tuple[Any, Any, str]:
+    # the ledger key: severity, code and message — position deliberately left out (SPEC.md), so
+    # a diagnostic that merely moved is not new; kept per file
+    return (row["severity"], row["code"], row["message"])
 
 
 def _has_binary(sup: Supervisor, name: str) -> bool:
