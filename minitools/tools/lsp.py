@@ -185,10 +185,10 @@ class _LSPFamily:
             raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
                             "No file was written; call lsp_rename again.", data={"server": client.spec.id}) from None
         written = [c.path for c in plan if c.after is not None]
-        for p in written:
-            d = await client.sync(p)
-            await client.save(d)
-        await client.resync_stale()
+        # `written` syncs and saves each file itself, after taking what the server had
+        # published before as the baseline; renamed-away and deleted files are closed here
+        diagnostics = await self.written([str(p) for p in written])
+        await self._sync_quietly(client)
         total = sum(c.edits for c in plan)
         lines = [f'renamed "{symbol}" to "{args["new_name"]}": {total} edit{"s" if total != 1 else ""} in {len(plan)} file{"s" if len(plan) != 1 else ""}']
         files = []
@@ -196,7 +196,6 @@ class _LSPFamily:
             ops = f" ({', '.join(c.operations)})" if c.operations else ""
             lines.append(f"  {self.ctx.relpath(c.path)}: {c.edits} edit{'s' if c.edits != 1 else ''}{ops}")
             files.append({"file": self.ctx.relpath(c.path), "edits": c.edits, "operations": c.operations})
-        diagnostics = await self.written([str(p) for p in written])
         text = "\n".join(notes + lines)
         if isinstance(diagnostics.data, dict) and (diagnostics.data.get("new") or diagnostics.data.get("unavailable")):
             text += "\n\n" + diagnostics.text
