@@ -58,11 +58,11 @@ STEPS: list[Step] = [
     Step("lsp", {"action": "status"}, "Which language servers can run here, and why not."),
     Step("lsp", {"action": "definition", "file": "app/report.py", "line": 8, "symbol": "Item"},
          "Positions are a line and a symbol on it, never a column."),
-    Step("lsp", {"action": "hover", "file": "app/inventory.py", "line": 25, "symbol": "find"},
+    Step("lsp", {"action": "hover", "file": "app/inventory.py", "line": 27, "symbol": "find"},
          "Signature and doc comment."),
     Step("lsp", {"action": "references", "file": "app/inventory.py", "line": 9, "symbol": "Item"},
          "Every use, capped at 50."),
-    Step("lsp_rename", {"file": "app/inventory.py", "line": 30, "symbol": "value", "new_name": "total_value"},
+    Step("lsp_rename", {"file": "app/inventory.py", "line": 33, "symbol": "value", "new_name": "total_value"},
          "A project-wide rename: every file or none."),
     Step("eval", {"code": "import statistics\nprices = [0.5, 0.75, 1.25]\nstatistics.mean(prices)",
                   "description": "mean price of the sample items"},
@@ -74,7 +74,7 @@ STEPS: list[Step] = [
                   "description": "total of a cart in javascript", "language": "javascript"},
          "The same contract on node."),
     Step("debug", {"op": "adapters"}, "Which debug adapters are usable here, and why not."),
-    Step("debug", {"op": "breakpoints", "file": "app/report.py", "lines": [15]}, "Breakpoints may be set before launch."),
+    Step("debug", {"op": "breakpoints", "file": "app/report.py", "lines": [17]}, "Breakpoints may be set before launch."),
     Step("debug", {"op": "launch", "program": "app/report.py", "args": []},
          "Run the program to the first breakpoint."),
     Step("debug", {"op": "evaluate", "expression": "total"}, "Evaluate in the stopped frame."),
@@ -84,6 +84,11 @@ STEPS: list[Step] = [
                       "options": [{"label": "cents"}, {"label": "whole units"}]},
          "The only way a run asks a person (only when a question port is wired)."),
 ]
+
+
+def _scripted_person(card: dict[str, Any]) -> dict[str, Any]:
+    print(f"  (a scripted person sees the card {card['question']!r} and picks {card['options'][0]['label']!r})")
+    return {"choices": [card["options"][0]["label"]]}
 
 
 def _print(text: str = "") -> None:
@@ -100,8 +105,9 @@ async def run_tour(sample: Path | None = None, *, out: Callable[[str], None] = _
     with tempfile.TemporaryDirectory(prefix="minitools-tour-") as tmp:
         root = Path(tmp) / source.name
         shutil.copytree(source, root)
-        # The tour approves every write and exec call itself; a real host wires its own approver.
-        async with Run(root, approve=lambda spec, args: True) as run:
+        # The tour approves every write and exec call itself, and a scripted person answers
+        # ask_user with the first option; a real host wires its own approver and question port.
+        async with Run(root, approve=lambda spec, args: True, questions=_scripted_person) as run:
             out(f"minitools tour — a Run over a copy of {source.name}/ ({run.conversation_id})")
             out("")
             out("Registered tools (full surface):")
