@@ -21,6 +21,20 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any, BinaryIO
 
+from minitools.protocol import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    ErrorResponse,
+    Notification,
+    RemoteProtocolError,
+    Request,
+    Response,
+    parse_jsonrpc,
+    to_json,
+)
 from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import export
@@ -28,11 +42,6 @@ from minitools.toolspec import ToolSpec
 
 __all__ = ["Server", "serve_stdio"]
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
 MAX_LINE = 64 * 2**20
 
 
@@ -56,20 +65,17 @@ class Server:
         self._write_line(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
 
     def _respond(self, id_: Any, result: Any) -> None:
-        self._send({"jsonrpc": "2.0", "id": id_, "result": result})
+        self._send(to_json(Response(id_, result)))
 
     def _error(self, id_: Any, code: int, message: str, data: Any = None) -> None:
-        error: dict[str, Any] = {"code": code, "message": message}
-        if data is not None:
-            error["data"] = data
-        self._send({"jsonrpc": "2.0", "id": id_, "error": error})
+        self._send(to_json(ErrorResponse(id_, code, message, data)))
 
     async def request_host(self, method: str, params: Mapping[str, Any]) -> Any:
         """Send a request to the host and wait for its answer."""
         id_ = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[id_] = future
-        self._send({"jsonrpc": "2.0", "id": id_, "method": method, "params": dict(params)})
+        self._send(to_json(Request(id_, method, dict(params))))
         try:
             return await future
         finally:
@@ -98,43 +104,39 @@ class Server:
             shown = line[:80].decode("utf-8", "replace")
             self._error(None, PARSE_ERROR, f"parse error: {exc}; the line was {shown!r}. Send one JSON object per line.")
             return
-        if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
-            self._error(message.get("id") if isinstance(message, dict) else None, INVALID_REQUEST,
-                        'invalid request: expected a JSON-RPC 2.0 object with "jsonrpc": "2.0"')
+        try:
+            envelope = parse_jsonrpc(message, peer="host")
+        except RemoteProtocolError as exc:
+            id_ = message.get("id") if isinstance(message, dict) else None
+            valid_id = isinstance(id_, (int, str)) and not isinstance(id_, bool)
+            self._error(id_ if valid_id else None, INVALID_REQUEST, f"invalid request: {exc}")
             return
-        if "method" in message:
-            method = message["method"]
-            if not isinstance(method, str):
-                self._error(message.get("id"), INVALID_REQUEST, "invalid request: method must be a string")
-                return
-            task = asyncio.get_running_loop().create_task(self._dispatch(message))
+        if isinstance(envelope, (Request, Notification)):
+            task = asyncio.get_running_loop().create_task(self._dispatch(envelope))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
             return
-        # A response to one of our requests.
-        future = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+        # A response to one of our requests; one to nothing we asked is ignored.
+        future = self._pending.get(envelope.id)  # type: ignore[arg-type]
         if future is None or future.done():
             return
-        if "error" in message:
-            err = message["error"]
-            future.set_exception(HostError(err.get("message", "error") if isinstance(err, dict) else str(err)))
+        if isinstance(envelope, ErrorResponse):
+            future.set_exception(HostError(envelope.message))
         else:
-            future.set_result(message.get("result"))
+            future.set_result(envelope.result)
 
-    async def _dispatch(self, message: dict[str, Any]) -> None:
-        id_ = message.get("id")
-        is_notification = "id" not in message
-        params = message.get("params", {})
-        if params is None:
-            params = {}
+    async def _dispatch(self, envelope: Request | Notification) -> None:
+        id_ = envelope.id if isinstance(envelope, Request) else None
+        is_notification = isinstance(envelope, Notification)
+        params = {} if envelope.params is None else envelope.params
         if not isinstance(params, dict):
             if not is_notification:
                 self._error(id_, INVALID_PARAMS, "params must be an object")
             return
-        handler = {"tools": self._tools, "call": self._call, "written": self._written}.get(message["method"])
+        handler = {"tools": self._tools, "call": self._call, "written": self._written}.get(envelope.method)
         if handler is None:
             if not is_notification:
-                self._error(id_, METHOD_NOT_FOUND, f"method {message['method']!r} not found; methods are tools, call, written")
+                self._error(id_, METHOD_NOT_FOUND, f"method {envelope.method!r} not found; methods are tools, call, written")
             return
         try:
             result = await handler(params)
@@ -212,7 +214,7 @@ async def serve_stdio(
     server = Server(write_line)
     port = None
     if questions == "host":
-        from minitools.ask import HostPort  # type: ignore[attr-defined]
+        from minitools.ask import HostPort
 
         port = HostPort(server.request_host)
     approver: Any = None

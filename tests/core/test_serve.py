@@ -44,10 +44,11 @@ class ServeClient:
 
 
 @pytest.fixture
-async def serve(tmp_path):
+async def serve(tmp_path, request):
     (tmp_path / "hello.py").write_text("print('hi')\n")
+    flags = getattr(request, "param", ())
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "minitools", "serve", "--root", str(tmp_path),
+        sys.executable, "-m", "minitools", "serve", "--root", str(tmp_path), *flags,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     client = ServeClient(proc)
@@ -84,7 +85,10 @@ async def test_malformed_lines_get_errors_and_the_server_keeps_going(serve):
     assert error["id"] is None and error["error"]["code"] == -32700 and "{not json" in error["error"]["message"]
     await serve.send_raw(b'[1, 2]\n')
     assert (await serve.read())["error"]["code"] == -32600
-    await serve.send_raw(b'{"jsonrpc": "2.0", "id": 7}\n')  # a response to nothing: ignored
+    await serve.send_raw(b'{"jsonrpc": "2.0", "id": 7}\n')  # neither request nor response
+    neither = await serve.read()
+    assert neither["id"] == 7 and neither["error"]["code"] == -32600
+    await serve.send_raw(b'{"jsonrpc": "2.0", "id": 99, "result": {}}\n')  # a response to nothing: ignored
     missing = await serve.request("frobnicate", {})
     assert missing["error"]["code"] == -32601 and "frobnicate" in missing["error"]["message"]
     bad_params = await serve.request("call", {"args": {}})
@@ -102,3 +106,27 @@ async def test_call_round_trip(serve):
     assert "result" in written and written["result"]["ok"] in (True, False)
     bad = await serve.request("written", {"paths": "hello.py"})
     assert bad["error"]["code"] == -32602
+
+
+@pytest.mark.parametrize("serve", [("--questions", "host")], indirect=True)
+async def test_ask_user_goes_to_the_host_as_an_ask_request(serve):
+    serve.answer_host = lambda message: {"choices": [message["params"]["options"][1]["label"]]}
+    reply = await serve.request("call", {"tool": "ask_user", "args": {
+        "question": "Which colour?", "options": [{"label": "red"}, {"label": "blue"}]}})
+    assert reply["result"]["ok"] is True and "blue" in reply["result"]["text"]
+    (ask,) = serve.host_requests
+    assert ask["method"] == "ask" and ask["params"]["question"] == "Which colour?"
+    assert ask["params"]["kind"] == "question"
+
+
+async def test_write_tools_ask_the_host_to_approve(serve, tmp_path):
+    serve.answer_host = lambda message: {"approved": False, "reason": "read-only review"}
+    reply = await serve.request("call", {"tool": "lsp_rename", "args": {
+        "file": "hello.py", "line": 1, "symbol": "print", "new_name": "show"}})
+    result = reply["result"]
+    assert result["ok"] is False and "read-only review" in result["text"]
+    (approve,) = serve.host_requests
+    assert approve["method"] == "approve"
+    assert approve["params"]["tool"] == "lsp_rename" and approve["params"]["tier"] == "write"
+    assert approve["params"]["args"]["new_name"] == "show"
+    assert (tmp_path / "hello.py").read_text() == "print('hi')\n"
