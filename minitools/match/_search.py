@@ -177,6 +177,16 @@ def _all_nodes(root: tree_sitter.Node, named_only: bool) -> list[tree_sitter.Nod
 MAX_ANCHORS = 48
 
 
+def _anchor(pattern: Pattern, source: bytes | None) -> bytes | None:
+    """The token whose occurrences bound the candidate search, when that is worth it."""
+    if source is None or pattern.is_sequence or pattern.nodes[0].meta or not pattern.literals:
+        return None
+    anchor = pattern.literals[0]
+    if len(anchor) < 3 or source.count(anchor) > MAX_ANCHORS:
+        return None
+    return anchor
+
+
 def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None = None) -> list[tree_sitter.Node]:
     first = pattern.nodes[0]
     if first.meta:
@@ -184,8 +194,8 @@ def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None =
     query = _kind_query(pattern.language, first.kind, first.named)
     if query is None:
         return [n for n in _all_nodes(root, False) if n.kind_id == first.kind_id]
-    anchor = pattern.literals[0] if pattern.literals else b""
-    if source is not None and not pattern.is_sequence and len(anchor) >= 3 and source.count(anchor) <= MAX_ANCHORS:
+    anchor = _anchor(pattern, source)
+    if anchor is not None and source is not None:
         # Every match contains each token the pattern writes, so a candidate must overlap an
         # occurrence of the longest one: ranged queries visit only the nodes around them.
         seen: dict[int, tree_sitter.Node] = {}
@@ -245,7 +255,7 @@ def _matches_in_tree(
     tree: tree_sitter.Tree,
     source: bytes,
     path: str | None,
-    index: dict[tuple[int, bool], list[tree_sitter.Node]] | None = None,
+    index: dict[tuple[int, bool, bytes | None], list[tree_sitter.Node]] | None = None,
 ) -> list[NodeMatch]:
     """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
     Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
@@ -253,7 +263,8 @@ def _matches_in_tree(
         candidates = _candidates(pattern, tree.root_node, source)
     else:
         first = pattern.nodes[0]
-        key = (-1 if first.meta else first.kind_id, first.named)
+        # ranged candidates depend on the anchor token: they are memoised under it
+        key = (-1 if first.meta else first.kind_id, first.named, _anchor(pattern, source))
         candidates = index.get(key)  # type: ignore[assignment]
         if candidates is None:
             candidates = _candidates(pattern, tree.root_node, source)

@@ -53,7 +53,6 @@ class FramedConnection:
         self._on_close = on_close
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._closed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
-        self._send_lock = asyncio.Lock()
         self._task = asyncio.ensure_future(self._read_loop())
 
     @classmethod
@@ -87,17 +86,18 @@ class FramedConnection:
         data = self._encode(obj)
         if self.tracer is not None:
             self.tracer("send", self.peer, obj)
-        async with self._send_lock:
-            try:
-                self._writer.write(data)
-                await self._writer.drain()
-            except (ConnectionError, RuntimeError, OSError) as exc:
-                # the pipe broke under us: the reader will see EOF and say why; wait for it briefly
-                with contextlib.suppress(asyncio.TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(self._closed), 2.0)
-                if self._closed.done():
-                    raise self._closed.result() from exc
-                raise ConnectionClosed(f"writing to {self.peer} failed: {exc}", peer=self.peer) from exc
+        # write() appends the whole frame to the transport's buffer at once, so concurrent
+        # senders never interleave bytes; drain() supports concurrent waiters (3.10+)
+        try:
+            self._writer.write(data)
+            await self._writer.drain()
+        except (ConnectionError, RuntimeError, OSError) as exc:
+            # the pipe broke under us: the reader will see EOF and say why; wait for it briefly
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._closed), 2.0)
+            if self._closed.done():
+                raise self._closed.result() from exc
+            raise ConnectionClosed(f"writing to {self.peer} failed: {exc}", peer=self.peer) from exc
 
     # Receiving ------------------------------------------------------------------------
 

@@ -52,6 +52,11 @@ class RPCError(Exception):
         self.peer = peer
 
 
+def _expire(future: asyncio.Future[Any], method: str, timeout: float) -> None:
+    if not future.done():
+        future.set_exception(asyncio.TimeoutError(f"no answer to {method} within {timeout:g} s"))
+
+
 class JSONRPCEndpoint:
     """Both sides of JSON-RPC over one connection.
 
@@ -119,17 +124,24 @@ class JSONRPCEndpoint:
         if conn.is_closed:
             raise conn.exception  # type: ignore[misc]
         request_id = next(self._ids)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         self._pending[request_id] = (method, future)
+        # A timer on the future itself rather than asyncio.wait_for: wait_for wraps the wait
+        # in a task, which costs an event-loop iteration per request (benchmarks/bench_protocol.py).
+        timer = loop.call_later(timeout, _expire, future, method, timeout) if timeout is not None else None
         try:
-            await conn.send(to_json(Request(request_id, method, params)))
-            return await asyncio.wait_for(asyncio.shield(future), timeout)
+            await conn.send({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+                            if params is not None else {"jsonrpc": "2.0", "id": request_id, "method": method})
+            return await future
         except (asyncio.TimeoutError, asyncio.CancelledError):
-            if self.cancel_method and not future.done() and not conn.is_closed:
+            if self.cancel_method and not conn.is_closed:
                 with contextlib.suppress(Exception):
                     await conn.send(to_json(Notification(self.cancel_method, {"id": request_id})))
             raise
         finally:
+            if timer is not None:
+                timer.cancel()
             self._pending.pop(request_id, None)
             if not future.done():
                 future.cancel()

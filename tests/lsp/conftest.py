@@ -9,11 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsp_support import make_run
 
 from minitools import Run
 
-REPO = Path(__file__).resolve().parents[2]
-NODE_BIN = REPO / "node_modules" / ".bin"
 FAKE_SERVER = Path(__file__).with_name("fake_server.py")
 
 PY_A = '''from b import helper
@@ -77,12 +76,6 @@ def c_project(tmp_path: Path) -> Path:
     })
 
 
-def make_run(root: Path, **options: Any) -> Run:
-    options.setdefault("lsp_path", [str(NODE_BIN)])
-    options.setdefault("approve", lambda spec, args: True)
-    return Run(root, **options)
-
-
 @pytest.fixture
 async def run_factory() -> AsyncIterator[Any]:
     runs: list[Run] = []
@@ -95,22 +88,6 @@ async def run_factory() -> AsyncIterator[Any]:
     yield factory
     for run in runs:
         await run.close()
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes whose process group is `pgid`."""
-    out = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            out.append(int(entry))
-    return out
 
 
 @pytest.fixture

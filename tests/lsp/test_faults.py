@@ -10,7 +10,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from conftest import group_members, make_run
+from lsp_support import group_members, make_run
 
 
 def stub(directory: Path, name: str, body: str) -> Path:

@@ -144,3 +144,12 @@ def test_shard_workers_give_the_same_results_and_stop_on_close(tmp_path: Path) -
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_patterns_sharing_a_root_kind_do_not_share_candidates(tmp_path: Path) -> None:
+    # the per-tree kind index must not hand one pattern's anchor-ranged candidates to another
+    _tree(tmp_path, {"a.py": "subprocess.run(x)\nisinstance(y, str)\nprint(z)\n"})
+    searcher = Searcher(tmp_path, workers=1)
+    assert searcher.search(compile_pattern("subprocess.run($$$A)", "python")).total == 1
+    assert searcher.search(compile_pattern("isinstance($X, str)", "python")).total == 1
+    assert searcher.search(compile_pattern("$F($$$A)", "python")).total == 3
