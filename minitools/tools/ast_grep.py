@@ -12,6 +12,7 @@ from minitools.match import (
     NodeMatch,
     PathError,
     PatternError,
+    Pattern,
     Searcher,
     available_languages,
     compile_pattern,
@@ -20,7 +21,7 @@ from minitools.match import (
 from minitools.tools._context import RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "format_match"]
+__all__ = ["build", "format_match", "compile_for", "shared_searcher"]
 
 DESCRIPTION = (
     "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
@@ -69,38 +70,58 @@ def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:
     return out
 
 
+def shared_searcher(ctx: RunContext) -> Searcher | None:
+    """The Run's searcher (the "parser" resource), shared by ast_grep and ast_edit; None when
+    the embedder left it unwired. The first family to ask registers its shutdown."""
+    fresh = "parser" not in ctx.resources
+    searcher: Searcher | None = ctx.resource("parser", lambda: Searcher(ctx.root))
+    if searcher is not None and fresh:
+
+        async def close_searcher() -> None:
+            closer = getattr(searcher, "close", None)  # an injected searcher may have none
+            if closer is not None:
+                await asyncio.to_thread(closer)
+
+        ctx.on_close(close_searcher)
+    return searcher
+
+
+def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[Pattern, Path]:
+    """The compiled pattern and the search target of an ast_grep/ast_edit call.
+
+    The language is the one given, else inferred from `path` when it names a file.
+    """
+    source = args["pattern"]
+    raw_path = args.get("path")
+    target = ctx.resolve_path(raw_path) if raw_path else ctx.root
+    language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+    if not language:
+        raise ToolError(
+            f'"{source}": no language given and none can be inferred from path "{raw_path or "."}"; '
+            "pass language (python, javascript, typescript, dart, rust, go, c, java, ...)."
+        )
+    if language not in available_languages():
+        raise ToolError(f'language "{language}" has no grammar here; use one of: {", ".join(available_languages()[:40])}, ...')
+    try:
+        pattern = compile_pattern(source, language)
+    except PatternError as exc:
+        raise ToolError(
+            f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement)."
+        ) from exc
+    except GrammarError as exc:
+        raise ToolError(str(exc)) from exc
+    return pattern, target
+
+
 def build(ctx: RunContext) -> list[Tool]:
-    searcher = ctx.resource("parser", lambda: Searcher(ctx.root))
+    searcher = shared_searcher(ctx)
     if searcher is None:
         return []
 
-    async def close_searcher() -> None:
-        closer = getattr(searcher, "close", None)  # an injected searcher may have none
-        if closer is not None:
-            await asyncio.to_thread(closer)
-
-    ctx.on_close(close_searcher)
-
     async def handler(args: Mapping[str, Any]) -> ToolResult:
         source = args["pattern"]
-        raw_path = args.get("path")
-        target = ctx.resolve_path(raw_path) if raw_path else ctx.root
-        language = args.get("language") or (language_for_path(target) if target.is_file() else None)
-        if not language:
-            raise ToolError(
-                f'ast_grep "{source}": no language given and none can be inferred from path "{raw_path or "."}"; '
-                "pass language (python, javascript, typescript, dart, rust, go, c, java, ...)."
-            )
-        if language not in available_languages():
-            raise ToolError(f'language "{language}" has no grammar here; use one of: {", ".join(available_languages()[:40])}, ...')
-        try:
-            pattern = compile_pattern(source, language)
-        except PatternError as exc:
-            raise ToolError(
-                f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement)."
-            ) from exc
-        except GrammarError as exc:
-            raise ToolError(str(exc)) from exc
+        pattern, target = compile_for(ctx, args)
+        language = pattern.language
         limit = int(args.get("max_results", 50))
         try:
             result = await asyncio.to_thread(searcher.search, pattern, [target], max_results=limit)
