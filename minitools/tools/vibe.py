@@ -121,12 +121,15 @@ def build(ctx: RunContext) -> list[Tool]:
     async def vibe_spawn(args: Mapping[str, Any]) -> ToolResult:
         p = pool()
         try:
-            w = p.spawn(args["brief"], args["label"], args.get("tier", "fast"))
+            w = await p.spawn(args["brief"], args["label"], args.get("tier", "fast"))
         except CapReached as exc:
             raise ToolError(
                 f'cannot spawn "{args["label"]}": {exc} (option vibe_max_workers). Nothing was started; '
                 "wait for a worker (vibe_wait) or stop one (vibe_kill), then spawn again.",
                 data={"running": p.active(), "cap": p.max_workers}) from None
+        if w.status is Status.FAILED:
+            raise ToolError(f'worker {w.id} ("{w.label}") did not start: {w.error}. Check the roster\'s '
+                            f"{w.tier} command (serve --vibe ROSTER.toml or Run(vibe=...)).", data=w.snapshot(LIST_RESULT_LIMIT))
         return ToolResult(ok=True, data=w.snapshot(LIST_RESULT_LIMIT), text=(
             f'worker {w.id} ("{w.label}", {w.tier}) started and keeps running in the background. '
             f'Call vibe_wait with worker_id "{w.id}" for its result, or vibe_list to see every worker.'))

@@ -155,8 +155,9 @@ class WorkerPool:
 
     # Commands --------------------------------------------------------------------------
 
-    def spawn(self, brief: str, label: str, tier: str = "fast") -> Worker:
-        """Start a worker in the background; raise `CapReached` when the cap is full."""
+    async def spawn(self, brief: str, label: str, tier: str = "fast") -> Worker:
+        """Start a worker in the background and return once its process exists (or failed to
+        start: then its status is failed); raise `CapReached` when the cap is full."""
         if self._closed:
             raise VibeError("the worker pool is closed")
         self.roster.runner(tier)  # an unknown tier is refused before anything starts
@@ -169,6 +170,7 @@ class WorkerPool:
         worker = Worker(id_, label, tier, brief, folder)
         self._workers[id_] = worker
         self._start(worker)
+        await worker._launched.wait()
         return worker
 
     async def send(self, worker_id: str, message: str) -> Status:
@@ -183,6 +185,7 @@ class WorkerPool:
             await self._stop(worker)
             worker._replacing = False
         self._start(worker)
+        await worker._launched.wait()
         return before
 
     async def kill(self, worker_id: str) -> Status:
@@ -235,6 +238,12 @@ class WorkerPool:
             await asyncio.gather(worker._task, return_exceptions=True)
 
     async def _supervise(self, worker: Worker) -> None:
+        try:
+            await self._run_once(worker)
+        finally:
+            worker._launched.set()  # never leave spawn or a kill waiting, whatever happened
+
+    async def _run_once(self, worker: Worker) -> None:
         runner = self.roster.runner(worker.tier)
         brief_file = worker.folder / "brief.md"
         result_file = worker.folder / "result.txt"

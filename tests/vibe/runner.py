@@ -49,7 +49,7 @@ elif word == "tree":
     os.rename(tmp, rest)
     block()
 elif word == "chatty":
-    for i in range(40):
+    for i in range(60):
         print(f"tick {i}", file=sys.stderr, flush=True)
         time.sleep(0.05)
     with open(result_file, "w") as out:

@@ -52,8 +52,8 @@ async def test_the_worker_runs_in_the_root_with_no_stdin_in_its_own_group_and_no
 
 async def test_send_reruns_with_the_longer_brief(tmp_path, roster):
     async with Run(tmp_path, vibe=roster) as run:
-        await run.call("vibe_spawn", {"brief": "do: block\nfirst part", "label": "long"})
-        first = (await run.call("vibe_list", {})).data["workers"][0]
+        first = (await run.call("vibe_spawn", {"brief": "do: block\nfirst part", "label": "long"})).data
+        assert is_alive(first["pid"])
         sent = await run.call("vibe_send", {"worker_id": "w1", "message": "do: echo\nsecond part"})
         assert sent.ok and "stopped and it was started again (run 2) with the longer brief" in sent.text
         await until(lambda: not is_alive(first["pid"]), what="the first run to end")
@@ -107,7 +107,7 @@ async def test_a_failing_worker_and_an_empty_result(tmp_path, roster):
 
 
 async def test_a_silent_worker_is_stalled_and_a_chatty_one_is_not(tmp_path, roster):
-    async with Run(tmp_path, vibe=roster, vibe_stall_seconds=0.5) as run:
+    async with Run(tmp_path, vibe=roster, vibe_stall_seconds=2) as run:
         await run.call("vibe_spawn", {"brief": "do: block", "label": "silent"})
         await run.call("vibe_spawn", {"brief": "do: chatty", "label": "chatty"})
         stalled = await run.call("vibe_wait", {"worker_id": "w1", "timeout_seconds": 60})
@@ -136,7 +136,15 @@ async def test_closing_the_run_leaves_no_process(tmp_path, roster):
     listed = (await run.call("vibe_list", {})).data["workers"]
     alive = [w["pid"] for w in listed] + [json.loads(pids.read_text())["grandchild"]]
     folder = os.path.dirname(os.path.dirname(listed[0]["log"]))
-    assert all(is_alive(pid) for pid in alive)
+    assert all(isinstance(pid, int) and is_alive(pid) for pid in alive)
     await run.close()
     await until(lambda: not any(is_alive(pid) for pid in alive), what="every worker process to end")
     assert not os.path.exists(folder)
+
+
+async def test_a_runner_that_cannot_start_is_reported_at_once(tmp_path):
+    async with Run(tmp_path, vibe={"fast": [str(tmp_path / "no-such-agent"), "{brief_file}"]}) as run:
+        result = await run.call("vibe_spawn", {"brief": "anything", "label": "ghost"})
+        listed = await run.call("vibe_list", {})
+    assert not result.ok and "did not start" in result.text and "no-such-agent" in result.text
+    assert listed.data["workers"][0]["status"] == "failed"
