@@ -27,11 +27,10 @@ from minitools.ask import (
 )
 from minitools.tools._context import RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
+from minitools.vibe import WORKER_ENV  # set in a worker's environment: workers get no ask_user
 
-__all__ = ["build", "WORKER_ENV"]
+__all__ = ["build"]
 
-#: set in a vibe worker's environment; a Run inside a worker registers no ask_user or vibe_*.
-WORKER_ENV = "MINITOOLS_VIBE_WORKER"
 
 PROCEED = "Proceed on a stated assumption (say which one you are making) and do not ask this question again."
 

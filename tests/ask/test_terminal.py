@@ -117,3 +117,32 @@ def test_without_a_controlling_terminal_nobody_is_attached():
     done = subprocess.run([sys.executable, "-c", probe], stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, start_new_session=True, timeout=60)
     assert done.stdout.strip() == "False", done.stderr
+
+
+async def test_a_permission_card_on_the_terminal_allows_then_denies_a_write(pty_pair, tmp_path):
+    from collections.abc import Mapping
+    from typing import Any
+
+    from minitools import Run, Tier, Tool, ToolResult, ToolSpec
+
+    async def write_note(args: Mapping[str, Any]) -> ToolResult:
+        (tmp_path / args["name"]).write_text("x")
+        return ToolResult(ok=True, text="wrote it")
+
+    spec = ToolSpec("write_note", Tier.WRITE, "Write a note.", {
+        "type": "object", "additionalProperties": False, "required": ["name"],
+        "properties": {"name": {"type": "string", "description": "file name"}}})
+    driver, tty = pty_pair
+    async with Run(tmp_path, questions=TerminalPort(tty), tools=[Tool(spec, write_note)]) as run:
+        allowed = asyncio.create_task(run.call("write_note", {"name": "a.txt"}))
+        shown = await driver.expect("> ")
+        assert "Permission needed" in shown and "Allow `write_note` to change files?" in shown
+        assert "1. allow once" in shown and "3. deny" in shown and "name='a.txt'" in shown
+        driver.type("1")
+        assert (await allowed).ok
+        denied = asyncio.create_task(run.call("write_note", {"name": "b.txt"}))
+        await driver.expect("> ")
+        driver.type("3")
+        result = await denied
+    assert not result.ok and "denied" in result.text
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt"]
