@@ -110,3 +110,9 @@ def test_layering_and_public_surface() -> None:
     python = [s.id for s in lsp.CATALOG if "python" in s.languages]
     assert python == ["basedpyright", "pyright", "pylsp", "jedi-language-server"]
     assert {s.id for s in lsp.CATALOG} >= {"typescript-language-server", "clangd", "gopls", "rust-analyzer", "dart"}
+
+
+def test_lines_are_counted_as_lsp_counts_them() -> None:
+    from minitools.lsp import split_lines
+
+    assert split_lines("a\x0cb\nc\r\nd\re\u2028f\n") == ["a\x0cb", "c", "d", "e\u2028f"]
