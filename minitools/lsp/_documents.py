@@ -4,11 +4,23 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
-__all__ = ["Document", "path_to_uri", "uri_to_path", "disk_stamp"]
+__all__ = ["Document", "path_to_uri", "uri_to_path", "disk_stamp", "split_lines"]
+
+_EOL = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines as LSP counts them: only CR, LF and CRLF end a line (str.splitlines also splits
+    on form feeds and U+2028, which would shift every line number after them)."""
+    lines = _EOL.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def path_to_uri(path: str | os.PathLike[str]) -> str:
@@ -48,5 +60,5 @@ class Document:
 
     def line(self, number: int) -> str:
         """Line `number` (0-based) without its line ending, or "" past the end."""
-        lines = self.text.splitlines()
+        lines = split_lines(self.text)
         return lines[number] if 0 <= number < len(lines) else ""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,14 +36,8 @@ class FileChange:
 
 
 def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    i = 0
-    while True:
-        j = text.find("\n", i)
-        if j < 0:
-            return starts
-        starts.append(j + 1)
-        i = j + 1
+    # CR, LF and CRLF end a line (LSP "Text Documents"); nothing else does
+    return [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
 
 
 def _offset(text: str, starts: list[int], pos: dict[str, Any], encoding: str) -> int:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from minitools.lsp import (
+    split_lines,
     CATALOG,
     EditError,
     LSPClient,
@@ -256,7 +257,7 @@ class _LSPFamily:
         line = args.get("line")
         if line is None:
             raise ToolError(f"{action} needs `line` (1-based) and `symbol` (text on that line naming the symbol).")
-        lines = text.splitlines()
+        lines = split_lines(text)
         if line > len(lines):
             raise ToolError(f"line {line} is past the end of {rel}, which has {len(lines)} lines.")
         body = lines[line - 1]
@@ -279,7 +280,7 @@ class _LSPFamily:
                 text = doc.text if doc is not None else path.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 text = ""
-            cache[path] = text.splitlines()
+            cache[path] = split_lines(text)
         lines = cache[path]
         return lines[line] if 0 <= line < len(lines) else ""
 
@@ -436,7 +437,7 @@ class _LSPFamily:
         self._require(client, "codeActionProvider", "code actions")
         # quick fixes are offered for the diagnostics we pass: make sure they are current
         await self._fresh_diagnostics(client, doc, mark)
-        body = doc.text.splitlines()[line - 1]
+        body = split_lines(doc.text)[line - 1]
         end_col = len(body)
         start = position
         if symbol:
@@ -722,7 +723,7 @@ def flatten_symbols(items: list[dict[str, Any]], locate: Any, uri: str, depth: i
 def diagnostic_row(client: LSPClient, rel: str, text: str, diag: dict[str, Any]) -> dict[str, Any]:
     start = diag.get("range", {}).get("start", {})
     line = int(start.get("line", 0))
-    lines = text.splitlines()
+    lines = split_lines(text)
     body = lines[line] if 0 <= line < len(lines) else ""
     code = diag.get("code")
     return {"file": rel, "line": line + 1, "column": from_lsp_column(body, int(start.get("character", 0)), client.encoding) + 1,

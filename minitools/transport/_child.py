@@ -12,13 +12,30 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from minitools.tracing import Tracer
 from minitools.transport._stderr import StderrRing
 
 __all__ = ["ChildProcess"]
+
+
+class _ChildProtocol(asyncio.subprocess.SubprocessStreamProtocol):
+    # stdout can be handed straight to a sink (a framed connection's parser) instead of a
+    # StreamReader: that saves a reader task and an event-loop iteration per message.
+    stdout_sink: Callable[[bytes], None] | None = None
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        if fd == 1 and self.stdout_sink is not None:
+            self.stdout_sink(data if isinstance(data, bytes) else data.encode())
+        else:
+            super().pipe_data_received(fd, data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1 and self.stdout_sink is not None:
+            self.stdout_sink(b"")
+        super().pipe_connection_lost(fd, exc)
 
 
 class ChildProcess:
@@ -40,7 +57,9 @@ class ChildProcess:
                     env: Mapping[str, str] | None = None, tracer: Tracer | None = None,
                     stderr_limit: int = 64 * 1024) -> ChildProcess:
         """Spawn `argv`. Raises FileNotFoundError / PermissionError when it cannot be executed."""
-        process = await asyncio.create_subprocess_exec(
+        loop = asyncio.get_running_loop()
+        transport, protocol = await loop.subprocess_exec(
+            lambda: _ChildProtocol(limit=2**20, loop=loop),
             *argv,
             stdin=asyncio.subprocess.PIPE,
             stdout=asyncio.subprocess.PIPE,
@@ -48,8 +67,8 @@ class ChildProcess:
             cwd=os.fspath(cwd) if cwd is not None else None,
             env=dict(env) if env is not None else None,
             start_new_session=True,
-            limit=2**20,
         )
+        process = asyncio.subprocess.Process(transport, protocol, loop)
         name = peer or os.path.basename(argv[0])
         child = cls(process, argv, name, StderrRing(stderr_limit), tracer)
         if tracer is not None:
@@ -67,6 +86,20 @@ class ChildProcess:
     def stdout(self) -> asyncio.StreamReader:
         assert self.process.stdout is not None
         return self.process.stdout
+
+    def take_stdout(self, sink: Callable[[bytes], None]) -> None:
+        """Deliver the child's stdout to `sink` from now on (``b""`` at EOF) instead of
+        `stdout`; bytes already buffered there are delivered first."""
+        protocol = self.process._protocol  # type: ignore[attr-defined]
+        reader = self.stdout
+        pending = bytes(reader._buffer)  # type: ignore[attr-defined]  # nothing has read it yet
+        reader._buffer.clear()  # type: ignore[attr-defined]
+        if pending:
+            sink(pending)
+        if reader.at_eof() or reader._eof:  # type: ignore[attr-defined]
+            sink(b"")
+            return
+        protocol.stdout_sink = sink
 
     @property
     def returncode(self) -> int | None:
@@ -108,6 +141,15 @@ class ChildProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pid, sig)
 
+    def _group_alive(self) -> bool:
+        try:
+            os.killpg(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
     async def stop(self, *, close_timeout: float = 2.0, term_timeout: float = 2.0, kill_timeout: float = 2.0) -> int | None:
         """Stop the child: close stdin and wait, then SIGTERM the group and wait, then SIGKILL.
 
@@ -128,8 +170,13 @@ class ChildProcess:
                 await asyncio.wait_for(asyncio.shield(self._exited), timeout)
             if self.returncode is not None:
                 break
-        # leftovers of the group (helpers that outlived the leader) get no grace period
+        # leftovers of the group (helpers that outlived the leader) get no grace period;
+        # wait (bounded) until the group is empty, so "stopped" means no process remains
         self._signal_group(signal.SIGKILL)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + kill_timeout
+        while self._group_alive() and loop.time() < deadline:
+            await asyncio.sleep(0.01)
         with contextlib.suppress(asyncio.TimeoutError, Exception):
             await asyncio.wait_for(asyncio.shield(self._drain), 1.0)
         if not self._drain.done():

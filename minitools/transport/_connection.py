@@ -53,7 +53,13 @@ class FramedConnection:
         self._on_close = on_close
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._closed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
-        self._task = asyncio.ensure_future(self._read_loop())
+        self._task: asyncio.Future[None] | None = None
+        self._eof_seen = False
+        if child is not None and reader is child.stdout:
+            # parse in the pipe's callback: no reader task, one loop iteration less per message
+            child.take_stdout(self._feed)
+        else:
+            self._task = asyncio.ensure_future(self._read_loop())
 
     @classmethod
     def over_child(cls, child: ChildProcess, **kwargs: Any) -> FramedConnection:
@@ -61,6 +67,37 @@ class FramedConnection:
         kwargs.setdefault("peer", child.peer)
         kwargs.setdefault("tracer", child.tracer)
         return cls(child.stdout, child.stdin, child=child, **kwargs)
+
+    def _feed(self, chunk: bytes) -> None:
+        if self._closed.done() or self._eof_seen:
+            return
+        self._eof_seen = not chunk
+        try:
+            self._framer.receive_data(chunk)
+            self._deliver()
+        except EOFError:
+            self._task = asyncio.ensure_future(self._close_at_eof())
+        except RemoteProtocolError as exc:
+            self._finish(exc)
+        except Exception as exc:  # a bug in an on_message callback: fail the waiters with it
+            self._finish(exc)
+
+    async def _close_at_eof(self) -> None:
+        self._finish(await self._eof_error())
+
+    def _deliver(self) -> None:
+        while True:
+            message = self._framer.next_message()
+            if message is NEED_DATA:
+                return
+            if message is CLOSED:
+                raise EOFError
+            if self.tracer is not None:
+                self.tracer("recv", self.peer, message)
+            if self._on_message is not None:
+                self._on_message(message)
+            else:
+                self._queue.put_nowait(message)
 
     # State ----------------------------------------------------------------------------
 
@@ -124,18 +161,7 @@ class FramedConnection:
             while True:
                 chunk = await self._reader.read(65536)
                 self._framer.receive_data(chunk)
-                while True:
-                    message = self._framer.next_message()
-                    if message is NEED_DATA:
-                        break
-                    if message is CLOSED:
-                        raise EOFError
-                    if self.tracer is not None:
-                        self.tracer("recv", self.peer, message)
-                    if self._on_message is not None:
-                        self._on_message(message)
-                    else:
-                        self._queue.put_nowait(message)
+                self._deliver()
         except EOFError:
             error = await self._eof_error()
         except RemoteProtocolError as exc:
@@ -167,7 +193,7 @@ class FramedConnection:
 
     async def close(self) -> None:
         """Stop reading and close the writer. Does not stop a child (that is `ChildProcess.stop`)."""
-        if not self._task.done():
+        if self._task is not None and not self._task.done():
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task

@@ -151,3 +151,37 @@ async def test_reload_restarts_and_close_leaves_no_process(py_project: Path, ts_
     # every process of every server group is gone (tsserver under typescript-language-server too)
     assert groups and not any(group_members(g) for g in groups)
     assert os.getpgid(0) not in groups
+
+
+async def test_server_that_never_answers_times_out(py_project: Path, tmp_path: Path, run_factory: Any,
+                                                    fake_server_argv: list[str]) -> None:
+    bin_dir = tmp_path / "stubs"
+    stub(bin_dir, "basedpyright-langserver", "exec " + " ".join(fake_server_argv))
+    run = run_factory(py_project, lsp_path=[str(bin_dir)], lsp_servers={"python": ["basedpyright"]},
+                      lsp_timeout=0.5, lsp_ready_timeout=0.2)
+    r = await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})
+    assert not r.ok and "did not answer hover within 0.5 s" in r.text and "not an empty one" in r.text
+    r = await run.call("lsp", {"action": "references", "file": "a.py", "line": 11, "symbol": "helper"})
+    assert not r.ok and "basedpyright does not support references" in r.text
+
+
+async def test_build_starts_nothing_and_tiers(py_project: Path, tmp_path: Path) -> None:
+    trace = tmp_path / "trace.jsonl"
+    run = make_run(py_project, trace=str(trace), lsp_servers={"python": ["pylsp"]})
+    try:
+        assert {"lsp", "lsp_rename"} <= {s.name for s in run.tools()}
+        assert "lsp_rename" not in {s.name for s in run.tools("plan")} and "lsp" in {s.name for s in run.tools("plan")}
+        assert run.ctx.resources["lsp"].clients == {}  # lazy: nothing started by building the tools
+        r = await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})
+        assert r.ok
+    finally:
+        await run.close()
+    import json
+
+    records = [json.loads(line) for line in trace.read_text().splitlines()]
+    methods = {(r["direction"], r["message"].get("method")) for r in records if r["peer"] == "pylsp"}
+    assert ("send", "initialize") in methods and ("send", "textDocument/hover") in methods and ("send", "shutdown") in methods
+    assert any(r["direction"] == "recv" and "result" in r["message"] for r in records)
+    disabled = make_run(py_project, resources={"lsp": False})
+    assert "lsp" not in {s.name for s in disabled.tools()}
+    await disabled.close()

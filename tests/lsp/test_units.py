@@ -89,3 +89,30 @@ def test_all_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(EditError, match="changed on disk"):
         apply_plan(plan)
     assert (tmp_path / "a.py").read_text() == "x = 1\n" and (tmp_path / "b.py").read_text() == "x = 3\n"
+
+
+def test_layering_and_public_surface() -> None:
+    import ast
+
+    import minitools.lsp as lsp
+    import minitools.transport as transport
+
+    allowed = {"transport": {"protocol", "tracing", "transport"}, "lsp": {"protocol", "transport", "tracing", "lsp"}}
+    for package, ok in allowed.items():
+        folder = Path(__file__).resolve().parents[2] / "minitools" / package
+        for path in folder.glob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("minitools"):
+                    inner = node.module.split(".")[1] if "." in node.module else ""
+                    assert inner in ok, f"minitools/{package}/{path.name} imports {node.module}"
+    assert {"ChildProcess", "ChildExited", "FramedConnection", "JSONRPCEndpoint", "RPCError", "StderrRing"} <= set(transport.__all__)
+    assert {"Supervisor", "LSPClient", "CATALOG", "plan_workspace_edit", "apply_plan"} <= set(lsp.__all__)
+    python = [s.id for s in lsp.CATALOG if "python" in s.languages]
+    assert python == ["basedpyright", "pyright", "pylsp", "jedi-language-server"]
+    assert {s.id for s in lsp.CATALOG} >= {"typescript-language-server", "clangd", "gopls", "rust-analyzer", "dart"}
+
+
+def test_lines_are_counted_as_lsp_counts_them() -> None:
+    from minitools.lsp import split_lines
+
+    assert split_lines("a\x0cb\nc\r\nd\re\u2028f\n") == ["a\x0cb", "c", "d", "e\u2028f"]
