@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import tempfile
 import textwrap
 from collections.abc import Callable
@@ -79,7 +80,12 @@ STEPS: list[Step] = [
          "Run the program to the first breakpoint."),
     Step("debug", {"op": "evaluate", "expression": "total"}, "Evaluate in the stopped frame."),
     Step("debug", {"op": "terminate"}, "End the session; no process is left behind."),
-    Step("vibe_list", {}, "Background workers (only while vibe mode is active)."),
+    Step("vibe_spawn", {"brief": "Count the files of this project by extension.", "label": "count files", "tier": "fast"},
+         "A background worker: spawn returns at once; the worker keeps running.",
+         keep={"worker_id": lambda r: r.data.get("worker_id") if isinstance(r.data, dict) else None}),
+    Step("vibe_wait", lambda mem: {"worker_id": mem.get("worker_id") or "w1", "timeout_seconds": 30},
+         "Wait until it settles."),
+    Step("vibe_list", {}, "Every worker: tier, status, elapsed time and last result."),
     Step("ask_user", {"question": "Which price rounding should the report use?",
                       "options": [{"label": "cents"}, {"label": "whole units"}]},
          "The only way a run asks a person (only when a question port is wired)."),
@@ -107,7 +113,9 @@ async def run_tour(sample: Path | None = None, *, out: Callable[[str], None] = _
         shutil.copytree(source, root)
         # The tour approves every write and exec call itself, and a scripted person answers
         # ask_user with the first option; a real host wires its own approver and question port.
-        async with Run(root, approve=lambda spec, args: True, questions=_scripted_person) as run:
+        worker = Path(__file__).resolve().parent.parent / "examples" / "workers" / "count_files.py"
+        roster = {"fast": [sys.executable, str(worker), "{brief_file}", "{result_file}"]}
+        async with Run(root, approve=lambda spec, args: True, questions=_scripted_person, vibe=roster) as run:
             out(f"minitools tour — a Run over a copy of {source.name}/ ({run.conversation_id})")
             out("")
             out("Registered tools (full surface):")
