@@ -368,6 +368,7 @@ class _LSPFamily:
                 continue
             servers.append(client.spec.id)
             await self._sync_quietly(client)
+            await self._make_ready(client)
             result = await self._request(client, "workspace/symbol", {"query": query}, "symbols")
             cache: dict[Path, list[str]] = {}
             for item in result or []:
@@ -393,6 +394,27 @@ class _LSPFamily:
                     await client.sync(path)
                 except (OSError, ConnectionClosed, ProtocolError):
                     return
+
+    async def _make_ready(self, client: LSPClient) -> None:
+        # A workspace query has no document to wait on: open one source file of the server's
+        # language (a shallow, bounded walk) and wait for its first publish — the readiness
+        # signal (LSPClient.wait_ready) — or the server answers before it has indexed anything.
+        if client.ready:
+            return
+        seen = 0
+        for dirpath, dirnames, filenames in os.walk(client.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "venv", "__pycache__", "build"))
+            for name in sorted(filenames):
+                if os.path.splitext(name)[1] in client.spec.extensions:
+                    try:
+                        doc = await client.sync(Path(dirpath) / name)
+                        await client.wait_ready(doc, self.ready_timeout)
+                    except (OSError, ConnectionClosed, ProtocolError):
+                        pass
+                    return
+            seen += len(filenames)
+            if seen > 5000:
+                return
 
     async def _sync_quietly(self, client: LSPClient) -> None:
         try:

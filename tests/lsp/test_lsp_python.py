@@ -124,3 +124,14 @@ async def test_file_changed_on_disk_is_resynced(py_project: Path, run_factory: A
     r = await run.call("lsp", {"action": "definition", "file": "a.py", "line": 11, "symbol": "helper"})
     assert [(loc["file"], loc["line"]) for loc in r.data["locations"]] == [("b.py", 3)]
     assert "b.py:3: def helper(x: int) -> int:" in r.text
+
+
+async def test_workspace_search_starts_the_server_for_the_root(py_project: Path, run_factory: Any) -> None:
+    run = run_factory(py_project, lsp_servers={"python": ["basedpyright"]})
+    r = await run.call("lsp", {"action": "symbols", "query": "helper"})
+    assert r.ok, r.text
+    assert ("helper", "function", "b.py", 1) in {(s["name"], s["kind"], s["file"], s["line"]) for s in r.data["symbols"]}
+    status = await run.call("lsp", {"action": "status"})
+    assert [(s["server"], s["root"]) for s in status.data["running"]] == [("basedpyright", ".")]
+    ts = status.data["languages"]["typescript"][0]
+    assert ts["state"] == "no-root" and "tsconfig.json" in ts["reason"]

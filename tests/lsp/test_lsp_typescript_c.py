@@ -86,3 +86,13 @@ async def test_clangd_rename_after_emoji(c_project: Path, run_factory: Any) -> N
     assert r.data["edits"] == 3
     assert (c_project / "main.c").read_text().splitlines()[2] == \
         '    const char *s = "héllo😀"; struct point pt = {1, 2}; int r = add(pt.x, pt.y);'
+
+
+async def test_typescript_rename_at_an_import_site_renames_the_symbol(ts_project: Path, run_factory: Any) -> None:
+    # by default typescript-language-server only aliases the import (`makeSquare as mk`)
+    run = run_factory(ts_project)
+    r = await run.call("lsp_rename", {"file": "main.ts", "line": 1, "symbol": "makeSquare", "new_name": "mk"})
+    assert r.ok, r.text
+    main = (ts_project / "main.ts").read_text()
+    assert 'import { mk, Shape } from "./shapes";' in main and " as " not in main
+    assert "export function mk(side: number)" in (ts_project / "shapes.ts").read_text()
