@@ -94,7 +94,9 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, str]:
 
 
 def theirs(exe: str, corpus: Path, lang: str, pattern: str) -> tuple[float, set[tuple[str, int, int]]]:
-    t, out = timed([exe, "run", "-p", pattern, "-l", lang, "--json=stream", "."], corpus)
+    # --no-ignore parent: the corpora sit in this repository, whose .gitignore (dist/, the
+    # corpora folder) must not hide their files; minitools reads ignore files from its root down
+    t, out = timed([exe, "run", "-p", pattern, "-l", lang, "--no-ignore", "parent", "--json=stream", "."], corpus)
     found = set()
     for line in out.splitlines():
         m = json.loads(line)
