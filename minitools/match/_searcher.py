@@ -30,7 +30,7 @@ __all__ = ["Searcher", "PathError"]
 # A search stays in-process below these: starting a worker costs ~0.15 s, which parsing
 # a few MiB on a second core does not repay.
 POOL_MIN_FILES = 64
-POOL_MIN_BYTES = 2 << 20
+POOL_MIN_BYTES = 8 << 20
 MAX_INDEXED_KINDS = 16
 
 

@@ -153,3 +153,16 @@ def test_patterns_sharing_a_root_kind_do_not_share_candidates(tmp_path: Path) ->
     assert searcher.search(compile_pattern("subprocess.run($$$A)", "python")).total == 1
     assert searcher.search(compile_pattern("isinstance($X, str)", "python")).total == 1
     assert searcher.search(compile_pattern("$F($$$A)", "python")).total == 3
+
+
+def test_prefilter_takes_words_whole_but_never_drops_a_real_match(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        "a.js": "x.subscriber(1); unsubscribe(2);\n",   # only glued occurrences: skipped, no match
+        "b.js": "x.subscribe(1);\n",
+        "c.js": "é.subscribe(2); $y.subscribe(3);\n",
+        "d.py": "x = 1if y else 2\nfoo(1if a else b)\n",
+    })
+    js = Searcher(tmp_path, workers=1).search(compile_pattern("$A.subscribe($B)", "javascript"))
+    assert [(m.path, m.metavars["B"].text) for m in js.matches] == [("b.js", "1"), ("c.js", "2"), ("c.js", "3")]
+    py = Searcher(tmp_path, workers=1).search(compile_pattern("foo($A if $B else $C)", "python"))
+    assert py.total == 1
