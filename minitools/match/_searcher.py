@@ -203,6 +203,7 @@ class Searcher:
                 continue
             key = str(path)
             hit = self.cache.get(key, st.st_size, st.st_mtime_ns)
+            index: dict[Any, Any] | None
             if hit is not None:
                 source, tree, index = hit
                 searched += 1
