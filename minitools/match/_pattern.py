@@ -5,6 +5,7 @@ a tree of node kinds, literal tokens and metavariables (REFERENCE.md, "Structura
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -67,9 +68,18 @@ class Pattern:
         return len(self.nodes) > 1
 
 
-@lru_cache(maxsize=None)
+_local = threading.local()
+
+
 def parser_for(language: str) -> tree_sitter.Parser:
-    return tree_sitter.Parser(load_language(language))
+    """A Parser for `language`, one per thread: a Parser must not parse in two threads at once."""
+    parsers: dict[str, tree_sitter.Parser] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = tree_sitter.Parser(load_language(language))
+    return parser
 
 
 def _metavar_regexes(char: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:

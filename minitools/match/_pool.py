@@ -17,7 +17,7 @@ import subprocess
 import sys
 import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -49,7 +49,7 @@ def _recv(stream: IO[bytes]) -> Any:
 
 
 class ShardPool:
-    """N shard workers; `search` fans a file list out and returns per-file results."""
+    """N shard workers beside the calling process, which searches shard 0 itself."""
 
     def __init__(self, root: Path, n: int, *, max_file_bytes: int, cache_bytes: int) -> None:
         self.root = root
@@ -67,7 +67,7 @@ class ShardPool:
         for _ in range(self.n):
             proc = subprocess.Popen(
                 [sys.executable, "-m", "minitools.match._pool", str(self.root),
-                 str(self.max_file_bytes), str(self.cache_bytes // self.n)],
+                 str(self.max_file_bytes), str(self.cache_bytes // (self.n + 1))],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 env=env, start_new_session=True,
             )
@@ -79,25 +79,32 @@ class ShardPool:
             if not self._procs and not self.broken:
                 self._start()
 
-    def search(
-        self, source: str, language: str, paths: Sequence[Path]
+    def run(
+        self,
+        source: str,
+        language: str,
+        shards: Sequence[Sequence[Path]],
+        local: Callable[[], tuple[dict[str, Any], dict[str, int], int]],
     ) -> tuple[dict[str, Any], dict[str, int], int] | None:
-        """{display path: [NodeMatch]} for the files with matches, skip counts, files searched;
-        None when a worker failed (the caller then searches in-process)."""
+        """Send shards[i] to worker i, run `local` (the caller's own shard) meanwhile, and
+        merge: ({display path: [NodeMatch]}, skip counts, files searched). None when a worker
+        failed: the caller then searches those files in-process."""
         with self._lock:
             if self.broken:
                 return None
             if not self._procs:
                 self._start()
-            shards: list[list[str]] = [[] for _ in range(self.n)]
-            for p in paths:
-                shards[shard_of(str(p), self.n)].append(str(p))
-            merged: dict[str, Any] = {}
-            skipped: dict[str, int] = {}
-            searched = 0
             try:
                 for proc, shard in zip(self._procs, shards):
-                    _send(proc.stdin, (source, language, shard))  # type: ignore[arg-type]
+                    _send(proc.stdin, (source, language, [str(p) for p in shard]))  # type: ignore[arg-type]
+            except OSError:
+                self._stop()
+                self.broken = True
+                return None
+            merged, skipped, searched = local()
+            merged = dict(merged)
+            skipped = dict(skipped)
+            try:
                 for proc in self._procs:
                     status, per_file, skip, count = _recv(proc.stdout)  # type: ignore[arg-type]
                     if status != "ok":

@@ -14,7 +14,7 @@ from typing import Any
 import tree_sitter
 
 from minitools.match._pattern import Pattern, parser_for
-from minitools.match._pool import ShardPool
+from minitools.match._pool import ShardPool, shard_of
 from minitools.match._search import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_MAX_FILE_BYTES,
@@ -27,7 +27,10 @@ from minitools.match._search import (
 
 __all__ = ["Searcher", "PathError"]
 
-POOL_MIN_FILES = 200  # below this a search stays in-process: spawning workers costs ~0.1 s
+# A search stays in-process below these: starting a worker costs ~0.15 s, which parsing
+# a few MiB on a second core does not repay.
+POOL_MIN_FILES = 64
+POOL_MIN_BYTES = 8 << 20
 MAX_INDEXED_KINDS = 16
 
 
@@ -88,11 +91,12 @@ class Searcher:
         cache_bytes: int = DEFAULT_CACHE_BYTES,
         workers: int | None = None,
         pool_min_files: int = POOL_MIN_FILES,
+        pool_min_bytes: int = POOL_MIN_BYTES,
     ) -> None:
         """`cache_bytes` bounds the source bytes whose trees are kept, in this process and
         (shared out) in the shard workers; `workers` is how many shard processes a large
         search fans out to (default: the number of cores, at most 4; 1 searches in-process);
-        a search of fewer than `pool_min_files` files stays in-process."""
+        a search of fewer than `pool_min_files` files or `pool_min_bytes` bytes stays in-process."""
         self.root = Path(os.path.realpath(root))
         self.max_file_bytes = max_file_bytes
         self.cache = _TreeCache(cache_bytes)
@@ -100,9 +104,11 @@ class Searcher:
             workers = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
         self.workers = max(1, workers)
         self.pool_min_files = pool_min_files
+        self.pool_min_bytes = pool_min_bytes
         self._pool: ShardPool | None = None
         if self.workers > 1:
-            self._pool = ShardPool(self.root, self.workers, max_file_bytes=max_file_bytes, cache_bytes=cache_bytes)
+            # this process is shard 0; the pool runs the other workers - 1 shards
+            self._pool = ShardPool(self.root, self.workers - 1, max_file_bytes=max_file_bytes, cache_bytes=cache_bytes)
             weakref.finalize(self, self._pool.close)
 
     def close(self) -> None:
@@ -127,11 +133,17 @@ class Searcher:
             raise PathError(f'path "{path}" does not exist under {self.root}')
         return real
 
-    def files(
-        self, pattern: Pattern, paths: Sequence[Path] | None = None, *, on_many: Callable[[], None] | None = None
-    ) -> list[Path]:
-        """The files a search of `paths` (default: the root) would look at, in order;
-        `on_many` is called once when their number reaches `pool_min_files`."""
+    def files(self, pattern: Pattern, paths: Sequence[Path] | None = None) -> list[Path]:
+        """The files a search of `paths` (default: the root) would look at, in order."""
+        return self._collect(pattern, paths, None)[0]
+
+    def _collect(
+        self, pattern: Pattern, paths: Sequence[Path] | None, on_many: Callable[[], None] | None
+    ) -> tuple[list[Path], bool]:
+        """The files, and whether they are enough work for the shard workers; `on_many` is
+        called as soon as they are (so the workers boot while the walk goes on)."""
+        walked = 0
+        many = False
         targets = [self._resolve(Path(p)) for p in paths] if paths else [self.root]
         out: list[Path] = []
         seen: set[Path] = set()
@@ -142,9 +154,15 @@ class Searcher:
                 if f not in seen:
                     seen.add(f)
                     out.append(f)
-                    if on_many is not None and len(out) == self.pool_min_files:
-                        on_many()
-        return out
+                    if not many and on_many is not None:
+                        try:
+                            walked += f.stat().st_size
+                        except OSError:
+                            pass
+                        if len(out) >= self.pool_min_files and walked >= self.pool_min_bytes:
+                            many = True
+                            on_many()
+        return out, many
 
     def display(self, path: Path) -> str:
         try:
@@ -185,6 +203,7 @@ class Searcher:
                 continue
             key = str(path)
             hit = self.cache.get(key, st.st_size, st.st_mtime_ns)
+            index: dict[Any, Any] | None
             if hit is not None:
                 source, tree, index = hit
                 searched += 1
@@ -218,10 +237,15 @@ class Searcher:
         pool = self._pool
         use_pool = pool is not None and not pool.broken
         # the workers boot while the rest of the tree is walked
-        files = self.files(pattern, paths, on_many=pool.start if use_pool and pool else None)
+        files, many = self._collect(pattern, paths, pool.start if use_pool and pool else None)
         outcome = None
-        if pool is not None and use_pool and len(files) >= self.pool_min_files:
-            outcome = pool.search(pattern.source, pattern.language, files)
+        if pool is not None and use_pool and many:
+            shards: list[list[Path]] = [[] for _ in range(self.workers)]
+            for f in files:
+                shards[shard_of(str(f), self.workers)].append(f)
+            outcome = pool.run(
+                pattern.source, pattern.language, shards[1:], lambda: self.search_files(pattern, shards[0])
+            )
         if outcome is None:
             outcome = self.search_files(pattern, files)
         per_file, skipped, searched = outcome
