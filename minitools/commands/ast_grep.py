@@ -7,10 +7,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from minitools.match import (
     GrammarError,
     PathError,
+    Pattern,
     PatternError,
     Searcher,
     available_languages,
@@ -18,8 +20,12 @@ from minitools.match import (
     language_for_path,
 )
 
+if TYPE_CHECKING:
+    from minitools.tools._staging import StagedFile
+
 NAME = "ast-grep"
 HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
+INTERMIXED = True  # the CLI parses options between the paths
 EXIT_MATCH, EXIT_NONE, EXIT_USAGE, EXIT_PATTERN = 0, 1, 2, 8
 
 
@@ -29,6 +35,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", "-l", help="grammar id; inferred from a single file's extension")
     parser.add_argument("--json", action="store_true", help="print the matches as a JSON list")
     parser.add_argument("--root", default=".", help="workspace root; paths must lie inside it (default: .)")
+    parser.add_argument("--rewrite", "-r", metavar="TEMPLATE",
+                        help="replace each match with TEMPLATE ($NAME / $$$NAME substituted); prints the diff")
+    parser.add_argument("--apply", action="store_true",
+                        help="with --rewrite: write the files (all or none) instead of only printing the diff")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -51,12 +61,19 @@ def main(args: argparse.Namespace) -> int:
     except GrammarError as exc:
         print(f"minitools ast-grep: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.apply and args.rewrite is None:
+        print("minitools ast-grep: --apply needs --rewrite TEMPLATE", file=sys.stderr)
+        return EXIT_USAGE
     searcher = Searcher(root)
     try:
+        if args.rewrite is not None:
+            return _rewrite(searcher, pattern, args.rewrite, paths, apply=args.apply)
         result = searcher.search(pattern, paths)
     except PathError as exc:
         print(f"minitools ast-grep: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    finally:
+        searcher.close()
     if args.json:
         json.dump([m.to_json() for m in result.matches], sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
@@ -65,6 +82,38 @@ def main(args: argparse.Namespace) -> int:
             first = m.text.splitlines()[0] if m.text else ""
             print(f"{m.path}:{m.start[0]}:{m.start[1]}: {first}")
     return EXIT_MATCH if result.total else EXIT_NONE
+
+
+def _rewrite(searcher: Searcher, pattern: Pattern, template_source: str, paths: list[Path], *, apply: bool) -> int:
+    """--rewrite: print the unified diff; with --apply write every file or none."""
+    from minitools.match._rewrite import Template, TemplateError
+    from minitools.tools._staging import EditStore, StagedEdit, StaleEdit, WriteFailed
+    from minitools.tools.edit import propose_rewrite, unified_diff
+
+    template = Template.parse(template_source)
+    try:
+        template.check_bound(pattern.metavar_names, pattern.source)
+    except TemplateError as exc:
+        print(f"minitools ast-grep: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    staged: list[StagedFile] = []
+    for target in paths:
+        found, _inner, _data, broken = propose_rewrite(searcher, pattern, template, target)
+        staged += [f for f in found if f.path not in {s.path for s in staged}]
+        for b in broken:
+            print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
+    if not staged:
+        return EXIT_NONE
+    sys.stdout.write(unified_diff(staged))
+    if apply:
+        try:
+            EditStore.commit(StagedEdit("cli", staged, ""))
+        except (StaleEdit, WriteFailed) as exc:
+            print(f"minitools ast-grep: nothing was written: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        count = sum(f.replacements for f in staged)
+        print(f"applied {count} replacements in {len(staged)} files", file=sys.stderr)
+    return EXIT_MATCH
 
 
 if __name__ == "__main__":

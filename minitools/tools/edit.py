@@ -17,7 +17,7 @@ from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdi
 from minitools.tools.ast_grep import compile_for, shared_searcher
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build"]
+__all__ = ["build", "propose_rewrite", "unified_diff"]
 
 DIFF_PREVIEW_CHARS = 6000
 
@@ -54,7 +54,8 @@ RESOLVE_PARAMETERS: dict[str, Any] = {
 }
 
 
-def _diff(staged: list[StagedFile]) -> str:
+def unified_diff(staged: list[StagedFile]) -> str:
+    """The unified diff of staged files, LF line ends."""
     chunks = []
     for f in staged:
         old = f.original.decode("utf-8").splitlines(keepends=True)
@@ -68,8 +69,13 @@ def _line_of(source: bytes, byte: int) -> int:
     return source.count(b"\n", 0, byte) + 1
 
 
-def _propose(searcher: Searcher, pattern: Pattern, template: Template, target: Path) -> tuple[list[StagedFile], int, list[dict[str, Any]], list[dict[str, Any]]]:
-    """Search, then re-match each matching file on the bytes read now, so that what is staged
+def propose_rewrite(
+    searcher: Searcher, pattern: Pattern, template: Template, target: Path
+) -> tuple[list[StagedFile], int, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The files a rewrite would change: (staged files, inner overlapping matches left,
+    per-file replacement data, files that no longer parse).
+
+    Search, then re-match each matching file on the bytes read now, so that what is staged
     as the original is exactly what the edits were computed on."""
     result = searcher.search(pattern, [target])
     staged: list[StagedFile] = []
@@ -123,7 +129,7 @@ def build(ctx: RunContext) -> list[Tool]:
         except TemplateError as exc:
             raise ToolError(str(exc)) from exc
         try:
-            staged, inner, files_data, broken = await asyncio.to_thread(_propose, searcher, pattern, template, target)
+            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, searcher, pattern, template, target)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         where = ctx.relpath(target)
@@ -142,7 +148,7 @@ def build(ctx: RunContext) -> list[Tool]:
             lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); run ast_edit again after accepting to reach them.")
         for b in broken:
             lines.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
-        diff = _diff(staged)
+        diff = unified_diff(staged)
         if len(diff) > DIFF_PREVIEW_CHARS:
             cut = diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
             lines.append(cut)
