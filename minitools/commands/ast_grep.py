@@ -75,8 +75,8 @@ def main(args: argparse.Namespace) -> int:
     finally:
         searcher.close()
     if args.json:
-        json.dump([m.to_json() for m in result.matches], sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        # one write: json.dump to a text stream issues a write per token
+        sys.stdout.write(json.dumps([m.to_json() for m in result.matches], ensure_ascii=False) + "\n")
     else:
         for m in result.matches:
             first = m.text.splitlines()[0] if m.text else ""
