@@ -3,27 +3,50 @@
     from minitools import Run
     async with Run(root) as run:
         result = await run.call("ast_grep", {"pattern": "print($A)"})
+
+The names below load on first use, so that `import minitools.match` (the CLI's and the
+benchmarks' hot path) does not pay for asyncio and the run machinery.
 """
 
-from minitools.registry import ApprovalGate, Registry, Surface
-from minitools.run import Run
-from minitools.schema import SchemaError, export
-from minitools.toolspec import JSONValue, Tier, Tool, ToolError, ToolResult, ToolSpec
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Run",
-    "Tier",
-    "Surface",
-    "ToolSpec",
-    "ToolResult",
-    "ToolError",
-    "Tool",
-    "Registry",
-    "ApprovalGate",
-    "SchemaError",
-    "JSONValue",
-    "export",
-    "__version__",
-]
+_EXPORTS = {
+    "Run": "minitools.run",
+    "Tier": "minitools.toolspec",
+    "Surface": "minitools.registry",
+    "ToolSpec": "minitools.toolspec",
+    "ToolResult": "minitools.toolspec",
+    "ToolError": "minitools.toolspec",
+    "Tool": "minitools.toolspec",
+    "Registry": "minitools.registry",
+    "ApprovalGate": "minitools.registry",
+    "SchemaError": "minitools.schema",
+    "JSONValue": "minitools.toolspec",
+    "export": "minitools.schema",
+}
+
+__all__ = [*_EXPORTS, "__version__"]
+
+if TYPE_CHECKING:
+    from minitools.registry import ApprovalGate, Registry, Surface
+    from minitools.run import Run
+    from minitools.schema import SchemaError, export
+    from minitools.toolspec import JSONValue, Tier, Tool, ToolError, ToolResult, ToolSpec
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'minitools' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

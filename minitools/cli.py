@@ -15,7 +15,9 @@ from minitools.commands import COMMANDS
 __all__ = ["main"]
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
+def _parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
+    """The parser; with `only`, just that subcommand's module is imported (fast start-up:
+    `minitools ast-grep` should not pay for asyncio and the run machinery)."""
     parser = argparse.ArgumentParser(
         prog="minitools",
         description="Server-bound agent tools: language servers, structural search and rewrite, "
@@ -23,7 +25,7 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else [only]:
         module = importlib.import_module(f"minitools.commands.{name.replace('-', '_')}")
         child = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
         module.configure(child)
@@ -32,7 +34,8 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, modules = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser, modules = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if not args.command:
         parser.print_help(sys.stderr)
@@ -41,7 +44,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(module, "INTERMIXED", False):
         # options may come between positionals (`ast-grep P --rewrite T file.py`), which
         # argparse only allows on a parser without subcommands
-        argv = list(sys.argv[1:] if argv is None else argv)
         standalone = argparse.ArgumentParser(prog=f"minitools {args.command}", description=module.HELP)  # type: ignore[attr-defined]
         module.configure(standalone)  # type: ignore[attr-defined]
         args = standalone.parse_intermixed_args(argv[argv.index(args.command) + 1 :])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,7 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--lang", "-l", help="grammar id; inferred from a single file's extension")
     parser.add_argument("--json", action="store_true", help="print the matches as a JSON list")
-    parser.add_argument("--root", default=".", help="workspace root; paths must lie inside it (default: .)")
+    parser.add_argument("--root", default=None,
+                        help="workspace root; paths must lie inside it (default: the current directory, "
+                        "or the paths' common folder when they lie outside it)")
     parser.add_argument("--rewrite", "-r", metavar="TEMPLATE",
                         help="replace each match with TEMPLATE ($NAME / $$$NAME substituted); prints the diff")
     parser.add_argument("--apply", action="store_true",
@@ -42,8 +45,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    root = Path(args.root).resolve()
-    paths = [Path(p) for p in args.paths] or [root]
+    paths = [Path(p).resolve() for p in args.paths]
+    if args.root is not None:
+        root = Path(args.root).resolve()
+    else:
+        root = Path.cwd().resolve()
+        if paths and not all(p == root or root in p.parents for p in paths):
+            common = Path(os.path.commonpath(paths))
+            root = common if common.is_dir() else common.parent
+    paths = paths or [root]
     language = args.lang
     if not language and len(paths) == 1 and paths[0].is_file():
         language = language_for_path(paths[0])
