@@ -312,9 +312,16 @@ class DAPSession:
     async def step(self, command: str, arguments: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a run-control request and wait for the next stop or the end."""
         mark = len(self.events)
-        await self.request(command, arguments, timeout)
+        before = self.stop
         if command != "pause":
+            # before sending: the stop or the end may arrive ahead of the response (dlv)
             self.stop = StopState("running")
+        try:
+            await self.request(command, arguments, timeout)
+        except DAPError:
+            if len(self.events) == mark:
+                self.stop = before
+            raise
         return await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
 
     # Shutdown ---------------------------------------------------------------------------
