@@ -133,3 +133,26 @@ async def test_attach_to_debugpy_listen(pyproject: Path, tmp_path: Path) -> None
         proc.kill()
         proc.wait()
         proc.stdout.close()
+
+
+async def test_timeout_names_the_step_and_session_stays_usable(pyproject: Path) -> None:
+    (pyproject / "spin.py").write_text("import time\nn = 0\nwhile True:\n    n += 1\n    time.sleep(0.01)\n")
+    async with make_run(pyproject, debug_timeout=2.0) as run:
+        r = await run.call("debug", {"op": "launch", "program": "spin.py"})
+        assert not r.ok and "timed out" in r.text and "first stop after launch" in r.text, r.text
+        r = await run.call("debug", {"op": "pause"})
+        assert r.ok and "stopped" in r.text and "spin.py" in r.text, r.text
+        r = await run.call("debug", {"op": "continue"})
+        assert not r.ok and "the program to stop after continue" in r.text and "still there" in r.text
+        r = await run.call("debug", {"op": "pause"})
+        assert r.ok and "stopped" in r.text, r.text
+
+
+async def test_trace_records_every_dap_message(pyproject: Path) -> None:
+    seen: list[tuple[str, str, dict]] = []
+    from minitools import Run
+    async with Run(pyproject, approve=lambda s, a: True, trace=lambda d, p, m: seen.append((d, p, m))) as run:
+        assert (await run.call("debug", {"op": "launch", "program": "prog.py"})).ok
+    commands = [m.get("command") for d, p, m in seen if d == "send" and p == "debugpy"]
+    assert commands[:2] == ["initialize", "launch"] and "configurationDone" in commands
+    assert any(d == "recv" and m.get("event") == "initialized" for d, p, m in seen)

@@ -73,6 +73,15 @@ async def test_lldb_breakpoint_stack_evaluate(cproject: Path) -> None:
     assert pids and all(gone(p) for p in pids)
 
 
+async def test_lldb_unverified_breakpoint_runs_to_the_end(cproject: Path) -> None:
+    # no code at line 500: lldb leaves it unverified, the program runs to its end, and we say both
+    async with make_run(cproject) as run:
+        await run.call("debug", {"op": "breakpoints", "file": "sq.c", "lines": [500]})
+        r = await run.call("debug", {"op": "launch", "program": "sq"})
+        assert r.ok, r.text
+        assert "sq.c:500: NOT verified" in r.text and "ended with exit code 0" in r.text, r.text
+
+
 async def test_delve_go_program(tmp_path: Path) -> None:
     if shutil.which("dlv") is None or shutil.which("go") is None:
         pytest.skip("dlv or go (apt delve, golang-go) is not installed")
