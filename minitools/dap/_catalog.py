@@ -171,9 +171,9 @@ def _which_all(names: Iterable[str], path: str | None) -> list[str]:
                     if os.access(hit, os.X_OK) and hit not in found:
                         found.append(hit)
         else:
-            hit = shutil.which(name, path=path)
-            if hit and hit not in found:
-                found.append(hit)
+            which = shutil.which(name, path=path)
+            if which and which not in found:
+                found.append(which)
     return found
 
 

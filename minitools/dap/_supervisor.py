@@ -59,13 +59,15 @@ class DebugSupervisor:
             port = server.sockets[0].getsockname()[1]
             child = await ChildProcess.start([*det.command, f"--client-addr=127.0.0.1:{port}"],
                                              peer=adapter.id, cwd=cwd, tracer=self.tracer)
+            exited: asyncio.Future[Any] = asyncio.ensure_future(child.wait())
+            waiters: set[asyncio.Future[Any]] = {accepted, exited}
             try:
-                done, _ = await asyncio.wait({accepted, asyncio.ensure_future(child.wait())}, timeout=15.0,
-                                             return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(waiters, timeout=15.0, return_when=asyncio.FIRST_COMPLETED)
                 if not accepted.done():
                     await child.stop()
                     raise OSError(f"{adapter.id} did not connect back within 15 s; stderr: {child.stderr_tail()}")
             finally:
+                exited.cancel()
                 server.close()
             reader, writer = accepted.result()
             session = DAPSession.over(adapter.id, lambda m, c: FramedConnection(
