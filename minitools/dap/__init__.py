@@ -1,0 +1,24 @@
+"""Debug adapters: the catalog and its detection, DAP sessions and their handshake, and the
+supervisor that keeps one session per conversation under a hard TTL."""
+
+from __future__ import annotations
+
+from minitools.dap._catalog import (
+    ADAPTERS,
+    Adapter,
+    Detection,
+    Interpreter,
+    adapter_by_id,
+    adapter_for_program,
+    detect,
+    find_markers,
+    project_python,
+)
+from minitools.dap._session import STOP_EVENTS, AdapterGone, DAPError, DAPSession, OutputBuffer, StepTimeout
+from minitools.dap._supervisor import DebugSupervisor, Slot
+
+__all__ = [
+    "ADAPTERS", "Adapter", "Detection", "Interpreter", "adapter_by_id", "adapter_for_program", "detect",
+    "find_markers", "project_python", "STOP_EVENTS", "AdapterGone", "DAPError", "DAPSession", "OutputBuffer",
+    "StepTimeout", "DebugSupervisor", "Slot",
+]

@@ -1,0 +1,257 @@
+"""The debug adapters minitools knows, as data, and the detection rule (SPEC.md, "Adapters").
+
+An adapter is usable only as an intersection: one of its root markers exists AND its
+binary resolves and starts. Either alone means nothing starts, and `detect` says which
+half is missing instead of guessing.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "Adapter",
+    "ADAPTERS",
+    "Detection",
+    "Interpreter",
+    "adapter_by_id",
+    "adapter_for_program",
+    "detect",
+    "find_markers",
+    "project_python",
+]
+
+
+@dataclass(frozen=True)
+class Adapter:
+    """One debug adapter: how it is found, how it is started, what it debugs."""
+
+    id: str
+    # command names tried in order; a name with "*" is a glob over every PATH directory
+    # (Debian ships lldb as lldb-vscode-16, never as lldb-dap)
+    binaries: tuple[str, ...]
+    # arguments after the binary
+    args: tuple[str, ...]
+    markers: tuple[str, ...]
+    # file suffixes of programs this adapter debugs ("" = a native executable)
+    suffixes: tuple[str, ...]
+    # "stdio": DAP over the adapter's stdin/stdout; "dial": the adapter dials our listener
+    # (`dlv dap --client-addr`, which avoids a port race)
+    transport: str = "stdio"
+    # arguments that prove the binary starts (exit 0 within a few seconds)
+    probe: tuple[str, ...] = ("--version",)
+    adapter_id: str = ""  # DAP initialize "adapterID"
+    notes: str = ""
+
+
+ADAPTERS: tuple[Adapter, ...] = (
+    Adapter(
+        id="dart",
+        binaries=("dart",),
+        args=("debug_adapter",),
+        markers=("pubspec.yaml",),
+        suffixes=(".dart",),
+        adapter_id="dart",
+    ),
+    Adapter(
+        id="debugpy",
+        # resolved specially: the python that has debugpy installed (see `debugpy_python`)
+        binaries=("python3",),
+        args=("-m", "debugpy.adapter"),
+        markers=("pyproject.toml", "setup.py", "requirements.txt"),
+        suffixes=(".py",),
+        probe=("-c", "import debugpy"),
+        adapter_id="debugpy",
+    ),
+    Adapter(
+        id="lldb",
+        binaries=("lldb-dap", "lldb-vscode", "lldb-dap-*", "lldb-vscode-*"),
+        args=(),
+        markers=("Cargo.toml", "CMakeLists.txt"),
+        suffixes=("",),
+        probe=("--help",),
+        adapter_id="lldb",
+    ),
+    Adapter(
+        id="delve",
+        binaries=("dlv",),
+        args=("dap",),
+        markers=("go.mod",),
+        suffixes=(".go",),
+        transport="dial",
+        probe=("version",),
+        adapter_id="go",
+        notes="dlv 1.20 writes the program's stdout to its own stdout, not to output events",
+    ),
+)
+
+
+def adapter_by_id(adapter_id: str) -> Adapter | None:
+    """The catalog entry called `adapter_id`, or None."""
+    return next((a for a in ADAPTERS if a.id == adapter_id), None)
+
+
+def adapter_for_program(program: Path) -> Adapter | None:
+    """Which adapter debugs `program`, from its suffix (a directory of .go files is delve's,
+    a file without a known suffix is a native executable for lldb)."""
+    if program.is_dir():
+        return adapter_by_id("delve") if any(program.glob("*.go")) else None
+    for adapter in ADAPTERS:
+        if program.suffix and program.suffix in adapter.suffixes:
+            return adapter
+    if program.suffix in ("", ".out", ".bin", ".exe") and os.access(program, os.X_OK):
+        return adapter_by_id("lldb")
+    return None
+
+
+def find_markers(adapter: Adapter, root: Path, start: Path | None = None) -> list[Path]:
+    """The adapter's root markers found from `start` (a file or directory) up to `root`."""
+    here = (start if start is not None else root)
+    if here.is_file() or not here.exists():
+        here = here.parent
+    found: list[Path] = []
+    while True:
+        found.extend(here / m for m in adapter.markers if (here / m).is_file())
+        if here == root or root not in here.parents:
+            break
+        here = here.parent
+    return found
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """A Python interpreter and why it was chosen."""
+
+    path: str
+    why: str
+
+
+def project_python(root: Path) -> Interpreter:
+    """The interpreter the debuggee runs on: the project's `.venv` or `venv` first, because a
+    python taken from PATH is a different environment (SPEC.md, "Adapters")."""
+    for venv in (".venv", "venv"):
+        candidate = root / venv / "bin" / "python"
+        if candidate.exists() and os.access(candidate, os.X_OK):
+            return Interpreter(str(candidate), f"the project's {venv}/bin/python")
+    on_path = shutil.which("python3") or shutil.which("python")
+    if on_path:
+        return Interpreter(on_path, "python3 from PATH (the project has no .venv or venv)")
+    return Interpreter(sys.executable, "minitools' own interpreter (no project venv, no python3 on PATH)")
+
+
+def _starts(argv: Sequence[str], timeout: float = 10.0) -> tuple[bool, str]:
+    try:
+        proc = subprocess.run(
+            list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            timeout=timeout, start_new_session=True,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"{' '.join(argv)} did not start: {exc}"
+    if proc.returncode != 0:
+        tail = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip().splitlines()[-1:] or [""]
+        return False, f"{' '.join(argv)} exited with {proc.returncode}: {tail[0][:200]}"
+    return True, ""
+
+
+def _which_all(names: Iterable[str], path: str | None) -> list[str]:
+    found: list[str] = []
+    dirs = (path if path is not None else os.environ.get("PATH", "")).split(os.pathsep)
+    for name in names:
+        if "*" in name:
+            for d in dirs:
+                # highest version first: lldb-vscode-16 before lldb-vscode-14
+                for hit in sorted(glob.glob(os.path.join(d, name)), reverse=True):
+                    if os.access(hit, os.X_OK) and hit not in found:
+                        found.append(hit)
+        else:
+            which = shutil.which(name, path=path)
+            if which and which not in found:
+                found.append(which)
+    return found
+
+
+@dataclass
+class Detection:
+    """Whether one adapter is usable for a root, and what is missing when it is not."""
+
+    adapter: Adapter
+    markers: list[str] = field(default_factory=list)
+    command: list[str] = field(default_factory=list)
+    binary_problem: str = ""
+    interpreter: Interpreter | None = None  # debugpy: where the program runs
+
+    @property
+    def usable(self) -> bool:
+        return bool(self.markers) and bool(self.command)
+
+    @property
+    def reason(self) -> str:
+        """Why the adapter is not usable ("" when it is)."""
+        missing = []
+        if not self.markers:
+            missing.append("no root marker (" + ", ".join(self.adapter.markers) + ")")
+        if not self.command:
+            missing.append(self.binary_problem or "no binary found")
+        return "; ".join(missing)
+
+
+Prober = Callable[[Sequence[str]], tuple[bool, str]]
+
+
+def _debugpy_command(root: Path, probe: Prober) -> tuple[list[str], str]:
+    # The adapter runs where debugpy is installed; the program's python need not have it.
+    candidates: list[str] = []
+    for venv in (".venv", "venv"):
+        p = root / venv / "bin" / "python"
+        if p.exists():
+            candidates.append(str(p))
+    candidates.append(sys.executable)
+    for name in ("python3", "python"):
+        hit = shutil.which(name)
+        if hit:
+            candidates.append(hit)
+    problems = []
+    for python in dict.fromkeys(candidates):
+        ok, problem = probe([python, "-c", "import debugpy"])
+        if ok:
+            return [python, "-m", "debugpy.adapter"], ""
+        problems.append(python)
+    return [], "debugpy is not importable by " + ", ".join(problems) + " (pip install debugpy)"
+
+
+def detect(
+    root: Path,
+    adapter: Adapter,
+    *,
+    start: Path | None = None,
+    path: str | None = None,
+    probe: Prober | None = None,
+) -> Detection:
+    """Detect `adapter` for `root`: its markers (from `start` up to the root) and a binary
+    that starts. `path` overrides $PATH (tests), `probe` how a binary is tried."""
+    prober: Prober = probe or _starts
+    det = Detection(adapter, markers=[str(m) for m in find_markers(adapter, root, start)])
+    if adapter.id == "debugpy":
+        det.command, det.binary_problem = _debugpy_command(root, prober)
+        det.interpreter = project_python(root)
+        return det
+    binaries = _which_all(adapter.binaries, path)
+    if not binaries:
+        det.binary_problem = "no binary on PATH (looked for " + ", ".join(adapter.binaries) + ")"
+        return det
+    problems = []
+    for binary in binaries:
+        ok, problem = prober([binary, *adapter.probe])
+        if ok:
+            det.command = [binary, *adapter.args]
+            return det
+        problems.append(problem)
+    det.binary_problem = "; ".join(problems)
+    return det

@@ -1,0 +1,377 @@
+"""One DAP session: seq/request_seq correlation, a buffer of every event, reverse requests,
+debuggee output joined into lines, and the order-agnostic handshake (REFERENCE.md,
+"Debug adapters").
+
+DAP is not JSON-RPC: requests carry `seq`, responses `request_seq` and `success`, and
+adapters send requests of their own (runInTerminal, startDebugging) that must be answered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection
+
+__all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS"]
+
+STOP_EVENTS = ("stopped", "terminated", "exited")
+
+
+class DAPError(Exception):
+    """The adapter answered a request with success: false."""
+
+    def __init__(self, command: str, message: str) -> None:
+        super().__init__(f"{command} failed: {message}")
+        self.command = command
+        self.message = message
+
+
+class StepTimeout(Exception):
+    """A step of the session did not finish in time; `step` names it."""
+
+    def __init__(self, step: str, timeout: float) -> None:
+        super().__init__(f"timed out after {timeout:g} s waiting for {step}")
+        self.step = step
+        self.timeout = timeout
+
+
+class AdapterGone(Exception):
+    """The adapter (or the connection to it) is gone."""
+
+
+class OutputBuffer:
+    """The debuggee's output since the last `take`, joined into lines, bounded."""
+
+    def __init__(self, max_lines: int = 500) -> None:
+        self._lines: deque[str] = deque(maxlen=max_lines)
+        self._partial: dict[str, str] = {}
+        self.dropped = 0
+
+    def write(self, category: str, text: str) -> None:
+        """Append a chunk; chunks are not line-aligned, so a partial line waits for its end."""
+        text = self._partial.pop(category, "") + text
+        *lines, rest = text.split("\n")
+        for line in lines:
+            if len(self._lines) == self._lines.maxlen:
+                self.dropped += 1
+            prefix = "" if category in ("stdout", "console") else f"[{category}] "
+            self._lines.append(prefix + line.rstrip("\r"))
+        if rest:
+            self._partial[category] = rest
+
+    def take(self) -> tuple[list[str], int]:
+        """Lines since the last call (partial lines included) and how many were dropped."""
+        for category in list(self._partial):
+            self.write(category, self._partial.pop(category) + "\n")
+        lines, dropped = list(self._lines), self.dropped
+        self._lines.clear()
+        self.dropped = 0
+        return lines, dropped
+
+
+@dataclass
+class StopState:
+    state: str = "starting"  # starting | running | stopped | exited
+    reason: str = ""
+    thread_id: int | None = None
+    description: str = ""
+    exit_code: int | None = None
+
+
+@dataclass
+class DAPSession:
+    """A live session with one adapter. Build it with `connect`, then `handshake`."""
+
+    peer: str
+    conn: FramedConnection
+    child: ChildProcess | None = None
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    output: OutputBuffer = field(default_factory=OutputBuffer)
+    stop: StopState = field(default_factory=StopState)
+    debuggee_pid: int | None = None
+    closed_reason: str = ""
+    breakpoint_status: dict[int, dict[str, Any]] = field(default_factory=dict)
+    _seq: int = 0
+    _pending: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+    _spawned: list[int] = field(default_factory=list)
+    _tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+
+    @classmethod
+    def over(cls, peer: str, make_conn: Callable[[Callable[[dict[str, Any]], None], Callable[[BaseException], None]], FramedConnection],
+             child: ChildProcess | None = None) -> DAPSession:
+        """A session whose connection is built by `make_conn(on_message, on_close)`."""
+        holder: list[DAPSession] = []
+        conn = make_conn(lambda m: holder[0]._on_message(m), lambda e: holder[0]._on_close(e))
+        session = cls(peer=peer, conn=conn, child=child)
+        holder.append(session)
+        return session
+
+    # Incoming ---------------------------------------------------------------------------
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "response":
+            fut = self._pending.pop(message.get("request_seq", -1), None)
+            if fut is not None and not fut.done():
+                fut.set_result(message)
+        elif kind == "event":
+            self._on_event(message)
+        elif kind == "request":
+            task = asyncio.ensure_future(self._answer_reverse(message))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def _on_event(self, message: dict[str, Any]) -> None:
+        name = message.get("event")
+        body = message.get("body") or {}
+        if name == "output":
+            category = body.get("category", "console")
+            if category != "telemetry":  # telemetry is the adapter's, never the program's
+                self.output.write(category, str(body.get("output", "")))
+            return  # output events are not stops; keep the buffer small
+        if name == "stopped":
+            self.stop = StopState("stopped", body.get("reason", ""), body.get("threadId"), body.get("description") or body.get("text") or "")
+        elif name == "continued":
+            self.stop = StopState("running")
+        elif name == "exited":
+            self.stop = StopState("exited", "exited", exit_code=body.get("exitCode"))
+        elif name == "terminated" and self.stop.state != "exited":
+            self.stop = StopState("exited", "terminated")
+        elif name == "process":
+            self.debuggee_pid = body.get("systemProcessId") or self.debuggee_pid
+        elif name == "breakpoint":
+            bp = body.get("breakpoint") or {}
+            if "id" in bp:
+                self.breakpoint_status[bp["id"]] = {**self.breakpoint_status.get(bp["id"], {}), **bp}
+        self.events.append(message)
+        self._changed.set()
+
+    def _on_close(self, error: BaseException) -> None:
+        self.closed_reason = str(error)
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(AdapterGone(f"{self.peer} is gone: {error}"))
+        self._pending.clear()
+        self._changed.set()
+
+    async def _answer_reverse(self, request: dict[str, Any]) -> None:
+        command = request.get("command", "")
+        args = request.get("arguments") or {}
+        body: dict[str, Any] = {}
+        success, message = True, ""
+        if command == "runInTerminal":
+            # we are the terminal: run it ourselves in its own process group
+            try:
+                proc = await asyncio.create_subprocess_exec(
+                    *args.get("args", []), cwd=args.get("cwd") or None,
+                    env={**os.environ, **{k: v for k, v in (args.get("env") or {}).items() if v is not None}},
+                    stdin=asyncio.subprocess.DEVNULL, start_new_session=True,
+                )
+                self._spawned.append(proc.pid)
+                body = {"processId": proc.pid}
+            except OSError as exc:
+                success, message = False, f"could not run {args.get('args')}: {exc}"
+        elif command == "startDebugging":
+            success, message = False, "minitools does not support child debug sessions (launch with subProcess false)"
+        else:
+            success, message = False, f"minitools does not handle the reverse request {command!r}"
+        reply = {"seq": self._next_seq(), "type": "response", "request_seq": request.get("seq"),
+                 "command": command, "success": success, "body": body}
+        if message:
+            reply["message"] = message
+        with contextlib.suppress(ConnectionClosed):
+            await self.conn.send(reply)
+
+    # Requests ---------------------------------------------------------------------------
+
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    @property
+    def is_alive(self) -> bool:
+        return not self.conn.is_closed
+
+    async def send_request(self, command: str, arguments: dict[str, Any] | None = None) -> asyncio.Future[dict[str, Any]]:
+        """Send a request now; the future resolves with its response (unawaited sends)."""
+        if self.conn.is_closed:
+            raise AdapterGone(f"{self.peer} is gone: {self.closed_reason}")
+        seq = self._next_seq()
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[seq] = fut
+        message: dict[str, Any] = {"seq": seq, "type": "request", "command": command}
+        if arguments is not None:
+            message["arguments"] = arguments
+        try:
+            await self.conn.send(message)
+        except ConnectionClosed as exc:
+            self._pending.pop(seq, None)
+            raise AdapterGone(f"{self.peer} is gone: {exc}") from exc
+        return fut
+
+    async def await_response(self, fut: asyncio.Future[dict[str, Any]], command: str, timeout: float) -> dict[str, Any]:
+        """The body of a response, raising DAPError, StepTimeout or AdapterGone."""
+        try:
+            response = await asyncio.wait_for(asyncio.shield(fut), timeout)
+        except asyncio.TimeoutError:
+            raise StepTimeout(f"the {command} response", timeout) from None
+        if not response.get("success", False):
+            body = response.get("body") or {}
+            err = body.get("error") or {}
+            raise DAPError(command, err.get("format") or response.get("message") or "no reason given")
+        return response.get("body") or {}
+
+    async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        """Send a request and await its response body."""
+        return await self.await_response(await self.send_request(command, arguments), command, timeout)
+
+    async def wait_event(self, names: tuple[str, ...], after: int, timeout: float, step: str) -> dict[str, Any]:
+        """The first buffered event named in `names` at index >= `after` (it may already be here)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            for event in self.events[after:]:
+                if event.get("event") in names:
+                    return event
+            if self.conn.is_closed:
+                raise AdapterGone(f"{self.peer} is gone while waiting for {step}: {self.closed_reason}")
+            self._changed.clear()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise StepTimeout(step, timeout)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+    # Handshake --------------------------------------------------------------------------
+
+    async def initialize(self, adapter_id: str, timeout: float) -> None:
+        try:
+            self.capabilities = await self.request("initialize", {
+                "clientID": "minitools", "clientName": "minitools", "adapterID": adapter_id,
+                "linesStartAt1": True, "columnsStartAt1": True, "pathFormat": "path",
+                "supportsVariableType": True, "supportsRunInTerminalRequest": True,
+                "supportsStartDebuggingRequest": False, "locale": "en",
+            }, timeout)
+        except StepTimeout as exc:
+            raise StepTimeout("the initialize response", exc.timeout) from None
+
+    async def start(self, command: str, arguments: dict[str, Any], breakpoints: dict[str, list[int]],
+                    timeout: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """launch/attach with the order-agnostic handshake; returns (first stop event, breakpoints).
+
+        initialize → launch unawaited → initialized (maybe buffered) → setBreakpoints per file →
+        setExceptionBreakpoints (listed filters only) → configurationDone → the launch response →
+        the first stopped/terminated/exited.
+        """
+        mark = len(self.events)
+        launch = await self.send_request(command, arguments)
+        try:
+            await self.wait_event(("initialized",), 0, timeout, "the initialized event")
+        except StepTimeout:
+            if launch.done():  # the adapter refused the launch before initializing: say why
+                await self.await_response(launch, command, 0.1)
+            raise
+        results = []
+        for path, lines in breakpoints.items():
+            results.extend(await self.set_breakpoints(path, lines, timeout))
+        filters = [f["filter"] for f in self.capabilities.get("exceptionBreakpointFilters") or []
+                   if f.get("default") or f.get("filter") in ("uncaught", "userUnhandled")]
+        if self.capabilities.get("exceptionBreakpointFilters"):
+            await self.request("setExceptionBreakpoints", {"filters": filters}, timeout)
+        if self.capabilities.get("supportsConfigurationDoneRequest", True):
+            await self.request("configurationDone", {}, timeout)
+        await self.await_response(launch, command, timeout)
+        if command == "attach" and not any(e.get("event") in STOP_EVENTS for e in self.events[mark:]):
+            self.stop = StopState("running")
+            return {}, results
+        stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the first stop after {command}")
+        return stop, results
+
+    async def set_breakpoints(self, path: str, lines: list[int], timeout: float) -> list[dict[str, Any]]:
+        body = await self.request("setBreakpoints", {
+            "source": {"path": path, "name": os.path.basename(path)},
+            "breakpoints": [{"line": n} for n in lines], "lines": lines,
+        }, timeout)
+        out = []
+        for line, bp in zip(lines, body.get("breakpoints") or []):
+            entry = {**bp, "file": path, "line": line, "actual_line": bp.get("line", line)}
+            if "id" in bp:
+                self.breakpoint_status[bp["id"]] = entry
+            out.append(entry)
+        return out
+
+    async def step(self, command: str, arguments: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """Send a run-control request and wait for the next stop or the end."""
+        mark = len(self.events)
+        before = self.stop
+        if command != "pause":
+            # before sending: the stop or the end may arrive ahead of the response (dlv)
+            self.stop = StopState("running")
+        try:
+            await self.request(command, arguments, timeout)
+        except DAPError:
+            if len(self.events) == mark:
+                self.stop = before
+            raise
+        return await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
+
+    # Shutdown ---------------------------------------------------------------------------
+
+    def pids(self) -> list[int]:
+        """Every process this session started: adapter, debuggee, runInTerminal children."""
+        out = [p for p in (self.child.pid if self.child else None, self.debuggee_pid) if p]
+        return out + self._spawned
+
+    async def close(self, *, graceful: bool = True) -> None:
+        """Disconnect (terminating the debuggee), stop the adapter in steps, kill leftovers."""
+        if graceful and not self.conn.is_closed:
+            with contextlib.suppress(Exception):
+                await self.request("disconnect", {"terminateDebuggee": True}, 3.0)
+        victims = [p for p in [self.debuggee_pid, *self._spawned] if p]
+        if self.child is not None:
+            victims.extend(_descendants(self.child.pid))
+        await self.conn.close()
+        if self.child is not None:
+            await self.child.stop(close_timeout=1.0, term_timeout=1.0, kill_timeout=2.0)
+        for pid in victims:  # a debuggee may have left the adapter's group (setsid, ptrace)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in self._spawned:
+            with contextlib.suppress(ChildProcessError, OSError):
+                os.waitpid(pid, os.WNOHANG)
+        for task in list(self._tasks):
+            task.cancel()
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every live descendant of `pid`, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                stat = f.read().decode("utf-8", "replace")
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+# re-exported for the supervisor's error mapping
+_ = ChildExited

@@ -1,0 +1,406 @@
+"""The `debug` tool: drive a real debugger through minitools' DAP client (SPEC.md, "debug")."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from minitools.dap import (
+    ADAPTERS,
+    AdapterGone,
+    DAPError,
+    DAPSession,
+    DebugSupervisor,
+    StepTimeout,
+    adapter_by_id,
+    adapter_for_program,
+    detect,
+)
+from minitools.tools._context import RunContext
+from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
+
+__all__ = ["build"]
+
+STACK_CAP = 30
+VARIABLES_CAP = 50
+VALUE_CAP = 400
+PSEUDO = {"special variables", "function variables", "class variables", "protected variables"}
+OPS = ["adapters", "status", "breakpoints", "launch", "attach", "continue", "pause", "step_over", "step_in",
+       "step_out", "threads", "stack", "scopes", "variables", "evaluate", "output", "terminate"]
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["op"],
+    "properties": {
+        "op": {"type": "string", "enum": OPS, "description":
+               "adapters: which adapters are usable here and why not. status: session state and where it stopped. "
+               "breakpoints(file, lines): set a file's breakpoints (empty lines clears; allowed before launch). "
+               "launch(program, args?, adapter?): start the program, run to the first stop. attach(port, adapter?): "
+               "attach to a process listening for a debugger (debugpy.listen). continue/pause/step_over/step_in/"
+               "step_out(thread_id?): run and wait for the next stop. threads. stack(thread_id?): frames, max 30. "
+               "scopes(frame_id). variables(reference, start?): children, 50 per page. evaluate(expression, "
+               "frame_id?). output: program output since the last call. terminate: end the session."},
+        "file": {"type": "string", "description": "breakpoints: source file, relative to the workspace root."},
+        "lines": {"type": "array", "items": {"type": "integer", "minimum": 1},
+                  "description": "breakpoints: 1-based line numbers; an empty list clears the file."},
+        "program": {"type": "string", "description": "launch: the program (a .py or .go file, a Go package directory, "
+                    "or a native executable built with -g), relative to the root."},
+        "args": {"type": "array", "items": {"type": "string"}, "description": "launch: command-line arguments."},
+        "adapter": {"type": "string", "enum": [a.id for a in ADAPTERS],
+                    "description": "launch/attach: force an adapter instead of choosing from the program."},
+        "port": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "attach: the port the process listens on."},
+        "thread_id": {"type": "integer", "description": "continue/pause/step_*/stack: thread (default: the stopped one)."},
+        "frame_id": {"type": "integer", "description": "scopes/evaluate: a frame id from stack (evaluate default: top frame)."},
+        "reference": {"type": "integer", "description": "variables: a variablesReference from scopes, variables or evaluate."},
+        "start": {"type": "integer", "minimum": 0, "default": 0, "description": "variables: index of the first child (paging)."},
+        "expression": {"type": "string", "description": "evaluate: the expression, in the program's language."},
+    },
+}
+
+
+def _cap(value: str, cap: int = VALUE_CAP) -> str:
+    return value if len(value) <= cap else value[:cap] + f"… {len(value) - cap} more characters"
+
+
+def _source_line(path: str, line: int) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for n, text in enumerate(f, 1):
+                if n == line:
+                    return text.strip()
+    except OSError:
+        pass
+    return ""
+
+
+class DebugTool:
+    def __init__(self, ctx: RunContext, sup: DebugSupervisor) -> None:
+        self.ctx = ctx
+        self.sup = sup
+        self.timeout = float(ctx.option("debug_timeout", 30.0))
+
+    @property
+    def slot(self) -> Any:
+        return self.sup.slot(self.ctx.conversation_id)
+
+    def _session(self) -> DAPSession:
+        slot = self.slot
+        if slot.session is not None and not slot.session.is_alive:
+            raise ToolError(f"the debug adapter {slot.session.peer} is gone ({slot.session.closed_reason}); "
+                            "call terminate to clean up, then launch again.")
+        if slot.session is None:
+            note = slot.ended_note
+            slot.ended_note = ""
+            raise ToolError((note + " " if note else "") + "No debug session is running; start one with op launch (or attach).")
+        return slot.session
+
+    async def __call__(self, args: Mapping[str, Any]) -> ToolResult:
+        op = args["op"]
+        try:
+            return await getattr(self, "op_" + op)(args)
+        except StepTimeout as exc:
+            return ToolResult(False, f"{op}: timed out after {exc.timeout:g} s waiting for {exc.step}. The session is "
+                              "still there: call status, pause, or terminate.", {"timeout": exc.step})
+        except DAPError as exc:
+            return ToolResult(False, f"{op}: the adapter refused {exc.command}: {exc.message}", {"error": exc.message})
+        except AdapterGone as exc:
+            return ToolResult(False, f"{op}: {exc}. Call terminate to clean up, then launch again.", {"error": str(exc)})
+
+    def _need(self, args: Mapping[str, Any], name: str) -> Any:
+        if args.get(name) is None:
+            raise ToolError(f"op {args['op']!r} needs the argument {name!r}.")
+        return args[name]
+
+    # Ops without a session ---------------------------------------------------------
+
+    async def op_adapters(self, args: Mapping[str, Any]) -> ToolResult:
+        rows, data = [], []
+        for adapter in ADAPTERS:
+            det = detect(self.ctx.root, adapter)
+            state = "usable" if det.usable else "not usable: " + det.reason
+            extra = f"; program python: {det.interpreter.path} ({det.interpreter.why})" if det.interpreter else ""
+            rows.append(f"{adapter.id}: {state}" + (f" — {' '.join(det.command)}" if det.command else "") + extra)
+            data.append({"id": adapter.id, "usable": det.usable, "reason": det.reason, "command": det.command,
+                         "markers": [self.ctx.relpath(m) for m in det.markers]})
+        return ToolResult(True, "\n".join(rows), {"adapters": data})
+
+    async def op_status(self, args: Mapping[str, Any]) -> ToolResult:
+        slot = self.slot
+        if slot.session is None:
+            note = slot.ended_note
+            slot.ended_note = ""
+            return ToolResult(True, (note + " " if note else "") + "No debug session is running.",
+                              {"running": False, "breakpoints": slot.breakpoints, "ended": note})
+        return ToolResult(True, await self._where(slot.session), {"running": True, "state": slot.session.stop.state})
+
+    async def _where(self, s: DAPSession) -> str:
+        slot = self.slot
+        head = f"session: {slot.adapter.id if slot.adapter else s.peer} debugging {slot.program}"
+        st = s.stop
+        if st.state == "exited":
+            return f"{head}; the program has ended" + (f" with exit code {st.exit_code}" if st.exit_code is not None else "") + "."
+        if st.state != "stopped":
+            return f"{head}; state: {st.state}."
+        where = ""
+        if st.thread_id is not None:
+            with _suppress_dap():
+                body = await s.request("stackTrace", {"threadId": st.thread_id, "startFrame": 0, "levels": 1}, self.timeout)
+                frames = body.get("stackFrames") or []
+                if frames:
+                    where = " at " + self._frame_text(frames[0])
+        return f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
+
+    def _frame_text(self, frame: dict[str, Any]) -> str:
+        path = (frame.get("source") or {}).get("path") or ""
+        line = frame.get("line", 0)
+        text = _source_line(path, line) if path else ""
+        loc = f"{self.ctx.relpath(path)}:{line}" if path else "(no source)"
+        return f"{frame.get('name')} {loc}" + (f"  | {text}" if text else "")
+
+    async def op_breakpoints(self, args: Mapping[str, Any]) -> ToolResult:
+        path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
+        lines = sorted(set(self._need(args, "lines")))
+        slot = self.slot
+        if lines:
+            slot.breakpoints[path] = lines
+        else:
+            slot.breakpoints.pop(path, None)
+        rel = self.ctx.relpath(path)
+        if slot.session is None or not slot.session.is_alive:
+            what = f"lines {lines}" if lines else "none (cleared)"
+            return ToolResult(True, f"breakpoints in {rel}: {what}; they will be set at launch.", {"file": rel, "lines": lines})
+        results = await slot.session.set_breakpoints(path, lines, self.timeout)
+        return ToolResult(True, self._bp_text(results) or f"breakpoints in {rel} cleared.", {"breakpoints": results})
+
+    def _bp_text(self, results: list[dict[str, Any]]) -> str:
+        out = []
+        for bp in results:
+            where = f"{self.ctx.relpath(bp['file'])}:{bp['line']}"
+            if bp.get("verified"):
+                moved = f" (moved to line {bp['actual_line']})" if bp.get("actual_line", bp["line"]) != bp["line"] else ""
+                out.append(f"breakpoint {where}: verified{moved}")
+            else:
+                out.append(f"breakpoint {where}: NOT verified — {bp.get('message') or 'the adapter gave no reason'}")
+        return "\n".join(out)
+
+    # Starting ----------------------------------------------------------------------
+
+    def _refuse_second(self) -> None:
+        slot = self.slot
+        if slot.session is not None and slot.session.is_alive:
+            raise ToolError(f"a debug session is already running for this conversation ({slot.adapter.id if slot.adapter else ''} "
+                            f"on {slot.program}, state {slot.session.stop.state}); it was not replaced. "
+                            "Call terminate first to start another.")
+
+    async def op_launch(self, args: Mapping[str, Any]) -> ToolResult:
+        self._refuse_second()
+        raw = self._need(args, "program")
+        program = self.ctx.resolve_path(raw, what="program")
+        adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else adapter_for_program(program)
+        if adapter is None:
+            raise ToolError(f'no adapter debugs "{raw}": give a .py, .go or .dart file, a native executable, or adapter=...')
+        det = detect(self.ctx.root, adapter, start=program)
+        if not det.usable:
+            raise ToolError(f'cannot debug "{raw}" with {adapter.id}: {det.reason}. Call op adapters for details.')
+        cwd = self.ctx.root
+        prog_args = list(args.get("args") or [])
+        config: dict[str, Any] = {"program": str(program), "args": prog_args, "cwd": str(cwd), "stopOnEntry": False}
+        note = ""
+        if adapter.id == "debugpy":
+            assert det.interpreter is not None
+            config.update({"type": "python", "request": "launch", "python": [det.interpreter.path],
+                           "console": "internalConsole", "subProcess": False, "justMyCode": True})
+            note = f"python: {det.interpreter.path} ({det.interpreter.why})"
+        elif adapter.id == "delve":
+            config.update({"mode": "debug", "program": str(program if program.is_dir() else program.parent)})
+        session = await self.sup.start_adapter(det, cwd)
+        return await self._start(session, adapter, "launch", config, self.ctx.relpath(program), det, note)
+
+    async def op_attach(self, args: Mapping[str, Any]) -> ToolResult:
+        self._refuse_second()
+        port = self._need(args, "port")
+        adapter = adapter_by_id(args.get("adapter") or "debugpy")
+        assert adapter is not None
+        if adapter.id != "debugpy":
+            raise ToolError(f"attach by port is supported for debugpy only (a process started with debugpy.listen); "
+                            f"{adapter.id} has no attach-by-port here. Use launch instead.")
+        try:
+            session = await self.sup.connect(adapter.id, int(port))
+        except OSError as exc:
+            raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); start the program with debugpy.listen({port}).") from None
+        config = {"type": "python", "request": "attach", "justMyCode": True, "subProcess": False}
+        return await self._start(session, adapter, "attach", config, f"port {port}", None, "")
+
+    async def _start(self, session: DAPSession, adapter: Any, command: str, config: dict[str, Any],
+                     label: str, det: Any, note: str) -> ToolResult:
+        slot = self.slot
+        slot.session, slot.adapter, slot.program = session, adapter, label
+        slot.interpreter = det.interpreter if det else None
+        try:
+            await session.initialize(adapter.adapter_id, self.timeout)
+            stop, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout)
+        except (DAPError, AdapterGone) as exc:
+            tail = session.child.stderr_tail(800) if session.child else ""
+            await self.sup.end(self.ctx.conversation_id)
+            raise ToolError(f"{command} of {label} with {adapter.id} failed: {exc}" + (f"\nadapter stderr:\n{tail}" if tail else "")) from None
+        # the TTL runs from a started session (a slow start is bounded by the step timeouts)
+        self.sup.arm_ttl(self.ctx.conversation_id)
+        lines = [f"{command}ed {label} with {adapter.id}" + (f" ({' '.join(det.command)})" if det else "") + (f"; {note}" if note else "")]
+        if bps:
+            lines.append(self._bp_text(bps))
+        lines.append(await self._where(session))
+        out, _ = session.output.take() if session.stop.state == "exited" else ([], 0)
+        if out:
+            lines.append("output:\n" + "\n".join(out[-40:]))
+        return ToolResult(True, "\n".join(lines), {"adapter": adapter.id, "state": session.stop.state, "breakpoints": bps,
+                                                   "interpreter": slot.interpreter.path if slot.interpreter else None})
+
+    # Run control -------------------------------------------------------------------
+
+    async def _thread(self, s: DAPSession, args: Mapping[str, Any]) -> int:
+        if args.get("thread_id") is not None:
+            return int(args["thread_id"])
+        if s.stop.thread_id is not None:
+            return s.stop.thread_id
+        body = await s.request("threads", {}, self.timeout)
+        threads = body.get("threads") or []
+        if not threads:
+            raise ToolError("the program has no threads to act on; call status.")
+        return int(threads[0]["id"])
+
+    async def _run(self, args: Mapping[str, Any], command: str) -> ToolResult:
+        s = self._session()
+        if s.stop.state == "exited":
+            raise ToolError(f"the program has already ended; {args['op']} has nothing to do. Call output or terminate.")
+        thread = await self._thread(s, args)
+        await s.step(command, {"threadId": thread}, self.timeout)
+        text = await self._where(s)
+        return ToolResult(True, text, {"state": s.stop.state, "reason": s.stop.reason})
+
+    async def op_continue(self, args: Mapping[str, Any]) -> ToolResult:
+        return await self._run(args, "continue")
+
+    async def op_pause(self, args: Mapping[str, Any]) -> ToolResult:
+        return await self._run(args, "pause")
+
+    async def op_step_over(self, args: Mapping[str, Any]) -> ToolResult:
+        return await self._run(args, "next")
+
+    async def op_step_in(self, args: Mapping[str, Any]) -> ToolResult:
+        return await self._run(args, "stepIn")
+
+    async def op_step_out(self, args: Mapping[str, Any]) -> ToolResult:
+        return await self._run(args, "stepOut")
+
+    # Inspection --------------------------------------------------------------------
+
+    async def op_threads(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self._session()
+        threads = (await s.request("threads", {}, self.timeout)).get("threads") or []
+        return ToolResult(True, "\n".join(f"thread {t['id']}: {t.get('name', '')}" for t in threads) or "no threads",
+                          {"threads": threads})
+
+    async def op_stack(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self._session()
+        thread = await self._thread(s, args)
+        body = await s.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": STACK_CAP}, self.timeout)
+        frames = (body.get("stackFrames") or [])[:STACK_CAP]
+        total = body.get("totalFrames") or len(frames)
+        text = "\n".join(f"#{i} frame {f['id']}: {self._frame_text(f)}" for i, f in enumerate(frames))
+        if total > len(frames):
+            text += f"\n… {total - len(frames)} more frames"
+        return ToolResult(True, text or "no frames", {"frames": [{"id": f["id"], "name": f.get("name"), "line": f.get("line"),
+                                                                   "file": (f.get("source") or {}).get("path")} for f in frames]})
+
+    async def op_scopes(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self._session()
+        scopes = (await s.request("scopes", {"frameId": int(self._need(args, "frame_id"))}, self.timeout)).get("scopes") or []
+        text = "\n".join(f"{sc['name']}: reference {sc['variablesReference']}" for sc in scopes)
+        return ToolResult(True, text or "no scopes", {"scopes": [{"name": sc["name"], "reference": sc["variablesReference"]} for sc in scopes]})
+
+    async def op_variables(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self._session()
+        ref = int(self._need(args, "reference"))
+        children = (await s.request("variables", {"variablesReference": ref}, self.timeout)).get("variables") or []
+        pseudo = [v for v in children if v.get("name") in PSEUDO]
+        real = [v for v in children if v.get("name") not in PSEUDO]
+        start = int(args.get("start") or 0)
+        page = real[start:start + VARIABLES_CAP]
+        rows = [self._var_text(v) for v in page]
+        rows += [f"{v['name']} (reference {v['variablesReference']})" for v in pseudo]
+        rest = len(real) - start - len(page)
+        if rest > 0:
+            rows.append(f"… {rest} more (call variables with start={start + len(page)})")
+        data = [{"name": v["name"], "value": _cap(str(v.get("value", ""))), "type": v.get("type"),
+                 "reference": v.get("variablesReference", 0)} for v in page]
+        return ToolResult(True, "\n".join(rows) or "no children", {"variables": data, "more": max(rest, 0)})
+
+    def _var_text(self, v: dict[str, Any]) -> str:
+        typ = f": {v['type']}" if v.get("type") else ""
+        ref = f" (reference {v['variablesReference']})" if v.get("variablesReference") else ""
+        return f"{v['name']}{typ} = {_cap(str(v.get('value', '')))}{ref}"
+
+    async def op_evaluate(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self._session()
+        expression = self._need(args, "expression")
+        frame = args.get("frame_id")
+        if frame is None and s.stop.state == "stopped":
+            thread = await self._thread(s, args)
+            frames = (await s.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1}, self.timeout)).get("stackFrames") or []
+            frame = frames[0]["id"] if frames else None
+        req: dict[str, Any] = {"expression": expression, "context": "repl"}
+        if frame is not None:
+            req["frameId"] = int(frame)
+        try:
+            body = await s.request("evaluate", req, self.timeout)
+        except DAPError as exc:
+            return ToolResult(False, f"evaluating {expression!r} failed: {exc.message}", {"error": exc.message})
+        value = _cap(str(body.get("result", "")))
+        ref = body.get("variablesReference", 0)
+        return ToolResult(True, f"{expression} = {value}" + (f" (reference {ref})" if ref else ""),
+                          {"result": value, "type": body.get("type"), "reference": ref})
+
+    async def op_output(self, args: Mapping[str, Any]) -> ToolResult:
+        slot = self.slot
+        if slot.session is None:
+            return await self.op_status(args)
+        lines, dropped = slot.session.output.take()
+        text = "\n".join(lines) if lines else "(no new output)"
+        if dropped:
+            text = f"… {dropped} earlier lines dropped\n" + text
+        return ToolResult(True, text, {"lines": lines, "dropped": dropped})
+
+    async def op_terminate(self, args: Mapping[str, Any]) -> ToolResult:
+        slot = self.slot
+        if slot.session is None:
+            return await self.op_status(args)
+        pids = slot.session.pids()
+        await self.sup.end(self.ctx.conversation_id)
+        slot.ended_note = ""
+        return ToolResult(True, "the debug session was terminated; the program and the adapter are stopped.", {"pids": pids})
+
+
+class _suppress_dap:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return exc[0] is not None and issubclass(exc[0], (DAPError, StepTimeout))  # type: ignore[arg-type]
+
+
+def build(ctx: RunContext) -> list[Tool]:
+    """The `debug` tool, when a debug supervisor is wired (started lazily; nothing spawns here)."""
+    sup = ctx.resource("debug", lambda: DebugSupervisor(ttl=float(ctx.option("debug_ttl", 1800.0)), tracer=ctx.trace))
+    if sup is None:
+        return []
+    ctx.on_close(sup.close)
+    spec = ToolSpec("debug", Tier.EXEC, "Drive a real debugger (debugpy, lldb, delve, dart) on a program in the workspace: "
+                    "set breakpoints, launch or attach, step, inspect the stack, variables and output. One session per "
+                    "conversation, ended after a hard TTL.", PARAMETERS, parallel_safe=False)
+    return [Tool(spec, DebugTool(ctx, sup))]
+
+
+_ = (os, Path)

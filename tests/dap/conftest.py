@@ -1,0 +1,53 @@
+"""Fixtures for the debug tests: small programs in a temporary project, and a Run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from minitools import Run
+
+PY_PROGRAM = """\
+import sys
+
+
+def total(items):
+    acc = 0
+    for x in items:
+        acc += x
+    return acc
+
+
+numbers = list(range(120))
+name = "minitools"
+result = total(numbers)
+print("result", result)
+if len(sys.argv) > 1 and sys.argv[1] == "boom":
+    raise ValueError("boom from the program")
+print("done")
+"""
+
+
+@pytest.fixture
+def pyproject(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='t'\nversion='0'\n")
+    (tmp_path / "prog.py").write_text(PY_PROGRAM)
+    return tmp_path
+
+
+def make_run(root: Path, **options: object) -> Run:
+    return Run(root, approve=lambda s, a: True, **options)
+
+
+def gone(pid: int) -> bool:
+    """True when `pid` no longer runs (a zombie awaiting its reaper counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+_ = os
