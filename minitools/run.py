@@ -218,7 +218,9 @@ class Run:
             if inspect.isawaitable(result):
                 result = await result
             diagnostics = await self.written([os.fspath(p) for p in which(*args, **kwargs)])
-            note = diagnostics.text if diagnostics.data and diagnostics.data.get("new") else ""
+            # new diagnostics, or the honest "diagnostics unavailable" (never silently clean)
+            data_ = diagnostics.data if isinstance(diagnostics.data, dict) else {}
+            note = diagnostics.text if data_.get("new") or data_.get("unavailable") else ""
             if isinstance(result, ToolResult):
                 data = result.data if isinstance(result.data, dict) else {"result": result.data}
                 data = dict(data, diagnostics=diagnostics.data)

@@ -1,0 +1,39 @@
+"""The LSP client: a server catalog as data, detection (root marker AND a binary that answers
+initialize), a supervisor of one server per (server, root), documents kept in sync with
+disk, positions converted between code points and the negotiated encoding, and
+WorkspaceEdits applied all-or-nothing."""
+
+from __future__ import annotations
+
+from minitools.lsp._catalog import CATALOG, LANGUAGES, ServerSpec, find_root, language_of, servers_for
+from minitools.lsp._client import LSPClient, ServerStartError
+from minitools.lsp._documents import Document, path_to_uri, split_lines, uri_to_path
+from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, plan_workspace_edit
+from minitools.lsp._positions import from_lsp_column, to_lsp_column
+from minitools.lsp._supervisor import Candidate, CheckerResult, NoServer, Supervisor
+
+__all__ = [
+    "CATALOG",
+    "LANGUAGES",
+    "ServerSpec",
+    "find_root",
+    "language_of",
+    "servers_for",
+    "LSPClient",
+    "ServerStartError",
+    "Document",
+    "path_to_uri",
+    "uri_to_path",
+    "split_lines",
+    "EditError",
+    "FileChange",
+    "apply_plan",
+    "apply_text_edits",
+    "plan_workspace_edit",
+    "from_lsp_column",
+    "to_lsp_column",
+    "Candidate",
+    "CheckerResult",
+    "NoServer",
+    "Supervisor",
+]

@@ -1,0 +1,340 @@
+"""One language server, spoken to over JSON-RPC: initialize, document sync, queries,
+diagnostics (push, waited for correctly), shutdown.
+
+Capabilities advertised deliberately (REFERENCE.md): no pull diagnostics (pyright and
+basedpyright stop pushing and register pull dynamically when a client advertises it; push,
+waited for the version sent plus a quiet period, works for every server in the catalog);
+position encodings utf-16 (mandatory), utf-32, utf-8, converted by the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from minitools.lsp._catalog import ServerSpec, language_id
+from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
+from minitools.tracing import Tracer
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint
+
+__all__ = ["LSPClient", "ServerStartError"]
+
+_ACTION_KINDS = ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source",
+                 "source.organizeImports", "source.fixAll"]
+
+
+class ServerStartError(Exception):
+    """The server binary did not start, or did not answer initialize."""
+
+
+def _client_capabilities() -> dict[str, Any]:
+    link = {"dynamicRegistration": False, "linkSupport": True}
+    return {
+        "general": {"positionEncodings": ["utf-16", "utf-32", "utf-8"]},
+        "window": {"workDoneProgress": True, "showMessage": {}},
+        "workspace": {
+            "applyEdit": True,
+            "configuration": True,
+            "workspaceFolders": True,
+            "symbol": {"dynamicRegistration": False},
+            "workspaceEdit": {"documentChanges": True, "resourceOperations": ["create", "rename", "delete"],
+                              "failureHandling": "abort"},
+            "didChangeWatchedFiles": {"dynamicRegistration": False},
+        },
+        "textDocument": {
+            "synchronization": {"dynamicRegistration": False, "didSave": True, "willSave": False},
+            "publishDiagnostics": {"relatedInformation": True, "versionSupport": True},
+            "hover": {"dynamicRegistration": False, "contentFormat": ["markdown", "plaintext"]},
+            "definition": link,
+            "typeDefinition": link,
+            "implementation": link,
+            "declaration": link,
+            "references": {"dynamicRegistration": False},
+            "documentSymbol": {"dynamicRegistration": False, "hierarchicalDocumentSymbolSupport": True},
+            "codeAction": {"dynamicRegistration": False, "isPreferredSupport": True,
+                           "codeActionLiteralSupport": {"codeActionKind": {"valueSet": _ACTION_KINDS}}},
+            "rename": {"dynamicRegistration": False, "prepareSupport": False},
+        },
+    }
+
+
+def _find_tsserver(binary: str, root: Path) -> str | None:
+    # the project's own typescript first, then the one installed beside the server
+    candidates = [root / "node_modules" / "typescript" / "lib" / "tsserver.js"]
+    here = Path(os.path.realpath(binary)).parent
+    for parent in [here, *here.parents]:
+        candidates.append(parent / "node_modules" / "typescript" / "lib" / "tsserver.js")
+        candidates.append(parent / "typescript" / "lib" / "tsserver.js")
+    return next((str(c) for c in candidates if c.is_file()), None)
+
+
+class LSPClient:
+    """A started server for one (server, root). Create with ``await LSPClient.start(...)``."""
+
+    def __init__(self, spec: ServerSpec, root: Path, argv: list[str], tracer: Tracer | None) -> None:
+        self.spec = spec
+        self.root = root
+        self.argv = argv
+        self.tracer = tracer
+        self.child: ChildProcess | None = None
+        self.rpc: JSONRPCEndpoint | None = None
+        self.capabilities: dict[str, Any] = {}
+        self.server_info: dict[str, Any] = {}
+        self.encoding = "utf-16"
+        self.documents: dict[str, Document] = {}
+        self.registrations: dict[str, dict[str, Any]] = {}
+        self.stopping = False
+        self.ready = False
+        # diagnostics: uri -> latest list; a counter per uri bumped on each accepted publish
+        self.diagnostics: dict[str, list[dict[str, Any]]] = {}
+        self._diag_seq: dict[str, int] = {}
+        self._diag_time: dict[str, float] = {}
+        self._diag_event = asyncio.Event()
+
+    @classmethod
+    async def start(cls, spec: ServerSpec, root: Path, argv: list[str], *, tracer: Tracer | None = None,
+                    env: dict[str, str] | None = None, timeout: float = 30.0) -> LSPClient:
+        """Spawn the server and complete initialize/initialized; ServerStartError if it cannot."""
+        client = cls(spec, root, argv, tracer)
+        try:
+            client.child = await ChildProcess.start(argv, peer=spec.id, cwd=root, env=env, tracer=tracer)
+        except OSError as exc:
+            raise ServerStartError(f"{spec.id}: {argv[0]} could not be executed: {exc.strerror or exc}") from None
+        client.rpc = JSONRPCEndpoint.over_child(client.child, cancel_method="$/cancelRequest", default_request=lambda m: None)
+        client._install_handlers()
+        try:
+            await client._initialize(timeout)
+        except (ChildExited, ConnectionClosed, asyncio.TimeoutError, Exception) as exc:
+            await client.child.stop(close_timeout=0.5, term_timeout=1.0)
+            if isinstance(exc, asyncio.TimeoutError):
+                why = f"did not answer initialize within {timeout:g} s"
+            else:
+                why = f"failed during initialize: {exc}"
+            raise ServerStartError(f"{spec.id} ({' '.join(argv)}) {why}") from None
+        return client
+
+    # Set-up ---------------------------------------------------------------------------
+
+    def _install_handlers(self) -> None:
+        rpc = self.rpc
+        assert rpc is not None
+        folder = {"uri": path_to_uri(self.root), "name": self.root.name}
+        rpc.on_request("workspace/configuration", self._configuration)
+        rpc.on_request("workspace/workspaceFolders", lambda p: [folder])
+        rpc.on_request("client/registerCapability", self._register)
+        rpc.on_request("client/unregisterCapability", self._unregister)
+        rpc.on_request("window/workDoneProgress/create", lambda p: None)
+        rpc.on_request("window/showMessageRequest", lambda p: None)
+        rpc.on_request("window/showDocument", lambda p: {"success": False})
+        # this client applies edits only through lsp_rename, all-or-nothing, after approval
+        rpc.on_request("workspace/applyEdit", lambda p: {"applied": False,
+                       "failureReason": "this client applies workspace edits only through its rename tool"})
+        for refresh in ("diagnostic", "semanticTokens", "inlayHint", "inlineValue", "codeLens", "foldingRange"):
+            rpc.on_request(f"workspace/{refresh}/refresh", lambda p: None)
+        rpc.on_notification("textDocument/publishDiagnostics", self._publish)
+
+    def _configuration(self, params: Any) -> list[Any]:
+        items = params.get("items", []) if isinstance(params, dict) else []
+        out: list[Any] = []
+        for item in items:
+            section = item.get("section") if isinstance(item, dict) else None
+            value: Any = self.spec.settings
+            for part in (section or "").split(".") if section else []:
+                value = value.get(part) if isinstance(value, dict) else None
+            out.append(value if section else None)
+        return out
+
+    def _register(self, params: Any) -> None:
+        for reg in (params or {}).get("registrations", []):
+            self.registrations[reg.get("id", reg.get("method"))] = reg
+
+    def _unregister(self, params: Any) -> None:
+        for reg in (params or {}).get("unregisterations", []):
+            self.registrations.pop(reg.get("id", reg.get("method")), None)
+
+    async def _initialize(self, timeout: float) -> None:
+        assert self.rpc is not None
+        options: dict[str, Any] = {}
+        if self.spec.id == "typescript-language-server":
+            tsserver = _find_tsserver(self.argv[0], self.root)
+            if tsserver:
+                options["tsserver"] = {"path": tsserver}
+            # rename the symbol itself at an import site, not just alias the import (REFERENCE.md)
+            options["preferences"] = {"providePrefixAndSuffixTextForRename": False}
+        result = await self.rpc.request("initialize", {
+            "processId": os.getpid(),
+            "clientInfo": {"name": "minitools"},
+            "rootUri": path_to_uri(self.root),
+            "rootPath": str(self.root),
+            "workspaceFolders": [{"uri": path_to_uri(self.root), "name": self.root.name}],
+            "capabilities": _client_capabilities(),
+            "initializationOptions": options,
+        }, timeout=timeout)
+        if not isinstance(result, dict):
+            raise ServerStartError(f"{self.spec.id} answered initialize with {result!r}")
+        self.capabilities = result.get("capabilities") or {}
+        self.server_info = result.get("serverInfo") or {}
+        encoding = self.capabilities.get("positionEncoding", "utf-16")
+        self.encoding = encoding if encoding in ("utf-8", "utf-16", "utf-32") else "utf-16"
+        if self.spec.columns == "code_points":
+            self.encoding = "utf-32"  # measured: it answers in code points whatever it claims
+        await self.rpc.notify("initialized", {})
+
+    # State ----------------------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.child is not None and self.child.returncode is None and self.rpc is not None \
+            and self.rpc.connection is not None and not self.rpc.connection.is_closed
+
+    @property
+    def exit_error(self) -> BaseException | None:
+        if self.rpc is None or self.rpc.connection is None:
+            return None
+        return self.rpc.connection.exception
+
+    def supports(self, capability: str) -> bool:
+        """Whether the server offers `capability` (statically or by dynamic registration)."""
+        value = self.capabilities.get(capability)
+        if value not in (None, False):
+            return True
+        method = {"renameProvider": "textDocument/rename", "codeActionProvider": "textDocument/codeAction",
+                  "workspaceSymbolProvider": "workspace/symbol"}.get(capability)
+        return method is not None and any(r.get("method") == method for r in self.registrations.values())
+
+    # Documents ------------------------------------------------------------------------
+
+    async def sync(self, path: Path) -> Document:
+        """Open `path`, or re-send it when the file on disk changed since it was sent."""
+        uri = path_to_uri(path)
+        doc = self.documents.get(uri)
+        if doc is not None and not doc.is_stale():
+            return doc
+        stamp = disk_stamp(path)
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert self.rpc is not None
+        if doc is None:
+            doc = Document(path, uri, language_id(path), 1, text, stamp)
+            self.documents[uri] = doc
+            await self.rpc.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": doc.language_id, "version": doc.version, "text": text}})
+        else:
+            doc.stamp = stamp
+            if text == doc.text:
+                return doc
+            doc.version += 1
+            doc.text = text
+            await self.rpc.notify("textDocument/didChange", {
+                "textDocument": {"uri": uri, "version": doc.version}, "contentChanges": [{"text": text}]})
+        return doc
+
+    async def wait_ready(self, doc: Document, timeout: float) -> bool:
+        """After the first document is opened, wait (bounded) for the server's first publish for it.
+
+        Servers give no readiness signal: basedpyright answers a query sent right after
+        initialize before it has read its configuration and found the workspace's files, so
+        cross-file references come back incomplete. The first publishDiagnostics for an opened
+        document is the signal every catalog server gives that it has loaded the project.
+        """
+        if self.ready:
+            return True
+        try:
+            found = await self.wait_diagnostics(doc.uri, 0, timeout=timeout, quiet=0.0)
+        finally:
+            self.ready = True  # wait once per server, whatever happened
+        return found is not None
+
+    async def save(self, doc: Document) -> None:
+        """Tell the server the document was saved (servers such as pylsp lint on save)."""
+        assert self.rpc is not None
+        await self.rpc.notify("textDocument/didSave", {"textDocument": {"uri": doc.uri}, "text": doc.text})
+
+    async def resync_stale(self) -> list[Document]:
+        """Re-send every open document whose file changed on disk; close those deleted."""
+        changed = []
+        for uri, doc in list(self.documents.items()):
+            if not doc.is_stale():
+                continue
+            if not doc.path.exists():
+                del self.documents[uri]
+                assert self.rpc is not None
+                await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+                continue
+            changed.append(await self.sync(doc.path))
+        return changed
+
+    # Requests -------------------------------------------------------------------------
+
+    async def request(self, method: str, params: Any, timeout: float) -> Any:
+        assert self.rpc is not None
+        return await self.rpc.request(method, params, timeout=timeout)
+
+    # Diagnostics ----------------------------------------------------------------------
+
+    def _publish(self, params: Any) -> None:
+        if not isinstance(params, dict) or "uri" not in params:
+            return
+        uri = params["uri"]
+        # normalise the server's spelling of the URI to ours
+        uri = path_to_uri(uri_to_path(uri)) if uri.startswith("file:") else uri
+        doc = self.documents.get(uri)
+        version = params.get("version")
+        if doc is not None and isinstance(version, int) and version < doc.version:
+            return  # computed on text we have since replaced
+        self.diagnostics[uri] = list(params.get("diagnostics") or [])
+        self._diag_seq[uri] = self._diag_seq.get(uri, 0) + 1
+        self._diag_time[uri] = asyncio.get_running_loop().time()
+        self._diag_event.set()
+        self._diag_event = asyncio.Event()
+
+    def diagnostics_mark(self, uri: str) -> int:
+        """A mark to pass to `wait_diagnostics`: publishes after it count as answers."""
+        return self._diag_seq.get(uri, 0)
+
+    async def wait_diagnostics(self, uri: str, mark: int, *, timeout: float, quiet: float) -> list[dict[str, Any]] | None:
+        """The diagnostics published for `uri` after `mark`, once the server has been quiet
+        for `quiet` seconds (a first empty push is often followed by the real one); None
+        when nothing was published within `timeout`."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            now = loop.time()
+            seq = self._diag_seq.get(uri, 0)
+            if seq > mark:
+                settled_at = self._diag_time[uri] + quiet
+                if now >= settled_at or now >= deadline:
+                    return self.diagnostics.get(uri, [])
+                wait = min(settled_at, deadline) - now
+            else:
+                if now >= deadline:
+                    return None
+                wait = deadline - now
+            if not self.alive:
+                err = self.exit_error
+                raise err if err is not None else ConnectionClosed(f"{self.spec.id} is not running", peer=self.spec.id)
+            event = self._diag_event
+            closed = self.rpc.connection.wait_closed() if self.rpc and self.rpc.connection else asyncio.sleep(wait)
+            waiters = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(closed)]
+            try:
+                await asyncio.wait(waiters, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+
+    # Shutdown -------------------------------------------------------------------------
+
+    async def stop(self, timeout: float = 3.0) -> None:
+        """shutdown → exit → close stdin → terminate → kill, each bounded."""
+        self.stopping = True
+        if self.rpc is not None and self.alive:
+            with contextlib.suppress(Exception):
+                await self.rpc.request("shutdown", None, timeout=timeout)
+            with contextlib.suppress(Exception):
+                await self.rpc.notify("exit", None)
+        if self.child is not None:
+            await self.child.stop(close_timeout=timeout, term_timeout=2.0, kill_timeout=2.0)
+        if self.rpc is not None:
+            await self.rpc.close()

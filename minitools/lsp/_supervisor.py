@@ -1,0 +1,250 @@
+"""The supervisor: one server per (server, root), started lazily on the first query that
+needs it, reused after; a crash is reported once (exit code, stderr tail) and the server
+restarted on the next call; `reload` restarts; `close` stops every server.
+
+Detection is an intersection (SPEC.md): a root marker must exist AND the binary must
+resolve, where "resolves" means it spawns and answers initialize — a stub on PATH that
+exits is not a server (REFERENCE.md: the rustup rust-analyzer stub).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from minitools.lsp._catalog import CATALOG, ServerSpec, find_binary, find_root, language_of, servers_for
+from minitools.lsp._client import LSPClient, ServerStartError
+from minitools.tracing import Tracer
+from minitools.transport import ChildProcess
+
+__all__ = ["Supervisor", "NoServer", "Candidate", "CheckerResult"]
+
+Key = tuple[str, Path]
+
+
+class NoServer(Exception):
+    """No server can serve this file; the message says why, candidate by candidate."""
+
+    def __init__(self, message: str, candidates: list[Candidate] | None = None) -> None:
+        super().__init__(message)
+        self.candidates = candidates or []
+
+
+@dataclass
+class Candidate:
+    """One catalog server considered for a file or the workspace, and why it is (not) usable."""
+
+    server: str
+    language: str
+    root: Path | None
+    binary: str | None
+    state: str  # running | stopped | crashed | failed | no-root | no-binary
+    reason: str
+
+    def to_json(self, top: Path) -> dict[str, Any]:
+        root = None
+        if self.root is not None:
+            root = "." if self.root == top else os.path.relpath(self.root, top)
+        return {"server": self.server, "language": self.language, "root": root, "binary": self.binary,
+                "state": self.state, "reason": self.reason}
+
+
+@dataclass
+class CheckerResult:
+    argv: list[str]
+    returncode: int | None
+    output: str
+    timed_out: bool
+
+
+class Supervisor:
+    """Language servers for one workspace `root`."""
+
+    def __init__(self, root: Path, *, tracer: Tracer | None = None, search_path: list[Path] | None = None,
+                 prefer: dict[str, list[str]] | None = None, init_timeout: float = 30.0) -> None:
+        self.root = root
+        self.tracer = tracer
+        self.prefer = prefer or {}
+        self.init_timeout = init_timeout
+        self.search_path = [root / "node_modules" / ".bin", root / ".venv" / "bin", root / "venv" / "bin",
+                            *(search_path or []), Path(sys.executable).parent]
+        self.clients: dict[Key, LSPClient] = {}
+        self.failed: dict[Key, str] = {}
+        self.crashes: dict[Key, str] = {}  # crash message not yet reported
+        self._locks: dict[Key, asyncio.Lock] = {}
+        self._watchers: set[asyncio.Task[None]] = set()
+        self.closed = False
+
+    # Detection ------------------------------------------------------------------------
+
+    def binary(self, spec: ServerSpec) -> str | None:
+        return find_binary(spec.argv[0], self.search_path)
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        dirs = [str(p) for p in self.search_path if p.is_dir()]
+        env["PATH"] = os.pathsep.join([*dirs, env.get("PATH", "")])
+        return env
+
+    def candidates(self, path: Path, language: str) -> list[Candidate]:
+        """Every catalog server for `language`, with its root for `path` and its state."""
+        out = []
+        for spec in servers_for(language, self.prefer.get(language)):
+            root = find_root(path, spec.root_markers, self.root)
+            binary = self.binary(spec)
+            if root is None:
+                where = (f"at {os.path.relpath(path.parent, self.root)}" if path.name.startswith("__probe__")
+                         else f"between {os.path.relpath(path, self.root)} and the workspace root")
+                out.append(Candidate(spec.id, language, None, binary, "no-root",
+                                     f"no root marker ({', '.join(spec.root_markers)}) {where}"))
+                continue
+            if binary is None:
+                out.append(Candidate(spec.id, language, root, None, "no-binary",
+                                     f"{spec.argv[0]} is not installed (not on PATH nor in the project's node_modules/.bin or .venv/bin)"))
+                continue
+            key = (spec.id, root)
+            client = self.clients.get(key)
+            if client is not None and client.alive:
+                out.append(Candidate(spec.id, language, root, binary, "running", f"running (pid {client.child.pid if client.child else '?'})"))
+            elif client is not None or key in self.crashes:
+                out.append(Candidate(spec.id, language, root, binary, "crashed",
+                                     self.crashes.get(key) or "exited; restarts on the next call"))
+            elif key in self.failed:
+                out.append(Candidate(spec.id, language, root, binary, "failed", self.failed[key]))
+            else:
+                out.append(Candidate(spec.id, language, root, binary, "stopped", "usable; starts on the first query"))
+        return out
+
+    # Clients --------------------------------------------------------------------------
+
+    async def client_for(self, path: Path) -> tuple[LSPClient, list[str]]:
+        """The running server for `path` (started if need be) and notes to show once
+        (a crash since the last call). Raises NoServer, naming every candidate's reason."""
+        if self.closed:
+            raise NoServer("the language-server supervisor is closed")
+        language = language_of(path)
+        if language is None:
+            raise NoServer(f"no language server in the catalog serves {path.suffix or 'extension-less'} files "
+                           f"({os.path.relpath(path, self.root)})")
+        notes: list[str] = []
+        tried = self.candidates(path, language)
+        for cand in tried:
+            if cand.root is None or cand.binary is None or cand.state == "failed":
+                continue
+            key = (cand.server, cand.root)
+            async with self._locks.setdefault(key, asyncio.Lock()):
+                client = self.clients.get(key)
+                if client is not None and client.alive:
+                    return client, notes
+                if client is not None:
+                    self.clients.pop(key, None)
+                    with contextlib.suppress(Exception):
+                        await client.stop(timeout=0.5)
+                note = self.crashes.pop(key, None)
+                if note:
+                    notes.append(f"{note}; restarted it")
+                spec = next(s for s in CATALOG if s.id == cand.server)
+                try:
+                    client = await LSPClient.start(spec, cand.root, [cand.binary, *spec.argv[1:]], tracer=self.tracer,
+                                                   env=self.env(), timeout=self.init_timeout)
+                except ServerStartError as exc:
+                    self.failed[key] = str(exc)
+                    cand.state, cand.reason = "failed", str(exc)
+                    continue
+                self.clients[key] = client
+                self._watch(key, client)
+                return client, notes
+        reasons = "; ".join(f"{c.server}: {c.reason}" for c in tried) or "the catalog has none"
+        raise NoServer(f"no {language} language server is usable for {os.path.relpath(path, self.root)} — {reasons}", tried)
+
+    def _watch(self, key: Key, client: LSPClient) -> None:
+        async def watch() -> None:
+            assert client.rpc is not None and client.rpc.connection is not None
+            error = await client.rpc.connection.wait_closed()
+            if not client.stopping and not self.closed:
+                self.crashes[key] = f"{key[0]} crashed: {error}"
+
+        task = asyncio.ensure_future(watch())
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
+
+    def acknowledge_crash(self, client: LSPClient) -> None:
+        """The caller reported this crash itself; don't report it again."""
+        self.crashes.pop((client.spec.id, client.root), None)
+        self.crashes[(client.spec.id, client.root)] = ""
+
+    def running(self) -> list[LSPClient]:
+        return [c for c in self.clients.values() if c.alive]
+
+    def status(self) -> dict[str, Any]:
+        """Per language, each candidate for the workspace root and its state; and every running server."""
+        languages: dict[str, list[dict[str, Any]]] = {}
+        probe = self.root / "__probe__"
+        seen_roots = {c.root for c in self.clients.values()}
+        for lang in dict.fromkeys(l for s in CATALOG for l in s.languages):
+            rows = [c.to_json(self.root) for c in self.candidates(probe, lang)]
+            for client in self.clients.values():
+                if lang in client.spec.languages and client.root != self.root:
+                    rows.extend(c.to_json(self.root) for c in self.candidates(client.root / "__probe__", lang)
+                                if c.server == client.spec.id)
+            languages[lang] = rows
+        running = [{"server": c.spec.id, "root": os.path.relpath(c.root, self.root), "pid": c.child.pid if c.child else None,
+                    "encoding": c.encoding, "open_documents": len(c.documents)} for c in self.running()]
+        return {"languages": languages, "running": running, "roots": sorted(os.path.relpath(r, self.root) for r in seen_roots)}
+
+    async def reload(self) -> list[str]:
+        """Stop every server (they restart lazily) and forget start failures; what was stopped."""
+        stopped = []
+        for key, client in list(self.clients.items()):
+            stopped.append(f"{key[0]} ({os.path.relpath(key[1], self.root)})")
+            await client.stop()
+        self.clients.clear()
+        self.failed.clear()
+        self.crashes.clear()
+        return stopped
+
+    async def close(self) -> None:
+        """Stop every server this supervisor started."""
+        self.closed = True
+        await asyncio.gather(*(c.stop() for c in self.clients.values()), return_exceptions=True)
+        self.clients.clear()
+        for task in list(self._watchers):
+            task.cancel()
+
+    # Project checker ------------------------------------------------------------------
+
+    async def run_checker(self, spec: ServerSpec, root: Path, timeout: float, max_chars: int = 20000) -> CheckerResult:
+        """Run the server's project checker in `root` (``diagnostics "*"``)."""
+        assert spec.checker is not None
+        binary = find_binary(spec.checker[0], self.search_path) or spec.checker[0]
+        argv = [binary, *spec.checker[1:]]
+        child = await ChildProcess.start(argv, peer=f"checker:{spec.checker[0]}", cwd=root, env=self.env(),
+                                         tracer=self.tracer, stderr_limit=max_chars)
+        child.stdin.close()
+        chunks: list[bytes] = []
+        size = 0
+
+        async def read() -> None:
+            nonlocal size
+            while chunk := await child.stdout.read(65536):
+                if size < max_chars * 4:
+                    chunks.append(chunk)
+                    size += len(chunk)
+
+        timed_out = False
+        try:
+            await asyncio.wait_for(read(), timeout)
+            await asyncio.wait_for(child.wait(), 5)
+        except asyncio.TimeoutError:
+            timed_out = True
+        await child.stop(close_timeout=0.1, term_timeout=1.0)
+        text = b"".join(chunks).decode("utf-8", errors="replace")
+        err = child.stderr_tail(max_chars)
+        if err:
+            text = f"{text}\n{err}" if text else err
+        return CheckerResult(argv, child.returncode, text, timed_out)

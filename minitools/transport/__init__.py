@@ -1,0 +1,30 @@
+"""asyncio transport: child processes, framed connections, JSON-RPC correlation, stderr rings.
+
+    child = await ChildProcess.start(["pylsp"], cwd=root, tracer=tracer)
+    rpc = JSONRPCEndpoint.over_child(child, cancel_method="$/cancelRequest")
+    result = await rpc.request("initialize", {...}, timeout=10)
+    await child.stop()
+
+When a child exits, every pending request fails with ChildExited (exit code, stderr tail).
+"""
+
+from __future__ import annotations
+
+from minitools.transport._child import ChildProcess
+from minitools.transport._connection import FramedConnection, MessageFramer
+from minitools.transport._endpoint import JSONRPCEndpoint, NotificationHandler, RequestHandler, RPCError
+from minitools.transport._errors import ChildExited, ConnectionClosed
+from minitools.transport._stderr import StderrRing
+
+__all__ = [
+    "ChildProcess",
+    "ChildExited",
+    "ConnectionClosed",
+    "FramedConnection",
+    "MessageFramer",
+    "JSONRPCEndpoint",
+    "RPCError",
+    "RequestHandler",
+    "NotificationHandler",
+    "StderrRing",
+]

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Language servers the lsp tests use (REFERENCE.md, "Language servers"): basedpyright and
+# python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
+# typescript-language-server + typescript@5 from npm into ./node_modules (package-lock.json),
+# clangd from apt. Idempotent: each step checks before it installs.
+source "$(dirname "$0")/lib.sh"
+cd "$(dirname "$0")/.."
+
+"$PY" -c "import basedpyright, pylsp, pyflakes" 2>/dev/null \
+    || pip_install "basedpyright>=1.20" "python-lsp-server>=1.11" "pyflakes>=3"
+"$PY" -c "import jedi_language_server" 2>/dev/null \
+    || pip_install "jedi-language-server>=0.41" || echo "jedi-language-server not installed (optional)" >&2
+
+if [ ! -x node_modules/.bin/typescript-language-server ] || [ ! -f node_modules/typescript/lib/tsserver.js ]; then
+    command -v npm >/dev/null || apt_install nodejs npm
+    npm ci --no-audit --no-fund --loglevel=error
+fi
+
+command -v clangd >/dev/null || apt_install clangd

@@ -1,0 +1,95 @@
+"""Projects for the real-server tests, and a Run wired to the servers setup/30-lsp.sh installs."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsp_support import make_run
+
+from minitools import Run
+
+FAKE_SERVER = Path(__file__).with_name("fake_server.py")
+
+PY_A = '''from b import helper
+
+
+class Greeter:
+    def greet(self, name: str) -> str:
+        return "héllo😀 " + name
+
+
+def main() -> None:
+    g = Greeter()
+    s = "héllo😀"; g.greet(s); helper(1)
+'''
+PY_B = '''def helper(x: int) -> int:
+    """Double it."""
+    return x * 2
+'''
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def py_project(tmp_path: Path) -> Path:
+    return write(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "demo"\n', "a.py": PY_A, "b.py": PY_B})
+
+
+@pytest.fixture
+def ts_project(tmp_path: Path) -> Path:
+    return write(tmp_path / "proj", {
+        "tsconfig.json": '{"compilerOptions": {"strict": true, "target": "es2020", "module": "commonjs"}, "include": ["*.ts"]}',
+        "shapes.ts": (
+            "export interface Shape {\n  area(): number;\n}\n\n"
+            "export class Square implements Shape {\n  constructor(private side: number) {}\n"
+            "  area(): number {\n    return this.side * this.side;\n  }\n}\n\n"
+            "/** Makes a square. */\nexport function makeSquare(side: number): Shape {\n  return new Square(side);\n}\n"
+        ),
+        "main.ts": (
+            'import { makeSquare, Shape } from "./shapes";\n\n'
+            'const label = "héllo😀"; const s: Shape = makeSquare(2);\n'
+            "console.log(label, s.area());\n"
+        ),
+    })
+
+
+@pytest.fixture
+def c_project(tmp_path: Path) -> Path:
+    return write(tmp_path / "proj", {
+        "compile_flags.txt": "-std=c11\n-Wall\n",
+        "util.h": "#ifndef UTIL_H\n#define UTIL_H\nstruct point { int x; int y; };\n/* Adds two ints. */\nint add(int a, int b);\n#endif\n",
+        "util.c": '#include "util.h"\nint add(int a, int b) { return a + b; }\n',
+        "main.c": ('#include "util.h"\nint main(void) {\n'
+                   '    const char *s = "héllo😀"; struct point p = {1, 2}; int r = add(p.x, p.y);\n'
+                   "    return r;\n}\n"),
+    })
+
+
+@pytest.fixture
+async def run_factory() -> AsyncIterator[Any]:
+    runs: list[Run] = []
+
+    def factory(root: Path, **options: Any) -> Run:
+        run = make_run(root, **options)
+        runs.append(run)
+        return run
+
+    yield factory
+    for run in runs:
+        await run.close()
+
+
+@pytest.fixture
+def fake_server_argv() -> list[str]:
+    return [sys.executable, "-u", str(FAKE_SERVER)]
