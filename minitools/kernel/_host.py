@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from minitools.kernel._output import CellOutcome, CellOutput, exit_description
-from minitools.protocol import NEED_DATA, Framer, RemoteProtocolError, encode_message
+from minitools.protocol import Framer, RemoteProtocolError, encode_message
 
 __all__ = ["KernelProcess", "KernelStartError", "Bridge"]
 
@@ -57,8 +57,8 @@ class _ChannelReader(asyncio.Protocol):
             except RemoteProtocolError as exc:
                 self._queue.put_nowait({"type": "protocol_error", "message": str(exc)})
                 return
-            if message is NEED_DATA:
-                return
+            if not isinstance(message, dict):
+                return  # NEED_DATA, or CLOSED after end of input (connection_lost reports it)
             self._queue.put_nowait(message)
 
 

@@ -102,13 +102,15 @@ class Channel:
         """The next message, or None at end of input."""
         while True:
             message = self._framer.next_message()
+            if isinstance(message, dict):
+                return message
             if message is not self._need:
-                return message  # type: ignore[no-any-return]
+                return None  # CLOSED: the host is gone
             data = os.read(self._in, 1 << 16)
             self._framer.receive_data(data)
             if not data:
                 message = self._framer.next_message()
-                return None if message is self._need else message  # type: ignore[return-value]
+                return message if isinstance(message, dict) else None
 
 
 class Output:
@@ -138,6 +140,9 @@ class Output:
         else:
             self._ensure_flusher()
 
+    def begin(self) -> None:
+        self._last = 0.0
+
     def display(self, data: dict, metadata: dict | None = None) -> None:
         with self._lock:
             self._items.append(["display", {"data": data, "metadata": metadata or {}}])
@@ -146,8 +151,9 @@ class Output:
     def flush(self) -> None:
         with self._lock:
             items, self._items, self._size = self._items, [], 0
-            self._last = time.monotonic()
             if items:
+                # only a real send starts the batching window: a cell's first write goes out at once
+                self._last = time.monotonic()
                 self._channel.send({"type": "output", "items": items})
 
     def _ensure_flusher(self) -> None:
@@ -364,6 +370,7 @@ class Kernel(code.InteractiveInterpreter):
         filename = f"{_CELL_PREFIX}{count}>"
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         self._error = None
+        self.output.begin()
         value_bundle = None
         status = "ok"
         _State.running = True
