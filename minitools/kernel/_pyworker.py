@@ -32,6 +32,7 @@ import tokenize
 import traceback
 import types
 import warnings
+from typing import Any
 
 _WORKER_FILE = os.path.abspath(__file__)
 _CELL_PREFIX = "<cell "
@@ -261,7 +262,7 @@ def _is_pandas(obj: object) -> bool:
     return module.startswith("pandas.") and type(obj).__name__ in ("DataFrame", "Series")
 
 
-def _pandas_bundle(obj: object) -> dict:
+def _pandas_bundle(obj: Any) -> dict:
     import pandas as pd  # already imported: obj is a pandas object
 
     with pd.option_context(
@@ -341,7 +342,7 @@ class Kernel(code.InteractiveInterpreter):
         self.channel = channel
         self.output = output
         self._error: dict | None = None
-        self._loop: object = None
+        self._loop: Any = None
         self._tool_ids = 0
 
     # The hooks code.InteractiveInterpreter routes its output through ------------------
@@ -406,7 +407,7 @@ class Kernel(code.InteractiveInterpreter):
         flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
         try:
             tree = ast.parse(source, filename, "exec")
-            last = None
+            last: Any = None
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
                 last = tree.body.pop()
             body_code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
@@ -425,7 +426,7 @@ class Kernel(code.InteractiveInterpreter):
             result = self._event_loop().run_until_complete(result)
         return result
 
-    def _event_loop(self) -> object:
+    def _event_loop(self) -> Any:
         # One loop for the kernel's life, so tasks a cell starts keep running in later cells.
         if self._loop is None:
             import asyncio

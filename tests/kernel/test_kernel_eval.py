@@ -230,3 +230,20 @@ async def test_venv_local_interpreter_and_pip(tmp_path: Path) -> None:
         assert r.ok and "Out: '1.0'" in r.text, r.text
         r = await run.call("eval", cell(f"%pip install -q --no-index {two}\nimport mtprobe\nmtprobe.VERSION"))
         assert r.ok and "Out: '2.0'" in r.text, r.text
+
+
+async def test_kernel_runs_under_the_enclosure_prefix(tmp_path: Path) -> None:
+    class Enclosure:
+        prefix = ["env", "MT_ENCLOSED=object"]
+
+    for enclosure, expected in ((["env", "MT_ENCLOSED=list"], "list"), (Enclosure(), "object")):
+        async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, enclosure=enclosure) as run:
+            r = await run.call("eval", cell("import os\nos.environ.get('MT_ENCLOSED')"))
+            assert r.ok and f"Out: '{expected}'" in r.text, r.text
+
+
+async def test_eval_from_inside_a_cell_is_refused_not_deadlocked(run: Run) -> None:
+    r = await run.call("eval", cell("tool('eval', {'code': '1', 'description': 'nested call from inside a cell'})"))
+    assert not r.ok and "ToolCallError" in r.text and "busy" in r.text
+    r = await run.call("eval", cell("'still alive'"))
+    assert r.ok and "still alive" in r.text
