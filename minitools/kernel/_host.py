@@ -1,0 +1,264 @@
+"""The host side of one kernel: a worker child process and the framed channel to it.
+
+The child runs in its own process group with stdin on /dev/null; the channel is a pair of
+pipes passed as extra descriptors, so nothing the user prints can corrupt it. The worker's
+own stdout/stderr descriptors (C-level output, a crash dump) are drained into a bounded
+ring. The host owns the inactivity budget: it is suspended while a bridge call is in
+flight; on expiry the group gets SIGINT, and if no result follows within the grace period
+the group is killed and the outcome says the state was lost (ARCHITECTURE.md, Kernel).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import os
+import signal
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from minitools.kernel._output import CellOutcome, CellOutput, exit_description
+from minitools.protocol import Framer, RemoteProtocolError, encode_message
+
+__all__ = ["KernelProcess", "KernelStartError", "Bridge"]
+
+# (tool name, arguments) -> {"ok", "text", "data", "images": [{"mime", "base64"}]}
+Bridge = Callable[[str, Mapping[str, Any]], Awaitable[dict[str, Any]]]
+
+_EOF: Any = object()
+_RING = 1 << 16  # bytes of the worker's raw stdout/stderr kept for a death report
+
+
+class KernelStartError(Exception):
+    """The worker did not start: the interpreter is missing, or it died before ready."""
+
+
+class _ChannelReader(asyncio.Protocol):
+    def __init__(self, queue: asyncio.Queue[Any], peer: str) -> None:
+        self._queue = queue
+        self._framer = Framer(peer)
+
+    def data_received(self, data: bytes) -> None:
+        self._framer.receive_data(data)
+        self._drain()
+
+    def eof_received(self) -> bool | None:
+        self._framer.receive_data(b"")
+        self._drain()
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._queue.put_nowait(_EOF)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                message = self._framer.next_message()
+            except RemoteProtocolError as exc:
+                self._queue.put_nowait({"type": "protocol_error", "message": str(exc)})
+                return
+            if not isinstance(message, dict):
+                return  # NEED_DATA, or CLOSED after end of input (connection_lost reports it)
+            self._queue.put_nowait(message)
+
+
+class KernelProcess:
+    """One running worker. Not safe for concurrent `execute` calls (the pool serialises)."""
+
+    def __init__(self, argv: Sequence[str], *, language: str, cwd: str, env: Mapping[str, str],
+                 trace: Callable[[str, str, Any], None] | None = None) -> None:
+        self.argv = list(argv)
+        self.language = language
+        self.cwd = cwd
+        self.env = dict(env)
+        self.trace = trace
+        self.info: dict[str, Any] = {}
+        self.cells = 0
+        self._proc: asyncio.subprocess.Process | None = None
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._writer: asyncio.WriteTransport | None = None
+        self._reader: asyncio.BaseTransport | None = None
+        self._ring: collections.deque[bytes] = collections.deque()
+        self._ring_size = 0
+        self._sink: CellOutput | None = None
+        self._drains: list[asyncio.Task[None]] = []
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.returncode is None
+
+    async def start(self, timeout: float) -> None:
+        """Spawn the worker (the argv's two trailing `{fd_in}`/`{fd_out}` placeholders are
+        filled in) and wait for its `ready` message."""
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        argv = [a.replace("{fd_in}", str(to_child_r)).replace("{fd_out}", str(from_child_w)) for a in self.argv]
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, pass_fds=(to_child_r, from_child_w),
+                start_new_session=True, cwd=self.cwd, env=self.env,
+            )
+        except OSError as exc:
+            for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
+                os.close(fd)
+            raise KernelStartError(f"could not start {argv[0]!r}: {exc.strerror or exc}") from None
+        os.close(to_child_r)
+        os.close(from_child_w)
+        loop = asyncio.get_running_loop()
+        self._reader, _ = await loop.connect_read_pipe(lambda: _ChannelReader(self._queue, self.language),
+                                                       os.fdopen(from_child_r, "rb", buffering=0))
+        self._writer, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, os.fdopen(to_child_w, "wb", buffering=0))
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        self._drains = [asyncio.ensure_future(self._drain(self._proc.stdout)),
+                        asyncio.ensure_future(self._drain(self._proc.stderr))]
+        try:
+            message = await asyncio.wait_for(self._queue.get(), timeout)
+        except asyncio.TimeoutError:
+            await self.kill()
+            raise KernelStartError(f"the {self.language} kernel did not become ready within {timeout:g} s; "
+                                   f"its output: {self.last_words() or '(nothing)'}") from None
+        if message is _EOF or message.get("type") != "ready":
+            code = await self._reap()
+            raise KernelStartError(f"the {self.language} kernel exited before it was ready ({exit_description(code)}); "
+                                   f"its output: {self.last_words() or '(nothing)'}")
+        self.info = message
+
+    async def _drain(self, stream: asyncio.StreamReader) -> None:
+        while True:
+            chunk = await stream.read(1 << 16)
+            if not chunk:
+                return
+            self._ring.append(chunk)
+            self._ring_size += len(chunk)
+            while self._ring_size > _RING and len(self._ring) > 1:
+                self._ring_size -= len(self._ring.popleft())
+            if self._sink is not None:
+                self._sink.write(chunk.decode("utf-8", "replace"))
+
+    def last_words(self, limit: int = 2000) -> str:
+        """The tail of what the worker wrote to its real stdout/stderr."""
+        text = b"".join(self._ring).decode("utf-8", "replace")
+        return text[-limit:].strip()
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.trace is not None:
+            self.trace("send", f"kernel:{self.language}", message)
+        assert self._writer is not None
+        self._writer.write(encode_message(message))
+
+    async def execute(self, code: str, *, budget: float, grace: float, bridge: Bridge,
+                      output: CellOutput) -> CellOutcome:
+        """Run one cell. Every expected ending is an outcome, never an exception."""
+        if not self.alive:
+            return CellOutcome("died", output, exit_code=await self._reap(), last_words=self.last_words())
+        self.cells += 1
+        self._sink = output
+        outcome = CellOutcome("ok", output)
+        try:
+            self._send({"type": "execute", "id": self.cells, "count": self.cells, "code": code})
+            interrupted = False
+            wait = budget
+            while True:
+                try:
+                    message = await asyncio.wait_for(self._queue.get(), wait)
+                except asyncio.TimeoutError:
+                    if not interrupted:
+                        interrupted = True
+                        outcome.notes.append(f"no activity for {budget:g} s (the kernel_budget): sent SIGINT")
+                        self._signal(signal.SIGINT)
+                        wait = grace
+                        continue
+                    await self.kill()
+                    outcome.status = "killed"
+                    outcome.exit_code = self._proc.returncode if self._proc else None
+                    return outcome
+                if self.trace is not None and message is not _EOF:
+                    self.trace("receive", f"kernel:{self.language}", message)
+                if message is _EOF or message.get("type") == "protocol_error":
+                    outcome.status = "died"
+                    if message is not _EOF:
+                        outcome.notes.append(f"the kernel sent a malformed frame: {message['message']}")
+                        await self.kill()
+                    outcome.exit_code = await self._reap()
+                    await self._settle_drains()
+                    outcome.last_words = self.last_words()
+                    return outcome
+                kind = message.get("type")
+                if kind == "output":
+                    for stream, payload in message.get("items", ()):
+                        if stream == "display":
+                            output.display(payload)
+                        else:
+                            output.write(str(payload))
+                elif kind == "tool_call":
+                    # The budget is suspended for the bridge call: no timeout here.
+                    outcome.bridge_calls += 1
+                    reply = await bridge(str(message.get("name")), message.get("args") or {})
+                    self._send(dict(reply, type="tool_result", id=message.get("id")))
+                elif kind == "result":
+                    outcome.status = message.get("status", "ok")
+                    outcome.value = message.get("value")
+                    outcome.error = message.get("error")
+                    if interrupted:
+                        outcome.status = "interrupted"
+                    return outcome
+                if not interrupted:
+                    wait = budget
+        finally:
+            self._sink = None
+
+    def _signal(self, sig: int) -> None:
+        if self._proc is None:
+            return
+        try:
+            os.killpg(self._proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    async def _reap(self, timeout: float = 5.0) -> int | None:
+        if self._proc is None:
+            return None
+        try:
+            return await asyncio.wait_for(self._proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            self._signal(signal.SIGKILL)
+            return await self._proc.wait()
+
+    async def _settle_drains(self) -> None:
+        if self._drains:
+            await asyncio.wait(self._drains, timeout=1.0)
+
+    async def kill(self) -> None:
+        """Kill the whole process group now and reap the worker."""
+        self._signal(signal.SIGKILL)
+        await self._reap()
+        self._close_pipes()
+
+    async def close(self, timeout: float = 0.5) -> None:
+        """End the worker: close its input (it exits), then kill the group regardless, so
+        nothing it started outlives the Run."""
+        if self._proc is None:
+            return
+        if self._writer is not None and not self._writer.is_closing():
+            self._writer.close()
+        if self._proc.returncode is None:
+            try:
+                await asyncio.wait_for(self._proc.wait(), timeout)
+            except asyncio.TimeoutError:
+                pass
+        self._signal(signal.SIGKILL)
+        await self._reap()
+        self._close_pipes()
+        await self._settle_drains()
+        for task in self._drains:
+            task.cancel()
+
+    def _close_pipes(self) -> None:
+        for transport in (self._writer, self._reader):
+            if transport is not None and not transport.is_closing():
+                transport.close()

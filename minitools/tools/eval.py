@@ -1,0 +1,166 @@
+"""The eval family: `eval`, persistent Python and JavaScript cells (SPEC.md, "eval").
+
+Tier exec, not parallel-safe (a kernel is state across calls). The kernel pool is the
+"kernels" resource; Run.close() kills every kernel it started. `tool(name, args)` inside a
+cell re-enters the Run through `ctx.call`, so surface, validation and approval apply.
+Options: `kernel_budget` (inactivity seconds, default 300), `kernel_interrupt_grace`
+(seconds between SIGINT and kill, default 5), `kernel_max_output` (characters, default 20000).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from minitools.kernel import (
+    LANGUAGES,
+    CellOutcome,
+    KernelBusy,
+    KernelPool,
+    KernelStartError,
+    exit_description,
+    text_of,
+)
+from minitools.tools._context import RunContext
+from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
+
+__all__ = ["build"]
+
+_DESCRIPTION = (
+    "Run a Python (default) or JavaScript cell in a persistent interpreter: variables, imports and "
+    "loaded data survive between calls. The last expression is returned like a notebook (end it with ; "
+    "to suppress). display(obj) shows rich output; pandas frames come back as tables and every open "
+    "matplotlib figure as an image. IPython idioms work in Python: %pip install, %cd, !cmd, x = !cmd, "
+    "%%bash, %%timeit, %time, %env. Inside a cell, tool(name, args) calls your other tools (same "
+    "approval) and raises if the call fails; in JavaScript it returns a promise. input() is not available."
+)
+
+_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "description": "The cell to run."},
+        "description": {"type": "string", "description": "What the cell does, in 5 to 10 words, for the transcript label."},
+        "language": {"type": "string", "enum": list(LANGUAGES), "default": "python",
+                     "description": "python (default) or javascript."},
+        "reset": {"type": "boolean", "default": False,
+                  "description": "Discard the interpreter first and start clean (all variables are lost)."},
+    },
+    "required": ["code", "description"],
+    "additionalProperties": False,
+}
+
+
+def build(ctx: RunContext) -> list[Tool]:
+    """The eval tool, when the "kernels" resource is wired (it is by default)."""
+    state: dict[str, Any] = {}
+
+    def factory() -> KernelPool:
+        spill = Path(tempfile.mkdtemp(prefix="minitools-eval-"))
+        state["spill"] = spill
+        return KernelPool(ctx.root, enclosure=ctx.enclosure, spill_dir=spill, trace=ctx.trace)
+
+    pool = ctx.resource("kernels", factory)
+    if pool is None:
+        return []
+
+    async def close() -> None:
+        await pool.close()
+        if "spill" in state:
+            shutil.rmtree(state["spill"], ignore_errors=True)
+
+    ctx.on_close(close)
+
+    async def bridge(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        if ctx.call is None:
+            return {"ok": False, "text": "tool() is not wired in this run", "data": None, "images": []}
+        if not isinstance(args, Mapping):
+            return {"ok": False, "text": f"tool({name!r}, ...) takes a dict of arguments, got {args!r}", "data": None, "images": []}
+        # the eval call's surface: eval is exec tier, so it is only ever on the full surface
+        result = await ctx.call(name, args, "full")
+        payload = result.to_json()
+        return {"ok": payload["ok"], "text": payload["text"], "data": payload["data"], "images": payload["images"]}
+
+    async def handler(args: Mapping[str, Any]) -> ToolResult:
+        code: str = args["code"]
+        language: str = args.get("language", "python")
+        words = str(args["description"]).split()
+        if not 5 <= len(words) <= 10:
+            raise ToolError(f'description "{args["description"]}" has {len(words)} words; give 5 to 10 words '
+                            "saying what the cell does (it labels the call in the transcript). Nothing was run.")
+        notes: list[str] = []
+        if args.get("reset"):
+            if await pool.reset(language):
+                notes.append(f"reset: the previous {language} kernel was discarded; this cell runs in a clean one")
+            if not code.strip():
+                return ToolResult(ok=True, text="\n".join(notes) or f"reset: no {language} kernel was running.",
+                                  data={"language": language, "status": "reset"})
+        if pool.is_busy(language):
+            raise ToolError(f"the {language} kernel is busy running the cell that called eval; eval cannot run a cell "
+                            "from inside a cell. Run the code directly in the current cell instead.")
+        output = pool.new_output(language, int(ctx.option("kernel_max_output", 20000)))
+        try:
+            outcome = await pool.run(
+                language, code, budget=float(ctx.option("kernel_budget", 300.0)),
+                grace=float(ctx.option("kernel_interrupt_grace", 5.0)), bridge=bridge, output=output,
+            )
+        except KernelStartError as exc:
+            raise ToolError(f"{exc}. Nothing was run.") from None
+        except KernelBusy:
+            raise ToolError(f"the {language} kernel is busy; eval cannot run a cell from inside a cell.") from None
+        outcome.notes[:0] = notes
+        return _result(language, outcome, ctx)
+
+    spec = ToolSpec(name="eval", tier=Tier.EXEC, description=_DESCRIPTION, parameters=_SCHEMA, parallel_safe=False)
+    return [Tool(spec, handler)]
+
+
+def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:
+    out = outcome.output
+    parts: list[str] = []
+    loud: list[str] = []
+    quiet: list[str] = []
+    for note in outcome.notes:
+        (loud if note.startswith(("STATE LOST", "reset:")) else quiet).append(note)
+    parts.extend(loud)
+    text = out.text()
+    if text:
+        parts.append(text.rstrip("\n"))
+    if outcome.value is not None:
+        parts.append(f"Out: {text_of(outcome.value.get('data') or {})}")
+    if outcome.error is not None:
+        parts.append(str(outcome.error.get("traceback", "")).rstrip("\n"))
+    budget = ctx.option("kernel_budget", 300.0)
+    if outcome.status == "interrupted":
+        parts.append(f"INTERRUPTED: the cell had no activity for {budget} s (kernel_budget) and was stopped with "
+                     "SIGINT. The kernel's state is kept; make the cell faster or split it up.")
+    elif outcome.status == "killed":
+        parts.append(f"KERNEL KILLED — STATE LOST: the cell had no activity for {budget} s and did not stop after "
+                     f"SIGINT, so the {language} kernel was killed. All variables, imports and data are gone; the next "
+                     "cell starts a fresh kernel.")
+    elif outcome.status == "died":
+        words = outcome.last_words
+        parts.append(f"KERNEL DIED — STATE LOST: the {language} kernel exited while running this cell "
+                     f"({exit_description(outcome.exit_code)})."
+                     + (f" Its last output:\n{words}" if words else "")
+                     + "\nAll variables, imports and data are gone; the next cell starts a fresh kernel.")
+    if out.is_capped:
+        parts.append(f"(output capped at {out.limit} characters: head and tail shown; the full output is in {out.spill_path})")
+    if not parts:
+        parts.append("(no output)")
+    data = {
+        "language": language,
+        "status": outcome.status,
+        "state_lost": outcome.state_lost,
+        "result": outcome.value.get("data") if outcome.value else None,
+        "error": outcome.error,
+        "output_chars": out.total,
+        "output_file": str(out.spill_path) if out.is_capped else None,
+        "images": len(out.images),
+        "bridge_calls": outcome.bridge_calls,
+        "exit_code": outcome.exit_code,
+        "notes": quiet + loud,
+    }
+    return ToolResult(ok=outcome.status == "ok", text="\n".join(parts), data=data, images=list(out.images))
