@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.minitools-installed
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	$(PY) -m pip install -q --disable-pip-version-check -e '.[test,tour]'
 	touch $(STAMP)
 
 setup: $(STAMP)

@@ -1,0 +1,3 @@
+from app.report import main
+
+main()
