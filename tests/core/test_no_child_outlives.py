@@ -1,0 +1,65 @@
+"""Closing a Run stops every child process it started, whichever tools started them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from minitools import Run
+from minitools.tour import sample_project
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live descendant of `pid`, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] == b"Z":
+            continue  # a zombie has exited; only its parent's wait is missing
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    out: set[int] = set()
+    stack = [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            out.add(child)
+            stack.append(child)
+    return out
+
+
+async def test_closing_the_run_leaves_no_process(tmp_path: Path) -> None:
+    root = tmp_path / "sample"
+    shutil.copytree(sample_project(), root)
+    before = descendants(os.getpid())
+    worker = [sys.executable, "-c", "import time; time.sleep(600)"]
+    run = Run(root, approve=lambda spec, args: True, vibe={"fast": worker})
+    try:
+        calls = [
+            ("lsp", {"action": "hover", "file": "app/inventory.py", "line": 27, "symbol": "find"}),
+            ("eval", {"code": "x = 1\nx", "description": "start the python kernel now"}),
+            ("eval", {"code": "let y = 2; y", "description": "start the javascript kernel now", "language": "javascript"}),
+            ("debug", {"op": "breakpoints", "file": "app/report.py", "lines": [17]}),
+            ("debug", {"op": "launch", "program": "main.py", "args": []}),
+            ("vibe_spawn", {"brief": "sleep", "label": "sleeper"}),
+        ]
+        for name, args in calls:
+            if run.registry.get(name) is None:
+                continue
+            result = await run.call(name, args)
+            assert result.ok, f"{name}: {result.text}"
+        started = descendants(os.getpid()) - before
+        assert started, "the tools started no process"
+    finally:
+        await run.close()
+    deadline = asyncio.get_running_loop().time() + 10
+    while (left := (descendants(os.getpid()) - before) & started) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    assert not left, f"processes outlived Run.close(): {sorted(left)}"
