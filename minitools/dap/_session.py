@@ -304,8 +304,8 @@ class DAPSession:
         out = []
         for line, bp in zip(lines, body.get("breakpoints") or []):
             entry = {**bp, "file": path, "line": line, "actual_line": bp.get("line", line)}
-            if "id" in bp:
-                self.breakpoint_status[bp["id"]] = entry
+            if "id" in bp:  # the adapter's own view (its line), updated by "breakpoint" events
+                self.breakpoint_status[bp["id"]] = dict(bp)
             out.append(entry)
         return out
 

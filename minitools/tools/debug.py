@@ -248,6 +248,10 @@ class DebugTool:
             raise ToolError(f"{command} of {label} with {adapter.id} failed: {exc}" + (f"\nadapter stderr:\n{tail}" if tail else "")) from None
         # the TTL runs from a started session (a slow start is bounded by the step timeouts)
         self.sup.arm_ttl(self.ctx.conversation_id)
+        # adapters may verify (or move) breakpoints later with "breakpoint" events
+        bps = [{**bp, "verified": s_bp.get("verified", bp.get("verified")), "message": s_bp.get("message", bp.get("message")),
+                "actual_line": s_bp.get("line", bp.get("actual_line"))} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
+               for bp in bps]
         lines = [f"{command}ed {label} with {adapter.id}" + (f" ({' '.join(det.command)})" if det else "") + (f"; {note}" if note else "")]
         if bps:
             lines.append(self._bp_text(bps))
