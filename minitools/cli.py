@@ -33,11 +33,21 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, object]]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser, modules = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
     module = modules[args.command]
+    if getattr(module, "INTERMIXED", False):
+        # options may come between positionals (`ast-grep P --rewrite T file.py`), which
+        # argparse only allows on a parser without subcommands
+        argv = list(sys.argv[1:] if argv is None else argv)
+        standalone = argparse.ArgumentParser(prog=f"minitools {args.command}", description=module.HELP)  # type: ignore[attr-defined]
+        module.configure(standalone)  # type: ignore[attr-defined]
+        args = standalone.parse_intermixed_args(argv[argv.index(args.command) + 1 :])
+        args.command = module.NAME  # type: ignore[attr-defined]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         code: int = module.main(args)  # type: ignore[attr-defined]
     except KeyboardInterrupt:

@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from minitools.ask import NoPersonAttached, QuestionPort, QuestionTimeout
+from minitools.ask import AnswerError, NoPersonAttached, QuestionPort, QuestionTimeout
 from minitools.toolspec import Tier, Tool, ToolSpec
 
 __all__ = ["Surface", "Registry", "ApprovalGate", "Approver", "summarize_args"]
@@ -158,6 +158,8 @@ class ApprovalGate:
             return f"{spec.name} needs permission and nobody answered in time. Nothing was done."
         except NoPersonAttached:
             return f"{spec.name} needs permission and no person is attached to ask. Nothing was done."
+        except AnswerError as exc:
+            return f"{spec.name} needs permission and the answer could not be understood ({exc}). Nothing was done."
         choices = answer.get("choices") or []
         if answer.get("skipped") or not choices:
             return f"Permission for {spec.name} was not given (the question was skipped). Nothing was done."

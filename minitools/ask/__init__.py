@@ -1,5 +1,44 @@
-"""Question ports and the card model (SPEC.md, "ask_user")."""
+"""Question ports and the card model (SPEC.md, "ask_user").
 
-from minitools.ask._port import CallablePort, NoPersonAttached, QuestionPort, QuestionTimeout, as_port
+A card is validated (`Card.parse`) before anyone is asked; every port checks the answer
+against the card (`Answer.parse`), so an empty or foreign answer never reads as success.
+"""
 
-__all__ = ["QuestionPort", "CallablePort", "as_port", "QuestionTimeout", "NoPersonAttached"]
+from minitools.ask._card import (
+    MAX_CONTEXT,
+    MAX_DESCRIPTION,
+    MAX_LABEL,
+    MAX_OPTIONS,
+    MAX_QUESTION,
+    MAX_TEXT,
+    Answer,
+    AnswerError,
+    Card,
+    CardError,
+    Option,
+)
+from minitools.ask._port import CallablePort, HostPort, NoPersonAttached, QuestionPort, QuestionTimeout, as_port
+from minitools.ask._terminal import TerminalPort, parse_reply, render_card
+
+__all__ = [
+    "QuestionPort",
+    "CallablePort",
+    "HostPort",
+    "TerminalPort",
+    "as_port",
+    "QuestionTimeout",
+    "NoPersonAttached",
+    "Card",
+    "Option",
+    "Answer",
+    "CardError",
+    "AnswerError",
+    "render_card",
+    "parse_reply",
+    "MAX_QUESTION",
+    "MAX_CONTEXT",
+    "MAX_OPTIONS",
+    "MAX_LABEL",
+    "MAX_DESCRIPTION",
+    "MAX_TEXT",
+]

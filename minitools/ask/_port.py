@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["QuestionPort", "CallablePort", "as_port", "QuestionTimeout", "NoPersonAttached"]
+from minitools.ask._card import Answer, Card
+
+__all__ = ["QuestionPort", "CallablePort", "HostPort", "as_port", "QuestionTimeout", "NoPersonAttached", "SendRequest"]
+
+SendRequest = Callable[[str, dict[str, Any]], Awaitable[Any]]
 
 
 class QuestionTimeout(Exception):
@@ -52,6 +56,9 @@ class CallablePort:
         return True if self._attached is None else bool(self._attached())
 
     async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Ask the callable; the answer is checked against the card (`AnswerError` if it does not fit)."""
+        parsed = Card.parse(card)
+
         async def answer() -> Any:
             if inspect.iscoroutinefunction(self._fn):
                 return await self._fn(card)
@@ -65,9 +72,42 @@ class CallablePort:
             result = await asyncio.wait_for(answer(), timeout)
         except asyncio.TimeoutError:
             raise QuestionTimeout(f"no answer within {timeout:g} s") from None
-        if not isinstance(result, dict):
-            raise TypeError(f"question callable returned {type(result).__name__}, expected an answer dict")
-        return result
+        return Answer.parse(result, parsed).to_dict()
+
+
+class HostPort:
+    """A port that asks the host over JSON-RPC: `minitools serve` sends a request ``ask``
+    with the card as params and waits for the host's answer.
+
+    `send_request(method, params)` sends one request and returns the host's result; an
+    exception from it (the host answered with an error, or the connection closed) means the
+    question could not be shown, and is reported as `NoPersonAttached`.
+    """
+
+    def __init__(
+        self,
+        send_request: SendRequest,
+        *,
+        destination: str | None = "host",
+        attached: Callable[[], bool] | None = None,
+    ) -> None:
+        self._send = send_request
+        self.destination = destination
+        self._attached = attached
+
+    def is_attached(self) -> bool:
+        return True if self._attached is None else bool(self._attached())
+
+    async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+        """Send the card as an ``ask`` request; the answer is checked against the card."""
+        parsed = Card.parse(card)
+        try:
+            result = await asyncio.wait_for(self._send("ask", parsed.to_dict()), timeout)
+        except asyncio.TimeoutError:
+            raise QuestionTimeout(f"the host gave no answer within {timeout:g} s") from None
+        except Exception as exc:  # the host's error, or a closed connection: nobody can be asked
+            raise NoPersonAttached(f"the host could not ask the question ({exc})") from exc
+        return Answer.parse(result, parsed).to_dict()
 
 
 def as_port(questions: Any) -> QuestionPort | None:

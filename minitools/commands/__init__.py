@@ -3,4 +3,4 @@
 
 from __future__ import annotations
 
-COMMANDS: tuple[str, ...] = ("tour", "tools", "call", "serve")
+COMMANDS: tuple[str, ...] = ("tour", "tools", "call", "serve", "ast-grep", "grammars")

@@ -15,7 +15,7 @@ from minitools.toolspec import Tool
 __all__ = ["FAMILIES", "RunContext", "build_tools", "invoke", "refusal"]
 
 # module names under minitools.tools, in the order their tools are listed
-FAMILIES: tuple[str, ...] = ("lsp", "eval")
+FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "ask", "vibe", "eval")
 
 
 def build_tools(ctx: RunContext) -> list[Tool]:

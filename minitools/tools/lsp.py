@@ -19,6 +19,7 @@ import os
 import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -584,8 +585,10 @@ class _LSPFamily:
         files: list[dict[str, Any]] = []
         new_all: list[dict[str, Any]] = []
         unavailable: list[dict[str, Any]] = []
-        for raw in paths:
-            entry = await self._written_one(raw)
+        # Every file is sent before any is checked: diagnostics of one file of a multi-file
+        # write (a rename, an accepted edit) depend on the others' new text.
+        synced = [await self._sync_written(raw) for raw in paths]
+        for entry in await asyncio.gather(*(self._check_written(s) for s in synced)):
             files.append(entry)
             new_all.extend(entry.get("new", []))
             if entry.get("unavailable"):
@@ -608,7 +611,7 @@ class _LSPFamily:
         return ToolResult(ok=True, text="\n".join(lines),
                           data={"files": files, "new": new_all, "unavailable": unavailable, "checked": bool(checked)})
 
-    async def _written_one(self, raw: str) -> dict[str, Any]:
+    async def _sync_written(self, raw: str) -> dict[str, Any] | _Synced:
         path = Path(raw) if os.path.isabs(raw) else self.ctx.root / raw
         path = Path(os.path.realpath(path))
         rel = self.ctx.relpath(path)
@@ -634,8 +637,18 @@ class _LSPFamily:
             version = before.version if before else 0
             doc = await client.sync(path)
             await client.save(doc)
-            if doc.version == version and mark > 0:
-                mark -= 1  # nothing new was sent: the last publish stands for this text
+        except (ConnectionClosed, ProtocolError) as exc:
+            self.sup.acknowledge_crash(client)
+            return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
+        if doc.version == version and mark > 0:
+            mark -= 1  # nothing new was sent: the last publish stands for this text
+        return _Synced(rel, client, uri, doc, mark, baseline)
+
+    async def _check_written(self, synced: dict[str, Any] | _Synced) -> dict[str, Any]:
+        if isinstance(synced, dict):
+            return synced
+        rel, client, uri, doc, mark, baseline = (synced.rel, synced.client, synced.uri, synced.doc, synced.mark, synced.baseline)
+        try:
             found = await client.wait_diagnostics(uri, mark, timeout=self.diag_timeout, quiet=self.diag_quiet)
         except (ConnectionClosed, ProtocolError) as exc:
             self.sup.acknowledge_crash(client)
@@ -658,6 +671,18 @@ class _LSPFamily:
                 else:
                     minor += 1
         return {"file": rel, "server": client.spec.id, "checked": True, "new": new, "new_minor": minor, "total": len(rows)}
+
+
+@dataclass
+class _Synced:
+    """A written file sent to its server, whose diagnostics are still to come."""
+
+    rel: str
+    client: Any
+    uri: str
+    doc: Any
+    mark: int
+    baseline: Counter[tuple[Any, Any, str]] | None
 
 
 def _key(row: dict[str, Any]) -> tuple[Any, Any, str]:

@@ -89,7 +89,10 @@ async def test_rename_result_carries_diagnostics(py_project: Path, run_factory: 
     assert set(files) == {"a.py", "b.py", "c.py"} and all(f["checked"] for f in files.values())
     # already reported by the diagnostics call, and the rename did not cause it: not new
     assert not any("undefined_x" in d["message"] for d in r.data["diagnostics"]["new"])
-    assert "undefined_x" not in r.text
+    # (warnings whose message names the renamed function are new messages, and may be listed)
+    # a sound rename breaks nothing: every file was sent before any was checked, so a.py and
+    # c.py are not checked against the old b.py
+    assert [d for d in r.data["diagnostics"]["new"] if d["severity"] == "error"] == [], r.text
 
 
 async def test_timed_out_server_says_unavailable(py_project: Path, tmp_path: Path, run_factory: Any,

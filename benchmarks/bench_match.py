@@ -1,0 +1,211 @@
+"""Benchmark: minitools' structural search against the `ast-grep` CLI, side by side, in one run.
+
+Corpora (fetched through package clients only, into benchmarks/corpora/, git-ignored):
+  - the CPython standard library of the running interpreter (copied without site-packages);
+  - the rxjs npm package's published tree (`npm pack rxjs@7.8.2`): JavaScript and TypeScript.
+
+For every pattern of the suite: cold = a fresh process each (`python -m minitools.commands.ast_grep
+… --json` vs `ast-grep run … --json=stream`), median of --reps runs; warm = repeated calls of one
+Searcher in this process after a first call (median of --reps), set against ast-grep's cold time
+(it has no warm mode). The two must agree on the matches (file, byte range). Prints a markdown
+table and writes benchmarks/results/bench_match.json.
+
+    python benchmarks/bench_match.py [--reps 3] [--only stdlib|rxjs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CORPORA = HERE / "corpora"
+RESULTS = HERE / "results"
+RXJS = "rxjs@7.8.2"
+
+sys.path.insert(0, str(REPO))
+from minitools.match import Searcher, compile_pattern  # noqa: E402
+
+SUITE: list[tuple[str, str, str]] = [
+    ("stdlib", "python", "if $X is None: $$$B"),
+    ("stdlib", "python", "subprocess.run($$$A)"),
+    ("stdlib", "python", "isinstance($X, str)"),
+    ("stdlib", "python", "$A.append($B)"),
+    ("stdlib", "python", "raise ValueError($M)"),
+    ("stdlib", "python", "self.$A = $A"),
+    ("rxjs", "javascript", "new Observable($$$A)"),
+    ("rxjs", "javascript", "$A.subscribe($$$B)"),
+    ("rxjs", "typescript", "export function $F($$$P) { $$$B }"),
+    ("rxjs", "typescript", "isFunction($X)"),
+]
+
+
+def ast_grep_exe() -> str:
+    exe = Path(sys.executable).with_name("ast-grep")
+    found = str(exe) if exe.exists() else shutil.which("ast-grep")
+    if not found:
+        sys.exit("ast-grep not found: pip install ast-grep-cli==0.51.1 (the bench extra)")
+    return found
+
+
+def fetch_stdlib() -> Path:
+    src = Path(sysconfig.get_paths()["stdlib"])
+    dest = CORPORA / f"stdlib-{platform.python_version()}"
+    if not dest.exists():
+        tmp = dest.with_suffix(".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(src, tmp, ignore=shutil.ignore_patterns("site-packages", "__pycache__", "*.pyc"), symlinks=True)
+        tmp.rename(dest)
+    return dest
+
+
+def fetch_rxjs() -> Path:
+    dest = CORPORA / RXJS.replace("@", "-")
+    if not dest.exists():
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["npm", "pack", RXJS, "--silent"], cwd=tmp, check=True, capture_output=True)
+            (tarball,) = Path(tmp).glob("*.tgz")
+            with tarfile.open(tarball) as tar:
+                tar.extractall(tmp, filter="data")
+            shutil.move(str(Path(tmp) / "package"), dest)
+    return dest
+
+
+def timed(argv: list[str], cwd: Path) -> tuple[float, str]:
+    start = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{argv[:3]} exited {proc.returncode}: {proc.stderr[-500:]}")
+    return elapsed, proc.stdout
+
+
+def theirs(exe: str, corpus: Path, lang: str, pattern: str) -> tuple[float, set[tuple[str, int, int]]]:
+    # --no-ignore parent: the corpora sit in this repository, whose .gitignore (dist/, the
+    # corpora folder) must not hide their files; minitools reads ignore files from its root down
+    t, out = timed([exe, "run", "-p", pattern, "-l", lang, "--no-ignore", "parent", "--json=stream", "."], corpus)
+    found = set()
+    for line in out.splitlines():
+        m = json.loads(line)
+        found.add((m["file"], m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"]))
+    return t, found
+
+
+def ours_cold(corpus: Path, lang: str, pattern: str) -> tuple[float, set[tuple[str, int, int]]]:
+    argv = [sys.executable, "-m", "minitools.commands.ast_grep", pattern, ".", "--lang", lang, "--json", "--root", "."]
+    t, out = timed(argv, corpus)
+    return t, {(m["file"], m["start_byte"], m["end_byte"]) for m in json.loads(out)}
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def geomean(xs: list[float]) -> float:
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--only", choices=["stdlib", "rxjs"])
+    args = ap.parse_args()
+    exe = ast_grep_exe()
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
+    corpora = {"stdlib": fetch_stdlib, "rxjs": fetch_rxjs}
+    roots = {name: fn() for name, fn in corpora.items() if args.only in (None, name)}
+    searchers = {name: Searcher(root) for name, root in roots.items()}
+    rows = []
+    for corpus, lang, pattern in SUITE:
+        if corpus not in roots:
+            continue
+        root = roots[corpus]
+        sg_times, mt_times = [], []
+        sg_found: set[tuple[str, int, int]] = set()
+        mt_found: set[tuple[str, int, int]] = set()
+        for _ in range(args.reps):  # interleaved, so drift hits both alike
+            t, sg_found = theirs(exe, root, lang, pattern)
+            sg_times.append(t)
+            t, mt_found = ours_cold(root, lang, pattern)
+            mt_times.append(t)
+        searcher = searchers[corpus]
+        compiled = compile_pattern(pattern, lang)
+        first = searcher.search(compiled)
+        warm = []
+        for _ in range(args.reps):
+            start = time.perf_counter()
+            result = searcher.search(compiled)
+            warm.append(time.perf_counter() - start)
+        warm_found = {(m.path, m.start_byte, m.end_byte) for m in result.matches}
+        # best of the reps: the machine is shared, and the minimum is the least disturbed run
+        sg_cold, mt_cold, mt_warm = min(sg_times), min(mt_times), min(warm)
+        row = {
+            "corpus": corpus, "language": lang, "pattern": pattern, "rung": compiled.rung,
+            "files": result.files_searched, "skipped": result.skipped, "matches": len(mt_found),
+            "ast_grep_matches": len(sg_found),
+            "agree": mt_found == sg_found and warm_found == mt_found and first.total == result.total,
+            "only_ours": len(mt_found - sg_found), "only_ast_grep": len(sg_found - mt_found),
+            "ast_grep_cold_s": round(sg_cold, 3), "minitools_cold_s": round(mt_cold, 3),
+            "minitools_warm_s": round(mt_warm, 3),
+            "cold_ratio": round(mt_cold / sg_cold, 3), "warm_ratio": round(mt_warm / sg_cold, 3),
+            "median": {"ast_grep_cold_s": round(statistics.median(sg_times), 3),
+                       "minitools_cold_s": round(statistics.median(mt_times), 3),
+                       "minitools_warm_s": round(statistics.median(warm), 3)},
+        }
+        rows.append(row)
+        print(f"  {corpus:7} {pattern:38} cold {mt_cold:6.2f}s vs {sg_cold:6.2f}s  warm {mt_warm:6.3f}s  "
+              f"matches {len(mt_found)}/{len(sg_found)} {'agree' if row['agree'] else 'DIFFER'}", file=sys.stderr)
+    memory = {}
+    for name, s in searchers.items():
+        pool_rss = [rss_mb(pid) for pid in (s._pool.pids if s._pool else [])]
+        memory[name] = {
+            "cache_bound_source_bytes": s.cache.max_bytes,
+            "worker_rss_mb": [round(x, 1) for x in pool_rss],
+            "parent_rss_mb": round(rss_mb(os.getpid()), 1),
+        }
+        s.close()
+    summary = {
+        "cold_geomean_ratio": round(geomean([r["cold_ratio"] for r in rows]), 3),
+        "warm_geomean_ratio": round(geomean([r["warm_ratio"] for r in rows]), 3),
+        "all_agree": all(r["agree"] for r in rows),
+    }
+    header = "| corpus | pattern | lang | files | matches (ours/ast-grep) | ast-grep cold s | minitools cold s | cold ratio | minitools warm s | warm ratio | agree |"
+    print(f"\nast-grep: {version}; python {platform.python_version()}; cores: {os.cpu_count()}; reps: {args.reps}\n")
+    print(header)
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for r in rows:
+        print(f"| {r['corpus']} | `{r['pattern']}` | {r['language']} | {r['files']} | {r['matches']}/{r['ast_grep_matches']} | "
+              f"{r['ast_grep_cold_s']:.2f} | {r['minitools_cold_s']:.2f} | {r['cold_ratio']:.2f} | "
+              f"{r['minitools_warm_s']:.3f} | {r['warm_ratio']:.3f} | {'yes' if r['agree'] else 'NO'} |")
+    print(f"| **geometric mean** | | | | | | | **{summary['cold_geomean_ratio']:.2f}** | | **{summary['warm_geomean_ratio']:.3f}** | |")
+    for name, m in memory.items():
+        print(f"\n{name}: tree cache bound {m['cache_bound_source_bytes'] >> 20} MiB of source; "
+              f"worker RSS {m['worker_rss_mb']} MB; bench process RSS {m['parent_rss_mb']} MB")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    out = {"ast_grep": version, "python": platform.python_version(), "cores": os.cpu_count(), "reps": args.reps,
+           "rows": rows, "summary": summary, "memory": memory}
+    (RESULTS / "bench_match.json").write_text(json.dumps(out, indent=2) + "\n")
+    return 0 if summary["all_agree"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

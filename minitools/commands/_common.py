@@ -1,0 +1,39 @@
+"""Pieces the CLI subcommands share."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from minitools.toolspec import ToolResult
+
+__all__ = ["add_root", "print_result", "UsageError", "fail_usage"]
+
+
+class UsageError(Exception):
+    """Bad command-line input; exit code 2."""
+
+
+def add_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--root", default=".", help="the workspace root (default: the current directory)")
+
+
+def fail_usage(message: str) -> int:
+    print(f"minitools: {message}", file=sys.stderr)
+    return 2
+
+
+def print_result(result: ToolResult, *, as_json: bool) -> None:
+    if as_json:
+        json.dump(result.to_json(), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return
+    print(result.text)
+    for mime, blob in result.images:
+        print(f"[image {mime}, {len(blob)} bytes]")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,50 @@
+"""`minitools tools`: the tools a surface sees, as a table or as exported schemas."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+
+from minitools.commands._common import add_root, fail_usage
+from minitools.registry import Surface
+from minitools.schema import EXPORT_FORMATS
+
+NAME = "tools"
+HELP = "list the tools a surface sees (plan and readonly show read-tier tools only)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    add_root(parser)
+    parser.add_argument("--surface", default="full", choices=[s.value for s in Surface])
+    parser.add_argument("--json", action="store_true", help="print the schemas as JSON")
+    parser.add_argument("--format", default="jsonschema", choices=EXPORT_FORMATS,
+                        help="with --json: the agent-API shape to export (default: plain JSON Schema)")
+
+
+def main(args: argparse.Namespace) -> int:
+    from minitools.run import Run
+
+    try:
+        run = Run(args.root)
+    except ValueError as exc:
+        return fail_usage(str(exc))
+
+    async def show() -> int:
+        async with run:
+            if args.json:
+                json.dump(run.schemas(args.surface, args.format), sys.stdout, indent=2, ensure_ascii=False)
+                sys.stdout.write("\n")
+                return 0
+            specs = run.tools(args.surface)
+            width = max((len(s.name) for s in specs), default=4)
+            for spec in specs:
+                serial = "" if spec.parallel_safe else "  (serialised)"
+                summary = spec.description.strip().splitlines()[0]
+                print(f"{spec.name:<{width}}  {spec.tier.value:<5}  {summary}{serial}")
+            if not specs:
+                print(f"no tools on the {args.surface} surface")
+            return 0
+
+    return asyncio.run(show())

@@ -1,0 +1,173 @@
+"""Grammars: where each language's compiled tree-sitter grammar loads from.
+
+The loader prefers `vendored_grammars/` (a trimmed offline bundle written by
+`minitools grammars vendor LANG…`, with a manifest of source version and sha256), then
+`tree-sitter-language-pack` 0.13.0, the last release that bundles its grammars
+(REFERENCE.md, "Grammars"). `grammar_source(lang)` says which one a language uses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import tree_sitter
+
+__all__ = [
+    "GrammarError",
+    "GrammarSource",
+    "VENDORED_DIR",
+    "available_languages",
+    "grammar_source",
+    "load_language",
+    "vendor_grammars",
+]
+
+# vendored_grammars/ sits at the repository (or deployment) root, beside the package;
+# MINITOOLS_GRAMMARS points elsewhere for a deployment that ships its bundle apart.
+VENDORED_DIR = Path(os.environ.get("MINITOOLS_GRAMMARS") or Path(__file__).resolve().parents[2] / "vendored_grammars")
+MANIFEST = "manifest.json"
+PACK = "tree-sitter-language-pack"
+
+
+class GrammarError(LookupError):
+    """No grammar for a language: not vendored and not in an installed language pack."""
+
+
+@dataclass(frozen=True)
+class GrammarSource:
+    language: str
+    origin: str  # "vendored" or "pack"
+    location: str  # file the grammar was (or would be) loaded from
+    version: str | None
+
+
+def _manifest() -> dict[str, dict[str, str]]:
+    path = VENDORED_DIR / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {entry["language"]: entry for entry in data.get("grammars", [])}
+
+
+def _pack_dir() -> Path | None:
+    spec = importlib.util.find_spec("tree_sitter_language_pack")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _pack_version() -> str | None:
+    try:
+        from importlib.metadata import version
+
+        return version(PACK)
+    except Exception:  # metadata missing: a vendored copy of the pack without dist-info
+        return None
+
+
+def _load_extension(language: str, path: Path) -> tree_sitter.Language:
+    # The pack's bindings are extension modules exporting PyInit_<language>; loading one
+    # under a private package name keeps it out of the pack's namespace and sys.modules.
+    loader = importlib.machinery.ExtensionFileLoader(f"_minitools_grammar.{language}", str(path))
+    spec = importlib.util.spec_from_file_location(f"_minitools_grammar.{language}", path, loader=loader)
+    if spec is None:
+        raise GrammarError(f"cannot load grammar {language!r} from {path}")
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return tree_sitter.Language(module.language())
+
+
+@lru_cache(maxsize=None)
+def load_language(language: str) -> tree_sitter.Language:
+    """The tree-sitter Language for `language` (a language-pack id), vendored first."""
+    entry = _manifest().get(language)
+    if entry is not None:
+        path = VENDORED_DIR / entry["file"]
+        if path.exists():
+            return _load_extension(language, path)
+    try:
+        import tree_sitter_language_pack as pack
+    except ImportError as exc:
+        raise GrammarError(
+            f"no grammar for {language!r}: it is not in {VENDORED_DIR} and {PACK} is not installed"
+        ) from exc
+    try:
+        return pack.get_language(language)  # type: ignore[arg-type]
+    except (LookupError, ValueError, AttributeError) as exc:
+        raise GrammarError(f"no grammar for {language!r} in {PACK}; run `minitools grammars list` to see the languages") from exc
+
+
+def available_languages() -> list[str]:
+    """Every language id a grammar can be loaded for (vendored or pack)."""
+    names = set(_manifest())
+    pack = _pack_dir()
+    if pack is not None:
+        names.update(p.name.split(".")[0] for p in (pack / "bindings").glob("*.so"))
+        names.update({"csharp", "embeddedtemplate", "yaml"})
+    return sorted(names)
+
+
+def grammar_source(language: str) -> GrammarSource | None:
+    """Where `language` loads from, or None when it is nowhere."""
+    entry = _manifest().get(language)
+    if entry is not None and (VENDORED_DIR / entry["file"]).exists():
+        return GrammarSource(language, "vendored", str(VENDORED_DIR / entry["file"]), entry.get("version"))
+    pack = _pack_dir()
+    if pack is not None:
+        path = pack / "bindings" / f"{language}.abi3.so"
+        if path.exists() or language in {"csharp", "embeddedtemplate", "yaml"}:
+            return GrammarSource(language, "pack", str(path), _pack_version())
+    return None
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def vendor_grammars(languages: list[str], dest: Path | None = None) -> list[dict[str, str]]:
+    """Copy the compiled grammars of `languages` out of the installed pack into `dest`
+    (default `vendored_grammars/`) and merge them into its manifest. Returns the entries written."""
+    dest = dest or VENDORED_DIR
+    pack = _pack_dir()
+    if pack is None:
+        raise GrammarError(f"{PACK} is not installed; install it to vendor grammars from it")
+    dest.mkdir(parents=True, exist_ok=True)
+    manifest_path = dest / MANIFEST
+    try:
+        existing = json.loads(manifest_path.read_text(encoding="utf-8")).get("grammars", [])
+    except (OSError, ValueError):
+        existing = []
+    entries = {e["language"]: e for e in existing}
+    written = []
+    for language in languages:
+        source = pack / "bindings" / f"{language}.abi3.so"
+        if not source.exists():
+            raise GrammarError(f"{PACK} has no compiled grammar for {language!r} (looked for {source})")
+        target = dest / source.name
+        shutil.copyfile(source, target)
+        entry = {
+            "language": language,
+            "file": target.name,
+            "source": PACK,
+            "version": _pack_version() or "unknown",
+            "sha256": _sha256(target),
+        }
+        entries[language] = entry
+        written.append(entry)
+    body = {"grammars": [entries[k] for k in sorted(entries)]}
+    manifest_path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+    load_language.cache_clear()
+    return written

@@ -1,0 +1,177 @@
+"""Shard workers: child processes that each own a fixed share of the files (by a stable hash
+of the path) and keep their own tree cache, so a large search uses every core, cold and warm.
+
+Each worker is ``python -m minitools.match._pool`` speaking length-prefixed pickles over its
+stdin/stdout (its own pipes: nothing else writes there). Plain subprocesses rather than
+multiprocessing: no re-import of the embedder's main module, no fork of a threaded parent.
+Workers start lazily, on the first search large enough to need them, in their own process
+group, and `ShardPool.close()` stops them in steps (close stdin → terminate → kill).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import threading
+import zlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["ShardPool", "shard_of"]
+
+_HEADER = struct.Struct("!Q")
+
+
+def shard_of(path: str, n: int) -> int:
+    """The worker a file belongs to: stable across calls, so its cached tree is found again."""
+    return zlib.crc32(path.encode("utf-8", "surrogateescape")) % n
+
+
+def _send(stream: IO[bytes], obj: object) -> None:
+    blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_HEADER.pack(len(blob)) + blob)
+    stream.flush()
+
+
+def _recv(stream: IO[bytes]) -> Any:
+    head = stream.read(_HEADER.size)
+    if len(head) < _HEADER.size:
+        raise EOFError("shard worker closed its pipe")
+    (size,) = _HEADER.unpack(head)
+    blob = stream.read(size)
+    if len(blob) < size:
+        raise EOFError("shard worker closed its pipe mid-message")
+    return pickle.loads(blob)
+
+
+class ShardPool:
+    """N shard workers beside the calling process, which searches shard 0 itself."""
+
+    def __init__(self, root: Path, n: int, *, max_file_bytes: int, cache_bytes: int) -> None:
+        self.root = root
+        self.n = n
+        self.max_file_bytes = max_file_bytes
+        self.cache_bytes = cache_bytes
+        self._procs: list[subprocess.Popen[bytes]] = []
+        self._lock = threading.Lock()
+        self.broken = False
+
+    def _start(self) -> None:
+        package_parent = str(Path(__file__).resolve().parents[2])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
+        for _ in range(self.n):
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "minitools.match._pool", str(self.root),
+                 str(self.max_file_bytes), str(self.cache_bytes // (self.n + 1))],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=env, start_new_session=True,
+            )
+            self._procs.append(proc)
+
+    def start(self) -> None:
+        """Start the workers now (they import and load grammars while the parent walks files)."""
+        with self._lock:
+            if not self._procs and not self.broken:
+                self._start()
+
+    def run(
+        self,
+        source: str,
+        language: str,
+        shards: Sequence[Sequence[Path]],
+        local: Callable[[], tuple[dict[str, Any], dict[str, int], int]],
+    ) -> tuple[dict[str, Any], dict[str, int], int] | None:
+        """Send shards[i] to worker i, run `local` (the caller's own shard) meanwhile, and
+        merge: ({display path: [NodeMatch]}, skip counts, files searched). None when a worker
+        failed: the caller then searches those files in-process."""
+        with self._lock:
+            if self.broken:
+                return None
+            if not self._procs:
+                self._start()
+            try:
+                for proc, shard in zip(self._procs, shards):
+                    _send(proc.stdin, (source, language, [str(p) for p in shard]))  # type: ignore[arg-type]
+            except OSError:
+                self._stop()
+                self.broken = True
+                return None
+            merged, skipped, searched = local()
+            merged = dict(merged)
+            skipped = dict(skipped)
+            try:
+                for proc in self._procs:
+                    status, per_file, skip, count = _recv(proc.stdout)  # type: ignore[arg-type]
+                    if status != "ok":
+                        raise RuntimeError(per_file)
+                    merged.update(per_file)
+                    for k, v in skip.items():
+                        skipped[k] = skipped.get(k, 0) + v
+                    searched += count
+            except (EOFError, OSError, RuntimeError, pickle.UnpicklingError):
+                self._stop()
+                self.broken = True
+                return None
+            return merged, skipped, searched
+
+    def _stop(self) -> None:
+        for proc in self._procs:
+            try:
+                if proc.stdin:
+                    proc.stdin.close()  # the worker exits at end of input
+            except OSError:
+                pass
+        for proc in self._procs:
+            for step in (proc.wait, proc.terminate, proc.kill):
+                try:
+                    if step is proc.wait:
+                        proc.wait(timeout=2)
+                    else:
+                        step()
+                        proc.wait(timeout=2)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+            if proc.stdout:
+                proc.stdout.close()
+        self._procs.clear()
+
+    def close(self) -> None:
+        """Stop every worker (idempotent)."""
+        with self._lock:
+            self._stop()
+
+    @property
+    def pids(self) -> list[int]:
+        return [p.pid for p in self._procs]
+
+
+def _worker_main(argv: list[str]) -> int:
+    # Runs in the child: a plain in-process Searcher over the files it is sent.
+    from minitools.match._pattern import compile_pattern
+    from minitools.match._searcher import Searcher
+
+    root, max_file_bytes, cache_bytes = argv[0], int(argv[1]), int(argv[2])
+    searcher = Searcher(Path(root), max_file_bytes=max_file_bytes, cache_bytes=cache_bytes, workers=1)
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing but replies may reach the channel
+    while True:
+        try:
+            source, language, paths = _recv(inp)
+        except EOFError:
+            return 0
+        try:
+            pattern = compile_pattern(source, language)
+            per_file, skipped, searched = searcher.search_files(pattern, [Path(p) for p in paths])
+            _send(out, ("ok", per_file, skipped, searched))
+        except Exception as exc:  # reported to the parent, which searches in-process instead
+            _send(out, ("error", repr(exc), {}, 0))
+
+
+if __name__ == "__main__":
+    sys.exit(_worker_main(sys.argv[1:]))

@@ -1,0 +1,159 @@
+"""ast_grep — structural search (SPEC.md, "ast_grep — structural search"), read tier."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from minitools.match import (
+    GrammarError,
+    NodeMatch,
+    PathError,
+    PatternError,
+    Pattern,
+    Searcher,
+    available_languages,
+    compile_pattern,
+    language_for_path,
+)
+from minitools.tools._context import RunContext
+from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
+
+__all__ = ["build", "format_match", "compile_for", "shared_searcher"]
+
+DESCRIPTION = (
+    "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
+    "$NAME matches any one node, $$$NAME a run of siblings (possibly none), $_ anything without "
+    "binding. A metavariable repeated in one pattern must capture the same code, so "
+    '"if ($X != null) $X.dispose()" finds guards that dispose what they checked. Never matches '
+    "inside strings or comments; whitespace and formatting do not matter."
+)
+
+PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "pattern": {"type": "string", "description": "A code fragment with metavariables, e.g. \"print($A)\"."},
+        "path": {
+            "type": "string",
+            "description": "File or directory to search, relative to the workspace root; defaults to the whole workspace.",
+        },
+        "language": {
+            "type": "string",
+            "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...); inferred when path names a file.",
+        },
+        "max_results": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 50,
+            "description": "How many matches to return; the total is always reported.",
+        },
+    },
+    "required": ["pattern"],
+    "additionalProperties": False,
+}
+
+
+def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:
+    """`path:line` with the match text (multi-line shortened) and its captures."""
+    lines = m.text.splitlines() or [""]
+    body = "\n    ".join(lines[:max_lines])
+    if len(lines) > max_lines:
+        body += f"\n    … ({len(lines) - max_lines} more lines)"
+    out = f"{m.path}:{m.start[0]}: {body}"
+    caps = [f"${k}={v.text!r}" for k, v in sorted(m.metavars.items()) if k not in m.multi]
+    caps += [f"$$${k}={v.text!r}" for k, v in sorted(m.metavars.items()) if k in m.multi]
+    if caps:
+        short = [c if len(c) <= 80 else c[:77] + "…'" for c in caps]
+        out += "\n    captures: " + ", ".join(short)
+    return out
+
+
+def shared_searcher(ctx: RunContext) -> Searcher | None:
+    """The Run's searcher (the "parser" resource), shared by ast_grep and ast_edit; None when
+    the embedder left it unwired. The first family to ask registers its shutdown."""
+    fresh = "parser" not in ctx.resources
+    searcher: Searcher | None = ctx.resource("parser", lambda: Searcher(ctx.root))
+    if searcher is not None and fresh:
+
+        async def close_searcher() -> None:
+            closer = getattr(searcher, "close", None)  # an injected searcher may have none
+            if closer is not None:
+                await asyncio.to_thread(closer)
+
+        ctx.on_close(close_searcher)
+    return searcher
+
+
+def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[Pattern, Path]:
+    """The compiled pattern and the search target of an ast_grep/ast_edit call.
+
+    The language is the one given, else inferred from `path` when it names a file.
+    """
+    source = args["pattern"]
+    raw_path = args.get("path")
+    target = ctx.resolve_path(raw_path) if raw_path else ctx.root
+    language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+    if not language:
+        raise ToolError(
+            f'"{source}": no language given and none can be inferred from path "{raw_path or "."}"; '
+            "pass language (python, javascript, typescript, dart, rust, go, c, java, ...)."
+        )
+    if language not in available_languages():
+        raise ToolError(f'language "{language}" has no grammar here; use one of: {", ".join(available_languages()[:40])}, ...')
+    try:
+        pattern = compile_pattern(source, language)
+    except PatternError as exc:
+        raise ToolError(
+            f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement)."
+        ) from exc
+    except GrammarError as exc:
+        raise ToolError(str(exc)) from exc
+    return pattern, target
+
+
+def build(ctx: RunContext) -> list[Tool]:
+    searcher = shared_searcher(ctx)
+    if searcher is None:
+        return []
+
+    async def handler(args: Mapping[str, Any]) -> ToolResult:
+        source = args["pattern"]
+        pattern, target = compile_for(ctx, args)
+        language = pattern.language
+        limit = int(args.get("max_results", 50))
+        try:
+            result = await asyncio.to_thread(searcher.search, pattern, [target], max_results=limit)
+        except PathError as exc:
+            raise ToolError(str(exc)) from exc
+        where = ctx.relpath(target)
+        skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
+        head = (
+            f"{result.total} match{'es' if result.total != 1 else ''} of \"{source}\" ({language}, {pattern.rung}) "
+            f"in {result.files_matched} of {result.files_searched} files under {where}"
+        )
+        if skipped:
+            head += f"; skipped {skipped}"
+        parts = [head]
+        parts += [format_match(m) for m in result.matches]
+        if result.truncated:
+            more = result.total - len(result.matches)
+            parts.append(f"… {more} more; narrow with path or a more specific pattern.")
+        if result.total == 0:
+            parts.append("No match. Check the language, or loosen the pattern with $_ / $$$ where details vary.")
+        data = {
+            "pattern": source,
+            "language": language,
+            "rung": pattern.rung,
+            "total": result.total,
+            "files_searched": result.files_searched,
+            "files_matched": result.files_matched,
+            "skipped": result.skipped,
+            "truncated": result.truncated,
+            "matches": [m.to_json() for m in result.matches],
+        }
+        return ToolResult(ok=True, text="\n".join(parts), data=data)
+
+    spec = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True)
+    return [Tool(spec, handler)]

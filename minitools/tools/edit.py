@@ -1,0 +1,213 @@
+"""ast_edit and resolve — structural rewrites, staged, accepted all or nothing
+(SPEC.md, "ast_edit" and "resolve"; issue 4). Both write tier.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from minitools.match import PathError, Pattern, Searcher, find_matches, parse_errors
+from minitools.match._rewrite import Template, TemplateError, apply_edits, plan_edits
+from minitools.tools._context import RunContext
+from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, WriteFailed
+from minitools.tools.ast_grep import compile_for, shared_searcher
+from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
+
+__all__ = ["build", "propose_rewrite", "unified_diff"]
+
+DIFF_PREVIEW_CHARS = 6000
+
+AST_EDIT_DESCRIPTION = (
+    "Rewrite code by shape: the same matching as ast_grep, plus a rewrite template into which the "
+    "captured $NAME / $$$NAME text is put back (multi-line captures are re-indented). Nothing is "
+    "written: the edit is staged and the result shows a diff and an edit_id; call resolve with that "
+    "edit_id to accept (all files or none) or discard it."
+)
+AST_EDIT_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "pattern": {"type": "string", "description": "What to match: a code fragment with metavariables, e.g. \"dispose($X)\"."},
+        "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\"."},
+        "path": {"type": "string", "description": "File or directory to rewrite in, relative to the workspace root; defaults to the whole workspace."},
+        "language": {"type": "string", "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); inferred when path names a file."},
+    },
+    "required": ["pattern", "rewrite"],
+    "additionalProperties": False,
+}
+RESOLVE_DESCRIPTION = (
+    "Accept or discard an edit staged by ast_edit. accept re-reads every file and writes them all "
+    "only if none changed since the edit was staged (otherwise nothing is written); discard drops it. "
+    "Each edit resolves once."
+)
+RESOLVE_PARAMETERS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "edit_id": {"type": "string", "description": 'The id from the (proposed) result, e.g. "edit_1".'},
+        "action": {"type": "string", "enum": ["accept", "discard"], "description": "accept writes the edit; discard drops it."},
+    },
+    "required": ["edit_id", "action"],
+    "additionalProperties": False,
+}
+
+
+def unified_diff(staged: list[StagedFile]) -> str:
+    """The unified diff of staged files, LF line ends."""
+    chunks = []
+    for f in staged:
+        old = f.original.decode("utf-8").splitlines(keepends=True)
+        new = f.new.decode("utf-8").splitlines(keepends=True)
+        lines = difflib.unified_diff(old, new, fromfile=f"a/{f.display}", tofile=f"b/{f.display}")
+        chunks.append("".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines))
+    return "".join(chunks).replace("\r\n", "\n")
+
+
+def _line_of(source: bytes, byte: int) -> int:
+    return source.count(b"\n", 0, byte) + 1
+
+
+def propose_rewrite(
+    searcher: Searcher, pattern: Pattern, template: Template, target: Path
+) -> tuple[list[StagedFile], int, list[dict[str, Any]], list[dict[str, Any]]]:
+    """The files a rewrite would change: (staged files, inner overlapping matches left,
+    per-file replacement data, files that no longer parse).
+
+    Search, then re-match each matching file on the bytes read now, so that what is staged
+    as the original is exactly what the edits were computed on."""
+    result = searcher.search(pattern, [target])
+    staged: list[StagedFile] = []
+    files_data: list[dict[str, Any]] = []
+    broken: list[dict[str, Any]] = []
+    inner = 0
+    seen: set[str] = set()
+    for m in result.matches:
+        if m.path is None or m.path in seen:
+            continue
+        seen.add(m.path)
+        path = searcher.root / m.path
+        source = path.read_bytes()
+        matches = find_matches(pattern, source, path=m.path)
+        if not matches:
+            continue  # changed between the search and now: nothing to stage for it
+        edits, skipped = plan_edits(template, matches, source)
+        inner += skipped
+        new = apply_edits(source, edits)
+        if new == source:
+            continue
+        staged.append(StagedFile(path, m.path, source, new, len(edits)))
+        before = parse_errors(source, pattern.language)
+        after = parse_errors(new, pattern.language)
+        if len(after) > len(before):  # the rewrite broke the parse somewhere; name the first new place
+            line, column = next((e for e in after if e not in set(before)), after[0])
+            broken.append({"file": m.path, "line": line, "column": column})
+        files_data.append({
+            "file": m.path,
+            "replacements": len(edits),
+            "edits": [
+                {"line": _line_of(source, e.start), "before": source[e.start:e.end].decode("utf-8"),
+                 "after": e.replacement.decode("utf-8")}
+                for e in edits
+            ],
+        })
+    return staged, inner, files_data, broken
+
+
+def build(ctx: RunContext) -> list[Tool]:
+    searcher = shared_searcher(ctx)
+    if searcher is None:
+        return []
+    store: EditStore = ctx.services.setdefault("edits", EditStore())
+
+    async def ast_edit(args: Mapping[str, Any]) -> ToolResult:
+        pattern, target = compile_for(ctx, args)
+        template = Template.parse(args["rewrite"])
+        try:
+            template.check_bound(pattern.metavar_names, pattern.source)
+        except TemplateError as exc:
+            raise ToolError(str(exc)) from exc
+        try:
+            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, searcher, pattern, template, target)
+        except PathError as exc:
+            raise ToolError(str(exc)) from exc
+        where = ctx.relpath(target)
+        if not staged:
+            return ToolResult(
+                ok=True,
+                text=f'no match of "{pattern.source}" ({pattern.language}) under {where}, so nothing was staged. '
+                "Check the pattern with ast_grep first.",
+                data={"edit_id": None, "replacements": 0, "files": []},
+            )
+        count = sum(f.replacements for f in staged)
+        summary = f"{count} replacement{'s' if count != 1 else ''} in {len(staged)} file{'s' if len(staged) != 1 else ''}"
+        edit = store.stage(staged, summary)
+        lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
+        if inner:
+            lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); run ast_edit again after accepting to reach them.")
+        for b in broken:
+            lines.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
+        diff = unified_diff(staged)
+        if len(diff) > DIFF_PREVIEW_CHARS:
+            cut = diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
+            lines.append(cut)
+            lines.append(f"… diff cut at {len(cut):,} of {len(diff):,} characters; data.files lists every replacement.")
+        else:
+            lines.append(diff.rstrip("\n"))
+        edit.data = {
+            "edit_id": edit.id,
+            "replacements": count,
+            "files": files_data,
+            "overlapping_left": inner,
+            "no_longer_parses": broken,
+            "diff_chars": len(diff),
+        }
+        return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
+
+    async def resolve(args: Mapping[str, Any]) -> ToolResult:
+        edit_id, action = args["edit_id"], args["action"]
+        try:
+            edit: StagedEdit = store.take(edit_id, "accepted" if action == "accept" else "discarded")
+        except UnknownEdit as exc:
+            raise ToolError(str(exc)) from exc
+        if action == "discard":
+            return ToolResult(ok=True, text=f"discarded {edit.id} ({edit.summary}); nothing was written.",
+                              data={"edit_id": edit.id, "action": "discard", "written": []})
+        try:
+            await asyncio.to_thread(EditStore.commit, edit)
+        except StaleEdit as exc:
+            raise ToolError(
+                f"{edit.id} rejected: {', '.join(exc.changed)} changed since the edit was staged, so nothing was written "
+                "(a rewrite applied in part leaves code that is neither old nor new). Run ast_edit again to stage a fresh edit.",
+                data={"edit_id": edit.id, "action": "accept", "written": [], "changed": exc.changed},
+            ) from exc
+        except WriteFailed as exc:
+            restored = f" Restored: {', '.join(exc.restored)}." if exc.restored else ""
+            lost = f" COULD NOT RESTORE: {', '.join(exc.unrestored)}." if exc.unrestored else ""
+            raise ToolError(
+                f"{edit.id} failed while writing {exc.display} ({exc.error.strerror or exc.error}); "
+                f"the files written before it were put back, so nothing changed.{restored}{lost} "
+                "Fix the cause (permissions, disk space) and stage the edit again.",
+                data={"edit_id": edit.id, "action": "accept", "written": [], "failed": exc.display,
+                      "restored": exc.restored, "unrestored": exc.unrestored},
+            ) from exc
+        written = [f.display for f in edit.files]
+        lines = [f"accepted {edit.id}: wrote {edit.summary}."]
+        lines += [f"  {f.display}: {f.replacements} replacement{'s' if f.replacements != 1 else ''}" for f in edit.files]
+        data: dict[str, Any] = {"edit_id": edit.id, "action": "accept", "written": written,
+                                "files": [{"file": f.display, "replacements": f.replacements} for f in edit.files]}
+        check = ctx.services.get("diagnostics")
+        if check is not None:
+            diagnostics = await check([str(f.path) for f in edit.files])
+            data["diagnostics"] = diagnostics.data
+            found = diagnostics.data if isinstance(diagnostics.data, dict) else {}
+            if found.get("new") or found.get("unavailable"):
+                lines.append("")
+                lines.append(diagnostics.text)
+        return ToolResult(ok=True, text="\n".join(lines), data=data)
+
+    return [
+        Tool(ToolSpec("ast_edit", Tier.WRITE, AST_EDIT_DESCRIPTION, AST_EDIT_PARAMETERS), ast_edit),
+        Tool(ToolSpec("resolve", Tier.WRITE, RESOLVE_DESCRIPTION, RESOLVE_PARAMETERS), resolve),
+    ]

@@ -1,0 +1,25 @@
+"""Background workers directed by the vibe_* tools (SPEC.md, "vibe_*"): the roster, the
+worker pool and the worker state machine."""
+
+from minitools.vibe._pool import WORKER_ENV, CapReached, VibeError, Worker, WorkerPool
+from minitools.vibe._roster import TIERS, CallableRunner, CommandRunner, Roster, RosterError, Runner, as_roster
+from minitools.vibe._state import TRANSITIONS, LocalStateError, Status, check_move
+
+__all__ = [
+    "Roster",
+    "CommandRunner",
+    "CallableRunner",
+    "Runner",
+    "RosterError",
+    "TIERS",
+    "as_roster",
+    "WorkerPool",
+    "Worker",
+    "VibeError",
+    "CapReached",
+    "WORKER_ENV",
+    "Status",
+    "TRANSITIONS",
+    "LocalStateError",
+    "check_move",
+]

@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+
+def minitools(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "minitools", *args], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_help_everywhere():
+    top = minitools("--help")
+    assert top.returncode == 0
+    for command in ("tour", "tools", "call", "serve"):
+        assert command in top.stdout
+        sub = minitools(command, "--help")
+        assert sub.returncode == 0 and "usage" in sub.stdout
+
+
+def test_no_command_is_usage():
+    assert minitools().returncode == 2
+
+
+def test_call_usage_errors(tmp_path):
+    bad_json = minitools("call", "ast_grep", "{", "--root", str(tmp_path))
+    assert bad_json.returncode == 2 and "not JSON" in bad_json.stderr
+    not_object = minitools("call", "ast_grep", "[1]", "--root", str(tmp_path))
+    assert not_object.returncode == 2 and "must be a JSON object" in not_object.stderr
+    no_root = minitools("call", "ast_grep", "{}", "--root", str(tmp_path / "missing"))
+    assert no_root.returncode == 2 and "does not exist" in no_root.stderr
+    unknown = minitools("call", "nope", "{}", "--root", str(tmp_path))
+    assert unknown.returncode == 2 and "unknown tool 'nope'" in unknown.stderr
+
+
+def test_tools_lists_and_exports(tmp_path):
+    listing = minitools("tools", "--root", str(tmp_path), "--json", "--format", "anthropic")
+    assert listing.returncode == 0
+    for tool in json.loads(listing.stdout):
+        assert set(tool) == {"name", "description", "input_schema"}
+    plan = minitools("tools", "--root", str(tmp_path), "--surface", "plan")
+    assert plan.returncode == 0
+
+
+def test_tour_runs_over_the_sample():
+    tour = minitools("tour")
+    assert tour.returncode == 0, tour.stderr
+    assert "minitools tour" in tour.stdout
+    assert "The plan surface sees read-tier tools only" in tour.stdout
+    assert "[not ok]" not in tour.stdout

@@ -1,0 +1,97 @@
+"""The dependency direction of ARCHITECTURE.md, enforced on the imports in the source.
+
+protocol → transport → lsp, dap, kernel → tools → registry/run; match sits beside and
+imports only itself; only tools/ (and the run's call edge) build ToolResults; only
+registry/run know surfaces and approval.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "minitools"
+
+# what each part may import from minitools (its own part is always allowed)
+ALLOWED: dict[str, set[str]] = {
+    "protocol": set(),
+    "tracing": set(),
+    "toolspec": set(),
+    "schema": {"toolspec"},
+    "transport": {"protocol", "tracing"},
+    "lsp": {"protocol", "transport", "tracing"},
+    "dap": {"protocol", "transport", "tracing"},
+    "kernel": {"protocol", "transport", "tracing"},
+    "match": set(),
+    "ask": {"transport", "protocol"},
+    "vibe": {"transport", "protocol", "tracing"},
+    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "ask", "vibe", "toolspec", "schema", "tracing"},
+    "registry": {"toolspec", "schema", "ask"},
+    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing"},
+}
+# fronts over the API may import anything
+FRONTS = {"__init__", "__main__", "cli", "commands", "serve", "tour"}
+PROTOCOL_FORBIDDEN = {"asyncio", "subprocess", "os", "threading", "socket", "selectors"}
+
+
+def _part(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.lineno, node.module))
+            if node.module == "minitools":
+                found += [(node.lineno, f"minitools.{alias.name}") for alias in node.names]
+    return found
+
+
+def _sources() -> list[Path]:
+    return sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_every_part_is_known():
+    unknown = {_part(p) for p in _sources()} - set(ALLOWED) - FRONTS
+    assert not unknown, f"add these parts to the layering table: {sorted(unknown)}"
+
+
+def test_dependency_direction():
+    violations = []
+    for path in _sources():
+        part = _part(path)
+        if part in FRONTS:
+            continue
+        for line, module in _imports(path):
+            if not module.startswith("minitools.") or module == "minitools":
+                continue
+            target = module.split(".")[1]
+            if target != part and target not in ALLOWED[part]:
+                violations.append(f"{path.relative_to(PACKAGE.parent)}:{line} ({part}) imports {module}")
+    assert not violations, "layering violations:\n" + "\n".join(violations)
+
+
+def test_protocol_does_no_io():
+    bad = []
+    for path in (PACKAGE / "protocol").rglob("*.py"):
+        for line, module in _imports(path):
+            if module.split(".")[0] in PROTOCOL_FORBIDDEN:
+                bad.append(f"{path.name}:{line} imports {module}")
+    assert not bad, bad
+
+
+def test_only_tools_and_the_run_build_results():
+    allowed = {"tools", "run", "registry", "toolspec", "schema"} | FRONTS
+    bad = []
+    for path in _sources():
+        if _part(path) in allowed:
+            continue
+        for line, module in _imports(path):
+            if module in ("minitools.toolspec", "minitools.registry"):
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {module}")
+    assert not bad, "library packages must not know tools, tiers or results:\n" + "\n".join(bad)

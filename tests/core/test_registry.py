@@ -1,0 +1,75 @@
+from __future__ import annotations
+
+import pytest
+
+from minitools import Surface, Tier, ToolSpec, export
+from minitools.registry import Registry
+from minitools.schema import SchemaError, validate
+
+from notes_tools import note_tools
+
+
+def test_plan_and_readonly_surfaces_show_read_tier_only(notes_root):
+    registry = Registry(note_tools(notes_root))
+    assert [s.name for s in registry.specs("full")] == ["read_note", "write_note", "boom"]
+    for surface in ("plan", "readonly", Surface.PLAN):
+        names = [s.name for s in registry.specs(surface)]
+        assert names == ["read_note", "boom"]
+        assert not registry.is_visible("write_note", surface)
+
+
+def test_unknown_surface_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown surface 'planning'; choose one of full, plan, readonly"):
+        Surface.parse("planning")
+
+
+def test_duplicate_tool_name_is_refused(notes_root):
+    tools = note_tools(notes_root)
+    registry = Registry(tools)
+    with pytest.raises(ValueError, match="already registered"):
+        registry.add(tools[0])
+
+
+def test_spec_rejects_non_object_schema():
+    with pytest.raises(ValueError, match="type object"):
+        ToolSpec("x", Tier.READ, "d", {"type": "string"})
+
+
+@pytest.mark.parametrize(
+    ("schema", "value", "field", "fragment"),
+    [
+        ({"type": "object", "required": ["pattern"], "properties": {"pattern": {"type": "string"}}}, {}, "pattern", "is required"),
+        ({"type": "object", "properties": {"max_results": {"type": "integer"}}}, {"max_results": "ten"}, "max_results", 'expected integer, got "ten"'),
+        ({"type": "object", "properties": {"max_results": {"type": "integer"}}}, {"max_results": True}, "max_results", "expected integer"),
+        ({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}}, {"n": 0}, "n", "must be >= 1"),
+        ({"type": "object", "properties": {"a": {"enum": ["accept", "discard"]}}}, {"a": "keep"}, "a", '"keep" is not one of "accept", "discard"'),
+        ({"type": "object", "properties": {}, "additionalProperties": False}, {"colour": 1}, "colour", "is not a known argument"),
+        ({"type": "object", "properties": {"lines": {"type": "array", "items": {"type": "integer"}}}}, {"lines": [1, "2"]}, "lines[1]", "expected integer"),
+        ({"type": "object", "properties": {"o": {"type": "object", "required": ["label"], "properties": {"label": {"type": "string"}}}}}, {"o": {}}, "o.label", "is required"),
+    ],
+)
+def test_validation_names_the_bad_field(schema, value, field, fragment):
+    with pytest.raises(SchemaError) as info:
+        validate(schema, value)
+    assert info.value.field == field
+    assert fragment in str(info.value)
+
+
+def test_valid_arguments_pass():
+    schema = {"type": "object", "required": ["x"], "properties": {"x": {"type": "number"}, "y": {"type": ["string", "null"]}}}
+    validate(schema, {"x": 1.5, "y": None})
+    validate(schema, {"x": 2, "y": "s"})
+
+
+def test_export_shapes(notes_root):
+    spec = note_tools(notes_root)[1].spec
+    plain = export(spec)
+    assert plain == {"name": "write_note", "description": "Write a note.", "parameters": spec.parameters}
+    openai = export(spec, "openai")
+    assert openai["type"] == "function" and openai["function"]["parameters"] == spec.parameters
+    anthropic = export(spec, "anthropic")
+    assert anthropic["input_schema"] == spec.parameters and anthropic["name"] == "write_note"
+    gemini = export(spec, "gemini")
+    assert "additionalProperties" not in gemini["parameters"]
+    with pytest.raises(ValueError, match="unknown export format"):
+        export(spec, "cohere")

@@ -1,0 +1,33 @@
+"""`minitools ast-grep … --rewrite T [--apply]` for people and scripts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def ast_grep(*args: str, cwd) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "minitools", "ast-grep", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_rewrite_previews_then_apply_writes(tmp_path):
+    (tmp_path / "a.py").write_text("print(1)\nx = 'print(2)'\n")
+    preview = ast_grep("print($A)", "--rewrite", "log($A)", "a.py", cwd=tmp_path)
+    assert preview.returncode == 0, preview.stderr
+    assert "-print(1)\n+log(1)\n" in preview.stdout
+    assert (tmp_path / "a.py").read_text() == "print(1)\nx = 'print(2)'\n"
+    applied = ast_grep("print($A)", "a.py", "--rewrite", "log($A)", "--apply", cwd=tmp_path)
+    assert applied.returncode == 0 and "applied 1 replacements in 1 files" in applied.stderr
+    assert (tmp_path / "a.py").read_text() == "log(1)\nx = 'print(2)'\n"
+    none = ast_grep("print($A)", "--rewrite", "log($A)", "a.py", cwd=tmp_path)
+    assert none.returncode == 1 and none.stdout == ""
+
+
+def test_rewrite_usage_errors(tmp_path):
+    (tmp_path / "a.py").write_text("print(1)\n")
+    unbound = ast_grep("print($A)", "--rewrite", "log($B)", "a.py", cwd=tmp_path)
+    assert unbound.returncode == 2 and "uses $B" in unbound.stderr
+    apply_alone = ast_grep("print($A)", "--apply", "a.py", cwd=tmp_path)
+    assert apply_alone.returncode == 2 and "--apply needs --rewrite" in apply_alone.stderr
+    assert (tmp_path / "a.py").read_text() == "print(1)\n"

@@ -1,0 +1,132 @@
+"""Differential test: the `ast-grep` CLI (PyPI ast-grep-cli 0.51.1) and minitools on the same
+patterns and files, where REFERENCE.md says the two agree (no ladder, no backtracking)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from minitools.match import Searcher, compile_pattern
+
+
+def _ast_grep() -> str:
+    exe = Path(sys.executable).with_name("ast-grep")
+    found = str(exe) if exe.exists() else shutil.which("ast-grep")
+    if not found:
+        pytest.skip("the ast-grep CLI is not installed (setup/10-match.sh installs ast-grep-cli==0.51.1)")
+    return found
+
+
+SOURCES: dict[str, tuple[str, str]] = {
+    "python": ("a.py", '''import os
+def f(x, y):
+    if x is None:
+        return foo(x)
+    elif y is None:
+        print("foo(y)")  # foo(z)
+    else:
+        foo(f(foo(1)), y)
+    s = 'é😀'; foo(s)
+    x.append(y); x.append( y ); y.append(x)
+    return x == x or x == y
+'''),
+    "javascript": ("a.js", '''const a = foo(1); // foo(2)
+function g(x) { if (x) { foo(x); } else { bar(foo(foo(x))); } }
+console.log("foo(3)", x.y.z(1, 2));
+let s = `é😀`; foo(s, s); foo(s, t);
+'''),
+    "typescript": ("a.ts", '''function h(a: number): string { return String(a); }
+const v: number = foo<number>(1);
+if (a === a) { foo(a); }
+'''),
+    "rust": ("a.rs", '''fn main() { let x = foo(1); let y = x.unwrap(); println!("{}", foo(y)); if a == a { foo(a); } }
+'''),
+    "go": ("a.go", '''package main
+func main() { x := foo(1); if x == x { foo(foo(x)) }; bar.Baz(1, 2) }
+'''),
+    "c": ("a.c", '''int f(int *p) { int x = foo(1); if (p == p) { return foo(foo(x)); } return 0; }
+'''),
+    "java": ("A.java", '''class A { int m(int x) { foo(1); if (x == x) { return foo(foo(x)); } return bar.baz(x, 2); } }
+'''),
+    "dart": ("a.dart", '''void main() { if (a == null) { return; } foo.bar(); }
+'''),
+}
+
+PATTERNS: list[tuple[str, str]] = [
+    ("python", "foo($A)"),
+    ("python", "$X.append($Y)"),
+    ("python", "$A == $A"),
+    ("python", "if $X is None: $$$B"),
+    ("python", "foo($$$ARGS)"),
+    ("python", "def $F($$$P): $$$B"),
+    ("javascript", "foo($A)"),
+    ("javascript", "foo($A, $A)"),
+    ("javascript", "$A.$B($$$)"),
+    ("javascript", "if ($C) { $$$ }"),
+    ("javascript", "foo($A);"),
+    ("typescript", "foo<$T>($A)"),
+    ("typescript", "$A === $A"),
+    ("typescript", "function $F($$$P): string { $$$B }"),
+    ("rust", "foo($A)"),
+    ("rust", "$X.unwrap()"),
+    ("rust", "$A == $A"),
+    ("go", "foo($A)"),
+    ("go", "$A == $A"),
+    ("c", "return $X;"),
+    ("java", "foo($A)"),
+    ("java", "$A.$B($$$)"),
+    ("java", "$A == $A"),
+    ("dart", "if ($X == null) { $$$ }"),
+]
+
+
+def _theirs(exe: str, root: Path, pattern: str, language: str) -> list[tuple[str, int, int, str, dict[str, str]]]:
+    proc = subprocess.run(
+        [exe, "run", "-p", pattern, "-l", language, "--json=stream", "."],
+        cwd=root, capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    out = []
+    for line in proc.stdout.splitlines():
+        m = json.loads(line)
+        single = {k: v["text"] for k, v in m["metaVariables"]["single"].items()}
+        multi: dict[str, list[str]] = {}
+        for k, nodes in m["metaVariables"]["multi"].items():
+            multi[k] = [n["text"] for n in nodes]
+        out.append((m["file"], m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"], m["text"], {**single, **{f"$$${k}": v for k, v in multi.items()}}))
+    return sorted(out, key=lambda t: (t[0], t[1], -t[2]))
+
+
+def _ours(root: Path, pattern: str, language: str) -> list[tuple[str, int, int, str, dict[str, str]]]:
+    res = Searcher(root).search(compile_pattern(pattern, language))
+    out = []
+    for m in res.matches:
+        caps: dict[str, object] = {k: v.text for k, v in m.metavars.items() if k not in m.multi}
+        caps.update({f"$$${k}": [c.text for c in v] for k, v in m.multi.items()})
+        out.append((m.path, m.start_byte, m.end_byte, m.text, caps))
+    return sorted(out, key=lambda t: (t[0], t[1], -t[2]))  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("language", "pattern"), PATTERNS, ids=[f"{l}:{p}" for l, p in PATTERNS])
+def test_same_matches_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern: str) -> None:
+    exe = _ast_grep()
+    name, body = SOURCES[language]
+    (tmp_path / name).write_text(body, encoding="utf-8")
+    theirs = _theirs(exe, tmp_path, pattern, language)
+    ours = _ours(tmp_path, pattern, language)
+    assert ours == theirs, f"pattern tree: {compile_pattern(pattern, language).nodes}"
+
+
+def test_ast_grep_misses_what_the_ladder_finds(tmp_path: Path, repo_root: Path) -> None:
+    """REFERENCE.md: without a ladder ast-grep silently finds nothing for Dart print($A)."""
+    exe = _ast_grep()
+    root = repo_root / "examples" / "sample"
+    assert _theirs(exe, root, "print($A)", "dart") == []
+    assert len(_ours(root, "print($A)", "dart")) == 2
+    assert _theirs(exe, root, "free($P)", "c") == []
+    assert [t[3] for t in _ours(root, "free($P)", "c")] == ["free(p)"]

@@ -1,0 +1,136 @@
+"""Table-driven matcher tests: (language, pattern, source, expected match texts and captures)."""
+
+from __future__ import annotations
+
+import pytest
+
+from minitools.match import PatternError, compile_pattern, find_matches
+
+# (language, pattern, source, [(match text, {capture: text})])
+CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
+    # the must-work cases, where a fragment needs a scaffold
+    ("dart", "print($A)", "void main() { print('x'); var y = print(z); }",
+     [("print('x')", {"A": "'x'"}), ("print(z)", {"A": "z"})]),
+    ("dart", "if ($X != null) $X.dispose()",
+     "void f() {\n  if (a != null) a.dispose();\n  if (b != null) a.dispose();\n}",
+     [("if (a != null) a.dispose();", {"X": "a"})]),
+    ("go", "fmt.Println($A)", 'package main\nfunc main() {\n\tfmt.Println("hi")\n\tfmt.Println(1, 2)\n}\n',
+     [('fmt.Println("hi")', {"A": '"hi"'})]),
+    ("c", "free($P)", "void f(char *p) { free(p); free(q->r); xfree(p); }",
+     [("free(p)", {"P": "p"}), ("free(q->r)", {"P": "q->r"})]),
+    # strings and comments: never a match inside them; comments in the target insignificant
+    ("python", "foo($A)", 's = "foo(x)"\n# foo(y)\nfoo(  # note\n    z)\n', [("foo(  # note\n    z)", {"A": "z"})]),
+    ("javascript", "foo($A)", "const s = 'foo(x)'; /* foo(y) */ foo(w);", [("foo(w)", {"A": "w"})]),
+    ("java", "foo($A)", 'class C { void m() { String s = "foo(x)"; foo(y); } }', [("foo(y)", {"A": "y"})]),
+    ("rust", "foo($A)", 'fn m() { let s = "foo(x)"; // foo(z)\n foo(y); }', [("foo(y)", {"A": "y"})]),
+    # a metavariable inside a string literal of the pattern is literal text
+    ("javascript", 'log("$A")', 'log("$A"); log("b"); log(c);', [('log("$A")', {})]),
+    # leaves compare by exact text
+    ("python", "f('x')", "f('x')\nf(\"x\")\n", [("f('x')", {})]),
+    ("typescript", "let $A: number = 1", "let a: number = 1; let b: string = 1; let c: number = 1.0;",
+     [("let a: number = 1;", {"A": "a"})]),
+    # repeated metavariables: whitespace insignificant, parentheses not
+    ("python", "f($X, $X)", "f(a+b, a + b)\nf(a, (a))\nf(c, d)\n", [("f(a+b, a + b)", {"X": "a+b"})]),
+    ("go", "$A == $A", "package p\nfunc f() bool { return x == x || x == y }\n", [("x == x", {"A": "x"})]),
+    # $_ binds nothing and never constrains equality
+    ("javascript", "f($_, $_)", "f(1, 2); f(3);", [("f(1, 2)", {})]),
+    # $$$ backtracks: these find nothing in the ast-grep CLI
+    ("javascript", "foo($$$A, $B)", "foo(1, 2, 3);", [("foo(1, 2, 3)", {"A": "1, 2", "B": "3"})]),
+    ("javascript", "bar($$$A, $X, $X)", "bar(1, 2, 2); bar(1, 2);", [("bar(1, 2, 2)", {"A": "1", "X": "2"})]),
+    ("javascript", "foo($$$ARGS)", "foo(); foo(1, 2);", [("foo()", {"ARGS": ""}), ("foo(1, 2)", {"ARGS": "1, 2"})]),
+    # nested matches, outer first
+    ("python", "f($A)", "f(f(f(1)))\n", [("f(f(f(1)))", {"A": "f(f(1))"}), ("f(f(1))", {"A": "f(1)"}), ("f(1)", {"A": "1"})]),
+    ("typescript", "g($A)", "g(g(x));", [("g(g(x))", {"A": "g(x)"}), ("g(x)", {"A": "x"})]),
+    # extra trailing children of the target are ignored: an if with an else still matches
+    ("javascript", "if ($C) { $$$ }", "if (a) { b(); } else { c(); }", [("if (a) { b(); } else { c(); }", {"C": "a"})]),
+    ("python", "if $X is None: $$$B", "if a is None:\n    x = 1\n", [("if a is None:\n    x = 1", {"X": "a", "B": "x = 1"})]),
+    # a statement pattern (with its `;`) matches statements only
+    ("javascript", "foo($A);", "foo(1); bar(foo(2));", [("foo(1);", {"A": "1"})]),
+    ("c", "return $X;", "int f(void) { return 0; }", [("return 0;", {"X": "0"})]),
+    ("java", "System.out.println($A)", "class C { void m() { System.out.println(1); } }", [("System.out.println(1)", {"A": "1"})]),
+    ("rust", "$A.unwrap()", "fn m() { let v = x.unwrap(); y.expect(\"e\"); }", [("x.unwrap()", {"A": "x"})]),
+]
+
+
+def _ids() -> list[str]:
+    return [f"{c[0]}:{c[1]}" for c in CASES]
+
+
+@pytest.mark.parametrize(("language", "pattern", "source", "expected"), CASES, ids=_ids())
+def test_match_table(language: str, pattern: str, source: str, expected: list[tuple[str, dict[str, str]]]) -> None:
+    compiled = compile_pattern(pattern, language)
+    found = find_matches(compiled, source.encode("utf-8"))
+    got = [(m.text, {k: v.text for k, v in m.metavars.items()}) for m in found]
+    assert got == expected, f"pattern tree: {compiled.nodes}"
+
+
+def test_unicode_columns_are_code_points_and_lines_one_based() -> None:
+    src = 'x = "héllo😀"; foo(y)\n  foo(é)\n'
+    found = find_matches(compile_pattern("foo($A)", "python"), src.encode("utf-8"))
+    assert [(m.start, m.end) for m in found] == [((1, 15), (1, 21)), ((2, 3), (2, 9))]
+    assert found[0].start_byte == len('x = "héllo😀"; '.encode("utf-8"))
+    assert found[1].metavars["A"].start == (2, 7)
+
+
+def test_crlf_sources_match_with_the_same_lines() -> None:
+    src = b"a = 1\r\nif a is None:\r\n    foo(a)\r\n"
+    found = find_matches(compile_pattern("foo($A)", "python"), src)
+    assert [(m.text, m.start, m.end) for m in found] == [("foo(a)", (3, 5), (3, 11))]
+
+
+def test_empty_sequence_capture_is_empty_at_a_position() -> None:
+    (m,) = find_matches(compile_pattern("foo($$$A)", "javascript"), b"foo();")
+    cap = m.metavars["A"]
+    assert cap.text == "" and cap.start_byte == cap.end_byte
+    assert m.multi["A"] == []
+
+
+def test_multi_lists_each_node_of_the_sequence() -> None:
+    (m,) = find_matches(compile_pattern("foo($$$A)", "javascript"), b"foo(1, 2)")
+    assert [c.text for c in m.multi["A"]] == ["1", ",", "2"]
+    assert m.metavars["A"].text == "1, 2"
+
+
+@pytest.mark.parametrize(
+    ("language", "pattern", "rung"),
+    [
+        ("dart", "print($A)", "statement"),
+        ("dart", "$A == $A", "statement"),
+        ("javascript", "get $P() { return 1; }", "class member"),
+        ("dart", "void dispose() {}", "statement"),
+        ("python", "def $F(self): $$$B", "statement"),
+        ("c", "free($P)", "statement"),
+        ("go", "fmt.Println($A)", "statement"),
+        ("java", "public int $M() { return 0; }", "class member"),
+        ("javascript", "foo($A)", "statement"),
+        ("rust", "fn $F() { $$$ }", "statement"),
+    ],
+)
+def test_ladder_rung_choice(language: str, pattern: str, rung: str) -> None:
+    compiled = compile_pattern(pattern, language)
+    assert compiled.rung == rung, compiled.nodes
+
+
+def test_metavar_names_exclude_wildcards() -> None:
+    assert compile_pattern("f($A, $_, $$$REST, $_X, $$$)", "javascript").metavar_names == frozenset({"A", "REST"})
+
+
+@pytest.mark.parametrize(
+    ("language", "pattern"),
+    [("dart", "dispose(x"), ("python", "def ("), ("javascript", "foo(("), ("go", "func {"), ("c", "free(")],
+)
+def test_unparseable_patterns_name_the_rungs(language: str, pattern: str) -> None:
+    with pytest.raises(PatternError) as info:
+        compile_pattern(pattern, language)
+    message = str(info.value)
+    assert f'pattern "{pattern}" is unparseable as {language}: tried statement' in message
+
+
+def test_dart_unparseable_message_exact() -> None:
+    with pytest.raises(PatternError, match=r'^pattern "dispose\(x" is unparseable as dart: tried statement, expression, class member, declaration$'):
+        compile_pattern("dispose(x", "dart")
+
+
+def test_empty_pattern_is_an_error() -> None:
+    with pytest.raises(PatternError):
+        compile_pattern("  ", "python")

@@ -1,0 +1,168 @@
+"""Searcher: walking, ignore rules, skips, caps, the tree cache, path refusal."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from minitools.match import PathError, Searcher, compile_pattern, language_for_path
+
+
+def _tree(root: Path, files: dict[str, bytes | str]) -> None:
+    for rel, body in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(body.encode("utf-8") if isinstance(body, str) else body)
+
+
+def test_gitignore_hidden_and_dependency_folders_are_skipped(tmp_path: Path) -> None:
+    _tree(
+        tmp_path,
+        {
+            ".gitignore": "build/\n*.gen.py\n!keep.gen.py\n/top_only.py\n",
+            "a.py": "foo(1)\n",
+            "build/b.py": "foo(2)\n",
+            "x.gen.py": "foo(3)\n",
+            "keep.gen.py": "foo(4)\n",
+            "top_only.py": "foo(5)\n",
+            "sub/top_only.py": "foo(6)\n",
+            ".hidden/c.py": "foo(7)\n",
+            "node_modules/d.py": "foo(8)\n",
+            "sub/.gitignore": "local.py\n",
+            "sub/local.py": "foo(9)\n",
+            "notes.txt": "foo(10)\n",
+        },
+    )
+    result = Searcher(tmp_path).search(compile_pattern("foo($A)", "python"))
+    assert [(m.path, m.metavars["A"].text) for m in result.matches] == [
+        ("a.py", "1"),
+        ("keep.gen.py", "4"),
+        ("sub/top_only.py", "6"),
+    ]
+    assert result.files_searched == 3 and result.files_matched == 3
+
+
+def test_a_file_named_explicitly_is_searched_even_if_ignored(tmp_path: Path) -> None:
+    _tree(tmp_path, {".gitignore": "gen.py\n", "gen.py": "foo(1)\n"})
+    result = Searcher(tmp_path).search(compile_pattern("foo($A)", "python"), [tmp_path / "gen.py"])
+    assert result.total == 1
+
+
+def test_binary_non_utf8_and_oversized_files_are_skipped_and_counted(tmp_path: Path) -> None:
+    _tree(
+        tmp_path,
+        {
+            "ok.py": "foo(1)\n",
+            "bin.py": b"foo(2)\n\x00\x01\x02",
+            "latin.py": "foo('caf\xe9')\n".encode("latin-1"),
+            "big.py": "foo(3)\n" + "x = 1\n" * 200,
+        },
+    )
+    result = Searcher(tmp_path, max_file_bytes=1000).search(compile_pattern("foo($A)", "python"))
+    assert result.total == 1
+    assert result.skipped == {"binary": 1, "non-utf8": 1, "oversized": 1}
+
+
+def test_max_results_caps_matches_but_counts_all(tmp_path: Path) -> None:
+    _tree(tmp_path, {f"m{i}.py": "foo(1)\nfoo(2)\n" for i in range(5)})
+    result = Searcher(tmp_path).search(compile_pattern("foo($A)", "python"), max_results=3)
+    assert len(result.matches) == 3 and result.total == 10 and result.truncated
+    assert [m.path for m in result.matches] == ["m0.py", "m0.py", "m1.py"]
+
+
+def test_paths_outside_the_root_are_refused(tmp_path: Path) -> None:
+    inside = tmp_path / "root"
+    _tree(inside, {"a.py": "foo(1)\n"})
+    _tree(tmp_path, {"outside.py": "foo(2)\n"})
+    searcher = Searcher(inside)
+    pattern = compile_pattern("foo($A)", "python")
+    with pytest.raises(PathError, match="outside the search root"):
+        searcher.search(pattern, [tmp_path / "outside.py"])
+    with pytest.raises(PathError, match="outside the search root"):
+        searcher.search(pattern, [Path("../outside.py")])
+    (inside / "link.py").symlink_to(tmp_path / "outside.py")
+    with pytest.raises(PathError):
+        searcher.search(pattern, [Path("link.py")])
+
+
+def test_cache_serves_unchanged_files_and_reparses_changed_ones(tmp_path: Path) -> None:
+    _tree(tmp_path, {"a.py": "foo(1)\n"})
+    searcher = Searcher(tmp_path)
+    pattern = compile_pattern("foo($A)", "python")
+    assert searcher.search(pattern).matches[0].metavars["A"].text == "1"
+    assert searcher.search(pattern).total == 1 and searcher.cache.hits == 1
+    (tmp_path / "a.py").write_text("foo(22)\nfoo(3)\n")
+    os.utime(tmp_path / "a.py", ns=(1, 10**18))
+    assert [m.metavars["A"].text for m in searcher.search(pattern).matches] == ["22", "3"]
+
+
+def test_cache_is_bounded_by_source_bytes(tmp_path: Path) -> None:
+    _tree(tmp_path, {f"f{i}.py": "foo(1)\n" + "#" * 1000 + "\n" for i in range(10)})
+    searcher = Searcher(tmp_path, cache_bytes=3500)
+    searcher.search(compile_pattern("foo($A)", "python"))
+    assert len(searcher.cache) == 3 and searcher.cache.bytes <= 3500
+
+
+def test_a_directory_search_takes_only_the_language_files(tmp_path: Path) -> None:
+    _tree(tmp_path, {"a.ts": "foo(1);\n", "b.js": "foo(2);\n", "c.tsx": "foo(3);\n"})
+    result = Searcher(tmp_path).search(compile_pattern("foo($A)", "typescript"))
+    assert [m.path for m in result.matches] == ["a.ts"]
+
+
+@pytest.mark.parametrize(
+    ("name", "language"),
+    [("a.py", "python"), ("x.dart", "dart"), ("m.go", "go"), ("b.h", "c"), ("C.java", "java"), ("t.tsx", "tsx"), ("r.txt", None)],
+)
+def test_language_for_path(name: str, language: str | None) -> None:
+    assert language_for_path(name) == language
+
+
+def test_sample_dart_guard(repo_root: Path) -> None:
+    root = repo_root / "examples" / "sample"
+    result = Searcher(root).search(compile_pattern("if ($X != null) $X.dispose()", "dart"))
+    assert [(m.path, m.start[0], m.metavars["X"].text) for m in result.matches] == [("lib/controller.dart", 11, "controller")]
+
+
+def test_shard_workers_give_the_same_results_and_stop_on_close(tmp_path: Path) -> None:
+    _tree(tmp_path, {f"d{i % 3}/m{i}.py": f"foo({i})\nbar(foo({i}))\n" for i in range(12)})
+    _tree(tmp_path, {"skip/latin.py": b"foo('\xe9')\n"})
+    pattern = compile_pattern("foo($A)", "python")
+    alone = Searcher(tmp_path, workers=1).search(pattern, max_results=20)
+    with Searcher(tmp_path, workers=2, pool_min_files=2, pool_min_bytes=0) as sharded:
+        first = sharded.search(pattern, max_results=20)
+        again = sharded.search(pattern, max_results=20)
+        assert sharded._pool is not None and not sharded._pool.broken
+        pids = sharded._pool.pids
+        assert len(pids) == 1  # this process is shard 0
+    for result in (first, again):
+        assert result.matches == alone.matches
+        assert (result.total, result.files_searched, result.files_matched, result.skipped, result.truncated) == (
+            24, 12, 12, {"non-utf8": 1}, True,
+        )
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_patterns_sharing_a_root_kind_do_not_share_candidates(tmp_path: Path) -> None:
+    # the per-tree kind index must not hand one pattern's anchor-ranged candidates to another
+    _tree(tmp_path, {"a.py": "subprocess.run(x)\nisinstance(y, str)\nprint(z)\n"})
+    searcher = Searcher(tmp_path, workers=1)
+    assert searcher.search(compile_pattern("subprocess.run($$$A)", "python")).total == 1
+    assert searcher.search(compile_pattern("isinstance($X, str)", "python")).total == 1
+    assert searcher.search(compile_pattern("$F($$$A)", "python")).total == 3
+
+
+def test_prefilter_takes_words_whole_but_never_drops_a_real_match(tmp_path: Path) -> None:
+    _tree(tmp_path, {
+        "a.js": "x.subscriber(1); unsubscribe(2);\n",   # only glued occurrences: skipped, no match
+        "b.js": "x.subscribe(1);\n",
+        "c.js": "é.subscribe(2); $y.subscribe(3);\n",
+        "d.py": "x = 1if y else 2\nfoo(1if a else b)\n",
+    })
+    js = Searcher(tmp_path, workers=1).search(compile_pattern("$A.subscribe($B)", "javascript"))
+    assert [(m.path, m.metavars["B"].text) for m in js.matches] == [("b.js", "1"), ("c.js", "2"), ("c.js", "3")]
+    py = Searcher(tmp_path, workers=1).search(compile_pattern("foo($A if $B else $C)", "python"))
+    assert py.total == 1

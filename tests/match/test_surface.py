@@ -1,0 +1,35 @@
+"""The public surface of minitools.match, and its layering: it imports only itself."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import minitools.match as match
+
+
+def test_public_surface_is_pinned() -> None:
+    assert sorted(match.__all__) == sorted([
+        "Capture", "GrammarError", "GrammarSource", "NodeMatch", "PathError", "Pattern", "PatternError",
+        "SearchResult", "Searcher", "available_languages", "compile_pattern", "find_matches",
+        "grammar_source", "ladder_for", "language_for_path", "load_language", "parse_errors", "vendor_grammars",
+    ])
+    assert issubclass(match.PatternError, ValueError)
+
+
+def test_match_imports_only_itself_tree_sitter_and_the_stdlib() -> None:
+    import sys
+
+    package = Path(match.__file__).parent
+    for file in package.glob("*.py"):
+        tree = ast.parse(file.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            for name in names:
+                top = name.split(".")[0]
+                ok = name.startswith("minitools.match") or top in {"tree_sitter", "tree_sitter_language_pack", "__future__"} or top in sys.stdlib_module_names
+                assert ok, f"{file.name} imports {name}"

@@ -1,0 +1,110 @@
+"""The ast_grep tool through a real Run, and the `ast-grep` / `grammars` CLI subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from minitools import Run
+from minitools.commands import ast_grep as ast_grep_cmd
+from minitools.commands import grammars as grammars_cmd
+from minitools.match import Searcher
+from minitools.toolspec import Tier
+
+
+@pytest.fixture
+def sample(tmp_path: Path, repo_root: Path) -> Path:
+    dest = tmp_path / "sample"
+    shutil.copytree(repo_root / "examples" / "sample", dest)
+    return dest
+
+
+async def test_tool_finds_the_guard_that_disposes_what_it_checked(sample: Path) -> None:
+    async with Run(sample) as run:
+        spec = next(s for s in run.tools("plan") if s.name == "ast_grep")
+        assert spec.tier is Tier.READ and spec.parallel_safe
+        r = await run.call("ast_grep", {"pattern": "if ($X != null) $X.dispose()", "language": "dart"})
+    assert r.ok, r.text
+    assert "lib/controller.dart:11: if (controller != null) controller.dispose();" in r.text
+    assert "$X='controller'" in r.text
+    assert r.data["total"] == 1
+    (m,) = r.data["matches"]
+    assert m["file"] == "lib/controller.dart" and m["start"] == {"line": 11, "column": 5}
+    assert m["metavars"]["X"]["text"] == "controller"
+
+
+async def test_tool_infers_the_language_from_a_file_path(sample: Path) -> None:
+    async with Run(sample) as run:
+        r = await run.call("ast_grep", {"pattern": "print($A)", "path": "lib/controller.dart"})
+    assert r.ok and r.data["total"] == 2, r.text
+
+
+async def test_tool_reports_how_many_more_and_how_to_narrow(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("".join(f"foo({i})\n" for i in range(7)))
+    async with Run(tmp_path) as run:
+        r = await run.call("ast_grep", {"pattern": "foo($A)", "language": "python", "max_results": 5})
+    assert r.ok and len(r.data["matches"]) == 5 and r.data["truncated"]
+    assert "2 more; narrow with path or a more specific pattern" in r.text
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        ({"pattern": "dispose(x", "language": "dart"}, 'pattern "dispose(x" is unparseable as dart: tried statement, expression, class member, declaration'),
+        ({"pattern": "foo($A)", "path": "../elsewhere"}, "outside the workspace root"),
+        ({"pattern": "foo($A)"}, "no language given"),
+        ({"pattern": "foo($A)", "language": "klingon"}, 'language "klingon" has no grammar'),
+    ],
+)
+async def test_tool_expected_failures_are_results(sample: Path, args: dict[str, object], needle: str) -> None:
+    async with Run(sample) as run:
+        r = await run.call("ast_grep", args)
+    assert not r.ok and needle in r.text
+
+
+async def test_tool_absent_when_the_parser_is_not_wired(sample: Path) -> None:
+    async with Run(sample, resources={"parser": False}) as run:
+        assert "ast_grep" not in [s.name for s in run.tools()]
+
+
+async def test_tool_uses_the_injected_searcher(sample: Path) -> None:
+    searcher = Searcher(sample)
+    async with Run(sample, resources={"parser": searcher}) as run:
+        await run.call("ast_grep", {"pattern": "print($A)", "language": "dart"})
+    assert len(searcher.cache) == 1
+
+
+def _cli(module: object, argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    module.configure(parser)  # type: ignore[attr-defined]
+    return module.main(parser.parse_args(argv))  # type: ignore[attr-defined,no-any-return]
+
+
+def test_cli_exit_codes_and_json(sample: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(sample)
+    assert _cli(ast_grep_cmd, ["free($P)", "--lang", "c", "--json"]) == 0
+    (m,) = json.loads(capsys.readouterr().out)
+    assert set(m) >= {"file", "start", "end", "start_byte", "end_byte", "text", "metavars", "multi"}
+    assert m["file"] == "native/buffer.c" and m["text"].startswith("free(")
+    assert _cli(ast_grep_cmd, ["nothing_here($A)", "--lang", "c"]) == 1
+    assert _cli(ast_grep_cmd, ["free(", "--lang", "c"]) == 8
+    assert "unparseable as c" in capsys.readouterr().err
+    assert _cli(ast_grep_cmd, ["free($P)"]) == 2
+    assert _cli(ast_grep_cmd, ["print($A)", "lib/controller.dart"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["lib/controller.dart:13:5: print('closed')", "lib/controller.dart:20:3: print(screen)"]
+
+
+def test_grammars_list_and_vendor(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _cli(grammars_cmd, ["list", "python", "c"]) == 0
+    out = capsys.readouterr().out
+    assert "python: vendored" in out and "c: pack 0.13.0" in out
+    assert _cli(grammars_cmd, ["vendor", "go", "--dest", str(tmp_path)]) == 0
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    (entry,) = manifest["grammars"]
+    assert entry["language"] == "go" and entry["source"] == "tree-sitter-language-pack" and entry["version"] == "0.13.0"
+    assert len(entry["sha256"]) == 64 and (tmp_path / entry["file"]).exists()
+    assert _cli(grammars_cmd, ["vendor", "no_such_lang", "--dest", str(tmp_path)]) == 1
