@@ -218,7 +218,8 @@ class ToolCallError(RuntimeError):
 
 class ToolCallResult(str):
     """What `tool(...)` returns: the text the model would read (this string itself), with
-    `.ok`, `.data` (the JSON data) and `.images` (a list of (mime, bytes))."""
+    `.ok`, `.data` (the JSON data) and `.images` (a list of (mime, bytes)); `result["data"]`
+    works too."""
 
     ok: bool
     data: object
@@ -234,6 +235,14 @@ class ToolCallResult(str):
     @property
     def text(self) -> str:
         return str(self)
+
+    def __getitem__(self, key: Any) -> Any:
+        # result["data"], result["text"], ... like the wire shape; integers and slices stay str's
+        if isinstance(key, str):
+            if key in ("ok", "text", "data", "images"):
+                return getattr(self, key)
+            raise KeyError(f"{key!r}: a tool result has ok, text, data and images")
+        return str.__getitem__(self, key)
 
 
 def _plain(obj: object) -> str:

@@ -247,3 +247,13 @@ async def test_eval_from_inside_a_cell_is_refused_not_deadlocked(run: Run) -> No
     assert not r.ok and "ToolCallError" in r.text and "busy" in r.text
     r = await run.call("eval", cell("'still alive'"))
     assert r.ok and "still alive" in r.text
+
+
+async def test_a_cell_calls_ast_grep_through_the_bridge(run: Run, tmp_path: Path) -> None:
+    if "ast_grep" not in run.registry.names():
+        pytest.skip("ast_grep is not registered in this build")
+    (tmp_path / "m.py").write_text("print(1)\nprint('two')\nlen([])\n")
+    r = await run.call("eval", cell("r = tool('ast_grep', {'pattern': 'print($A)', 'path': '.', 'language': 'python'})\nprint(r)\nlen(r['data']['matches'])"))
+    assert r.ok, r.text
+    assert "m.py" in r.text
+    assert r.data["bridge_calls"] == 1 and "Out: 2" in r.text
