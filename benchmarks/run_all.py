@@ -1,15 +1,16 @@
 """Run every benchmark in this folder, side by side with its reference tool, and put the
-tables into the README between the BENCHMARKS markers.
+tables they print into the README between the BENCHMARKS markers.
 
 Each `bench_*.py` is a plain script (not collected by pytest) that prints a markdown table
-and writes benchmarks/results/<name>.json with at least ``{"title", "target", "table"}``.
+(and writes benchmarks/results/<name>.json). Its module docstring's first line is the title.
 """
 
 from __future__ import annotations
 
-import json
+import ast
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -17,24 +18,43 @@ README = HERE.parent / "README.md"
 START, END = "<!-- BENCHMARKS:START -->", "<!-- BENCHMARKS:END -->"
 
 
+def _title(script: Path) -> str:
+    doc = ast.get_docstring(ast.parse(script.read_text())) or script.stem
+    first = " ".join(doc.strip().split("\n\n")[0].split())
+    return first.split(". ")[0].rstrip(".")
+
+
+def _tables(output: str) -> str:
+    """The markdown table lines a benchmark printed, blocks separated by a blank line."""
+    blocks: list[list[str]] = [[]]
+    for line in output.splitlines():
+        if line.startswith("|"):
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    return "\n\n".join("\n".join(b) for b in blocks if b)
+
+
 def main(argv: list[str]) -> int:
     names = argv or sorted(p.stem for p in HERE.glob("bench_*.py"))
-    failed = []
+    failed, sections = [], []
     for name in names:
+        script = HERE / f"{name}.py"
         print(f"== {name}", flush=True)
-        code = subprocess.call([sys.executable, str(HERE / f"{name}.py")], cwd=HERE.parent)
-        if code != 0:
+        proc = subprocess.run([sys.executable, str(script)], cwd=HERE.parent, capture_output=True, text=True)
+        sys.stdout.write(proc.stdout)
+        sys.stderr.write(proc.stderr[-4000:])
+        if proc.returncode != 0:
             failed.append(name)
-    sections = []
-    for path in sorted((HERE / "results").glob("bench_*.json")):
-        result = json.loads(path.read_text())
-        sections.append(f"### {result.get('title', path.stem)}\n\n{result.get('target', '')}\n\n{result['table']}\n")
+            continue
+        stamp = time.strftime("%Y-%m-%d")
+        sections.append(f"### {_title(script)}\n\n`benchmarks/{name}.py`, measured {stamp} on this 2-core machine.\n\n{_tables(proc.stdout)}\n")
     if sections and START in README.read_text():
         text = README.read_text()
         head, rest = text.split(START, 1)
         _, tail = rest.split(END, 1)
         README.write_text(head + START + "\n\n" + "\n".join(sections) + "\n" + END + tail)
-        print(f"README benchmark tables updated from {len(sections)} result files")
+        print(f"README benchmark tables updated ({len(sections)} benchmarks)")
     if failed:
         print(f"benchmarks that failed: {', '.join(failed)}", file=sys.stderr)
         return 1
