@@ -120,7 +120,10 @@ def render(template: Template, match: NodeMatch, source: bytes) -> str:
         landing = here[: len(here) - len(here.lstrip(" \t"))]
         # a capture on a continuation line already carries `base` through the template's lines
         to_indent = landing if len(lines) > 1 else base + landing
-        chunk = _reindent(capture.text, _line_indent(source, capture.start_byte), to_indent)
+        # a capture that ends in a line break (Go's statement_list holds its final newline) would
+        # leave a blank line where the template already breaks the line
+        text = capture.text.rstrip("\r\n") if "\n" in capture.text else capture.text
+        chunk = _reindent(text, _line_indent(source, capture.start_byte), to_indent)
         lines[-1] += chunk[0]
         lines.extend(chunk[1:])
     # a line left holding only indentation (an empty capture, a blank template line) is blank
