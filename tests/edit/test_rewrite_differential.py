@@ -3,12 +3,11 @@ same files, for rewrites where REFERENCE.md says the two agree (spaces, bound me
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from reference_tools import ast_grep_cli
 
 from minitools import Run
 
@@ -29,12 +28,6 @@ CASES = [
 ]
 
 
-def _ast_grep() -> str:
-    exe = Path(sys.executable).with_name("ast-grep")
-    found = str(exe) if exe.exists() else shutil.which("ast-grep")
-    if not found:
-        pytest.skip("the ast-grep CLI is not installed (setup/10-match.sh installs ast-grep-cli==0.51.1)")
-    return found
 
 
 @pytest.mark.parametrize(("language", "pattern", "rewrite"), CASES, ids=[f"{c[0]}:{c[1]}" for c in CASES])
@@ -44,7 +37,7 @@ async def test_same_files_as_ast_grep_rewrite(tmp_path, language, pattern, rewri
     for d in (theirs, ours):
         d.mkdir()
         (d / name).write_text(text)
-    subprocess.run([_ast_grep(), "run", "--pattern", pattern, "--rewrite", rewrite, "--lang", language,
+    subprocess.run([ast_grep_cli(), "run", "--pattern", pattern, "--rewrite", rewrite, "--lang", language,
                     "--update-all", str(theirs)], check=True, capture_output=True, timeout=60)
     async with Run(ours, approve=lambda s, a: True, resources={"lsp": False}) as run:
         proposed = await run.call("ast_edit", {"pattern": pattern, "rewrite": rewrite, "language": language})

@@ -4,22 +4,15 @@ patterns and files, where REFERENCE.md says the two agree (no ladder, no backtra
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from reference_tools import ast_grep_cli
 
 from minitools.match import Searcher, compile_pattern
 
 
-def _ast_grep() -> str:
-    exe = Path(sys.executable).with_name("ast-grep")
-    found = str(exe) if exe.exists() else shutil.which("ast-grep")
-    if not found:
-        pytest.skip("the ast-grep CLI is not installed (setup/10-match.sh installs ast-grep-cli==0.51.1)")
-    return found
 
 
 SOURCES: dict[str, tuple[str, str]] = {
@@ -114,7 +107,7 @@ def _ours(root: Path, pattern: str, language: str) -> list[tuple[str, int, int, 
 
 @pytest.mark.parametrize(("language", "pattern"), PATTERNS, ids=[f"{l}:{p}" for l, p in PATTERNS])
 def test_same_matches_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern: str) -> None:
-    exe = _ast_grep()
+    exe = ast_grep_cli()
     name, body = SOURCES[language]
     (tmp_path / name).write_text(body, encoding="utf-8")
     theirs = _theirs(exe, tmp_path, pattern, language)
@@ -124,7 +117,7 @@ def test_same_matches_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern
 
 def test_ast_grep_misses_what_the_ladder_finds(tmp_path: Path, repo_root: Path) -> None:
     """REFERENCE.md: without a ladder ast-grep silently finds nothing for Dart print($A)."""
-    exe = _ast_grep()
+    exe = ast_grep_cli()
     root = repo_root / "examples" / "sample"
     assert _theirs(exe, root, "print($A)", "dart") == []
     assert len(_ours(root, "print($A)", "dart")) == 2
