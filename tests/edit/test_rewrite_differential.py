@@ -4,7 +4,6 @@ same files, for rewrites where REFERENCE.md says the two agree (spaces, bound me
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
 from reference_tools import ast_grep_cli
