@@ -1,4 +1,4 @@
-"""Benchmark: minitools' structural search against the `ast-grep` CLI, side by side, in one run.
+"""Structural-search benchmark: minitools' structural search against the `ast-grep` CLI, side by side, in one run.
 
 Corpora (fetched through package clients only, into benchmarks/corpora/, git-ignored):
   - the CPython standard library of the running interpreter (copied without site-packages);

@@ -21,7 +21,7 @@ START, END = "<!-- BENCHMARKS:START -->", "<!-- BENCHMARKS:END -->"
 def _title(script: Path) -> str:
     doc = ast.get_docstring(ast.parse(script.read_text())) or script.stem
     first = " ".join(doc.strip().split("\n\n")[0].split())
-    return first.split(". ")[0].rstrip(".")
+    return first.split(":")[0]
 
 
 def _tables(output: str) -> str:
