@@ -38,7 +38,19 @@ class QuestionPort(Protocol):
     async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]: ...
 
 
-class CallablePort:
+class _Port:
+    """What every port has: where its cards are shown, and whether a person is there now
+    (`attached`, when given, is asked each time; without it a person is assumed)."""
+
+    def __init__(self, destination: str | None, attached: Callable[[], bool] | None) -> None:
+        self.destination = destination
+        self._attached = attached
+
+    def is_attached(self) -> bool:
+        return True if self._attached is None else bool(self._attached())
+
+
+class CallablePort(_Port):
     """A port over a Python callable (sync or async) from card to answer, for embedders."""
 
     def __init__(
@@ -48,12 +60,8 @@ class CallablePort:
         destination: str | None = "callable",
         attached: Callable[[], bool] | None = None,
     ) -> None:
+        super().__init__(destination, attached)
         self._fn = fn
-        self.destination = destination
-        self._attached = attached
-
-    def is_attached(self) -> bool:
-        return True if self._attached is None else bool(self._attached())
 
     async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Ask the callable; the answer is checked against the card (`AnswerError` if it does not fit)."""
@@ -75,7 +83,7 @@ class CallablePort:
         return Answer.parse(result, parsed).to_dict()
 
 
-class HostPort:
+class HostPort(_Port):
     """A port that asks the host over JSON-RPC: `minitools serve` sends a request ``ask``
     with the card as params and waits for the host's answer.
 
@@ -91,12 +99,8 @@ class HostPort:
         destination: str | None = "host",
         attached: Callable[[], bool] | None = None,
     ) -> None:
+        super().__init__(destination, attached)
         self._send = send_request
-        self.destination = destination
-        self._attached = attached
-
-    def is_attached(self) -> bool:
-        return True if self._attached is None else bool(self._attached())
 
     async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
         """Send the card as an ``ask`` request; the answer is checked against the card."""

@@ -45,21 +45,12 @@ def _decode_body(body: bytes | bytearray | memoryview, peer: str) -> dict[str, A
     return obj
 
 
-class Framer:
-    """Turns a byte stream into JSON objects framed by ``Content-Length`` headers.
+class _Buffer:
+    """The receiving half both framers share: bytes in, compacted as they are consumed."""
 
-    Feed bytes with `receive_data` (``b""`` means EOF), then call `next_message` until it
-    returns `NEED_DATA` (or `CLOSED` after EOF).
-    """
-
-    def __init__(self, peer: str = "peer", *, max_body: int = 64 * 2**20, max_header: int = _MAX_HEADER) -> None:
-        self.peer = peer
-        self.max_body = max_body
-        self.max_header = max_header
-        self._buf = bytearray()
-        self._pos = 0  # start of the unread bytes in _buf
-        self._want = -1  # body length of the message whose header was read, or -1
-        self._eof = False
+    _buf: bytearray
+    _pos: int  # start of the unread bytes in _buf
+    _eof: bool
 
     @property
     def buffered(self) -> int:
@@ -77,6 +68,24 @@ class Framer:
             del self._buf[: self._pos]
             self._pos = 0
         self._buf += data
+
+
+class Framer(_Buffer):
+    """Turns a byte stream into JSON objects framed by ``Content-Length`` headers.
+
+    Feed bytes with `receive_data` (``b""`` means EOF), then call `next_message` until it
+    returns `NEED_DATA` (or `CLOSED` after EOF).
+    """
+
+    def __init__(self, peer: str = "peer", *, max_body: int = 64 * 2**20, max_header: int = _MAX_HEADER) -> None:
+        self.peer = peer
+        self.max_body = max_body
+        self.max_header = max_header
+        self._buf = bytearray()
+        self._pos = 0  # start of the unread bytes in _buf
+        self._want = -1  # body length of the message whose header was read, or -1
+        self._eof = False
+
 
     def next_message(self) -> dict[str, Any] | Sentinel:
         """The next complete message, `NEED_DATA`, or `CLOSED` (clean EOF)."""
@@ -150,7 +159,7 @@ def encode_message(obj: dict[str, Any]) -> bytes:
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
-class LineFramer:
+class LineFramer(_Buffer):
     """Newline-delimited JSON (one object per line), with the same interface as `Framer`.
 
     Used by ``minitools serve``. Blank lines are skipped; a line longer than `max_line`
@@ -164,21 +173,6 @@ class LineFramer:
         self._pos = 0
         self._eof = False
 
-    @property
-    def buffered(self) -> int:
-        return len(self._buf) - self._pos
-
-    def receive_data(self, data: bytes) -> None:
-        """Add bytes from the peer; ``b""`` marks the end of the stream."""
-        if self._eof:
-            raise LocalProtocolError("receive_data called after EOF was signalled")
-        if not data:
-            self._eof = True
-            return
-        if self._pos >= _COMPACT_AT:
-            del self._buf[: self._pos]
-            self._pos = 0
-        self._buf += data
 
     def next_message(self) -> dict[str, Any] | Sentinel:
         """The next complete line as a JSON object, `NEED_DATA`, or `CLOSED`."""
