@@ -3,32 +3,14 @@ initialize and shutdown, never publishes diagnostics, and misbehaves on demand t
 FAKE_LSP_MODE environment variable: "silent" (default: answers nothing but the handshake),
 "garbage" (writes a broken frame after initialize)."""
 
-import json
 import os
 import sys
+from pathlib import Path
 
-out, inp = sys.stdout.buffer, sys.stdin.buffer
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fake_wire import out, read, send  # noqa: E402
+
 mode = os.environ.get("FAKE_LSP_MODE", "silent")
-
-
-def send(obj):
-    body = json.dumps(obj).encode()
-    out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    out.flush()
-
-
-def read():
-    length = None
-    while True:
-        line = inp.readline()
-        if not line:
-            sys.exit(0)
-        if not line.strip():
-            break
-        name, _, value = line.partition(b":")
-        if name.strip().lower() == b"content-length":
-            length = int(value)
-    return json.loads(inp.read(length))
 
 
 while True:

@@ -6,33 +6,12 @@ spam_stderr (writes params["bytes"] bytes to stderr, then answers), garbage (wri
 that are not a frame).
 """
 
-import json
 import sys
 import time
+from pathlib import Path
 
-out = sys.stdout.buffer
-inp = sys.stdin.buffer
-
-
-def send(obj):
-    body = json.dumps(obj).encode()
-    out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    out.flush()
-
-
-def read():
-    length = None
-    while True:
-        line = inp.readline()
-        if not line:
-            sys.exit(0)
-        line = line.strip()
-        if not line:
-            break
-        name, _, value = line.partition(b":")
-        if name.lower() == b"content-length":
-            length = int(value)
-    return json.loads(inp.read(length))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fake_wire import out, read, send  # noqa: E402
 
 
 next_id = 1000
