@@ -74,7 +74,7 @@ def main(args: argparse.Namespace) -> int:
     if args.apply and args.rewrite is None:
         print("minitools ast-grep: --apply needs --rewrite TEMPLATE", file=sys.stderr)
         return EXIT_USAGE
-    searcher = Searcher(root)
+    searcher = Searcher(root, one_shot=True)
     try:
         if args.rewrite is not None:
             return _rewrite(searcher, pattern, args.rewrite, paths, apply=args.apply)

@@ -23,10 +23,10 @@ from minitools.match._search import (
     NodeMatch,
     SearchResult,
     find_matches,
-    language_for_path,
     parse_errors,
 )
 from minitools.match._searcher import PathError, Searcher
+from minitools.match._walk import language_for_path
 
 __all__ = [
     "Capture",

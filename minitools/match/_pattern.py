@@ -62,6 +62,9 @@ class Pattern:
     nodes: tuple[PNode, ...]
     metavar_names: frozenset[str]
     literals: tuple[bytes, ...] = field(default=())  # tokens every matching file contains
+    # for a single-node pattern: each token its root's subtree writes as a whole leaf, with
+    # the depths (below the root) of the leaves that write it; candidates are found from them
+    anchors: tuple[tuple[bytes, tuple[int, ...]], ...] = field(default=())
 
     @property
     def is_sequence(self) -> bool:
@@ -166,6 +169,25 @@ def _literals(nodes: tuple[PNode, ...]) -> tuple[bytes, ...]:
     return tuple(sorted(out, key=len, reverse=True))
 
 
+def _anchors(nodes: tuple[PNode, ...]) -> tuple[tuple[bytes, tuple[int, ...]], ...]:
+    if len(nodes) != 1 or nodes[0].meta:
+        return ()
+    depths: dict[bytes, set[int]] = {}
+
+    def walk(p: PNode, depth: int) -> None:
+        if p.meta:
+            return
+        if not p.children:
+            if p.btext and p.btext.strip() == p.btext:
+                depths.setdefault(p.btext, set()).add(depth)
+            return
+        for c in p.children:
+            walk(c, depth + 1)
+
+    walk(nodes[0], 0)
+    return tuple((token, tuple(sorted(ds))) for token, ds in depths.items())
+
+
 def _names(nodes: tuple[PNode, ...]) -> frozenset[str]:
     names: set[str] = set()
 
@@ -209,5 +231,5 @@ def compile_pattern(source: str, language: str) -> Pattern:
         built = tuple(b for b in (_build(n, char, regexes, False) for n in hole) if b is not None)
         if not built:
             continue
-        return Pattern(source, language, name, built, _names(built), _literals(built))
+        return Pattern(source, language, name, built, _names(built), _literals(built), _anchors(built))
     raise PatternError(f'pattern "{source}" is unparseable as {language}: tried {", ".join(tried)}')

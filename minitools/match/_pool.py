@@ -83,7 +83,7 @@ class ShardPool:
         self,
         source: str,
         language: str,
-        shards: Sequence[Sequence[Path]],
+        shards: Sequence[Sequence[str]],
         local: Callable[[], tuple[dict[str, Any], dict[str, int], int]],
     ) -> tuple[dict[str, Any], dict[str, int], int] | None:
         """Send shards[i] to worker i, run `local` (the caller's own shard) meanwhile, and
@@ -96,7 +96,7 @@ class ShardPool:
                 self._start()
             try:
                 for proc, shard in zip(self._procs, shards):
-                    _send(proc.stdin, (source, language, [str(p) for p in shard]))  # type: ignore[arg-type]
+                    _send(proc.stdin, (source, language, list(shard)))  # type: ignore[arg-type]
             except OSError:
                 self._stop()
                 self.broken = True
@@ -167,7 +167,7 @@ def _worker_main(argv: list[str]) -> int:
             return 0
         try:
             pattern = compile_pattern(source, language)
-            per_file, skipped, searched = searcher.search_files(pattern, [Path(p) for p in paths])
+            per_file, skipped, searched = searcher.search_files(pattern, paths)
             _send(out, ("ok", per_file, skipped, searched))
         except Exception as exc:  # reported to the parent, which searches in-process instead
             _send(out, ("error", repr(exc), {}, 0))

@@ -1,16 +1,12 @@
-"""Search: files → bytes → literal pre-filter → parse (cached) → candidates by kind (a
-tree-sitter query, in C) → verification in Python → NodeMatch values.
+"""Search within one file: literal pre-filter → parse → candidates (found from the rarest
+token the pattern writes, or by kind with a tree-sitter query, in C) → verification in
+Python → NodeMatch values.
 """
 
 from __future__ import annotations
 
-import os
-import re
-from collections import OrderedDict
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 import tree_sitter
 
@@ -22,34 +18,12 @@ __all__ = [
     "Capture",
     "NodeMatch",
     "SearchResult",
-    "Searcher",
     "find_matches",
-    "language_for_path",
     "parse_errors",
-    "EXTENSIONS",
 ]
 
-EXTENSIONS: dict[str, str] = {
-    ".py": "python", ".pyi": "python",
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".dart": "dart", ".rs": "rust", ".go": "go", ".c": "c", ".h": "c",
-    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-    ".java": "java", ".cs": "csharp", ".kt": "kotlin", ".kts": "kotlin", ".rb": "ruby",
-    ".php": "php", ".swift": "swift", ".sh": "bash", ".bash": "bash", ".lua": "lua",
-    ".scala": "scala", ".css": "css", ".html": "html", ".json": "json", ".yaml": "yaml",
-    ".yml": "yaml", ".toml": "toml", ".ex": "elixir", ".exs": "elixir", ".hs": "haskell",
-    ".nix": "nix", ".zig": "zig", ".sql": "sql",
-}
-# Folders that hold other people's code, skipped like hidden ones (ripgrep, ast-grep).
-DEPENDENCY_DIRS = frozenset({"node_modules", "__pycache__", "bower_components", "site-packages"})
 DEFAULT_MAX_FILE_BYTES = 4 << 20
 DEFAULT_CACHE_BYTES = 48 << 20  # source bytes whose trees the cache keeps (LRU); RSS is ~30x that
-
-
-def language_for_path(path: str | os.PathLike[str]) -> str | None:
-    """The language id for a file name, by extension; None when unknown."""
-    return EXTENSIONS.get(Path(path).suffix.lower())
 
 
 @dataclass(frozen=True)
@@ -172,48 +146,78 @@ def _all_nodes(root: tree_sitter.Node, named_only: bool) -> list[tree_sitter.Nod
     return out
 
 
-# Above this many occurrences of the anchor token, one query over the whole tree is cheaper
-# than one small ranged query per occurrence (measured: ~20 µs per ranged query, ~60 ns per
-# source byte for a whole-tree query, so the break-even is near one occurrence per 320 bytes).
-MAX_ANCHORS = 48
-BYTES_PER_ANCHOR = 400
+# One occurrence of an anchor token costs about 3 µs (a descent to its leaf, a step or two
+# up); one query over the whole tree about 80 ns per source byte. Above one occurrence per
+# BYTES_PER_ANCHOR bytes, the query is the cheaper way to the candidates.
+BYTES_PER_ANCHOR = 32
 
 
-def _anchor(pattern: Pattern, source: bytes | None) -> bytes | None:
-    """The token whose occurrences bound the candidate search, when that is worth it."""
-    if source is None or pattern.is_sequence or pattern.nodes[0].meta or not pattern.literals:
+def _anchor(pattern: Pattern, source: bytes | None) -> tuple[bytes, tuple[int, ...]] | None:
+    """The token (and the depths of the pattern leaves that write it) whose occurrences bound
+    the candidate search in `source`: the rarest, when it is rare enough to be worth it."""
+    if source is None or not pattern.anchors:
         return None
-    anchor = pattern.literals[0]
-    if len(anchor) < 3 or source.count(anchor) > max(MAX_ANCHORS, len(source) // BYTES_PER_ANCHOR):
-        return None
-    return anchor
+    best = pattern.anchors[0]
+    fewest = source.count(best[0])
+    for anchor in pattern.anchors[1:]:
+        if fewest == 0:
+            break
+        n = source.count(anchor[0])
+        if n < fewest:
+            best, fewest = anchor, n
+    return best if fewest * BYTES_PER_ANCHOR <= len(source) else None
+
+
+def _anchored(root: tree_sitter.Node, source: bytes, kind_id: int, token: bytes, depths: tuple[int, ...]) -> list[tree_sitter.Node]:
+    """Nodes of `kind_id` that sit `depth` (one of `depths`) above a leaf whose text is `token`.
+
+    A match writes the token as a target leaf at the same depth below the match's root as in
+    the pattern (metavariables bind whole nodes, skipped tokens are siblings), so every
+    candidate is found this way, and a descent per occurrence visits only a path."""
+    found: dict[int, tree_sitter.Node] = {}
+    width = len(token)
+    deepest = depths[-1]
+    descend = root.descendant_for_byte_range
+    pos = source.find(token)
+    while pos != -1:
+        end = pos + width
+        leaf = descend(pos, end)
+        if leaf is None or leaf.start_byte != pos or leaf.end_byte != end:
+            # not a whole token here: part of a longer one, of a string or of a comment
+            pos = source.find(token, pos + 1)
+            continue
+        # chain[:same] have exactly the token's extent: any of them may be the pattern's leaf
+        chain = [leaf]
+        same = 1
+        while len(chain) <= deepest + same - 1:
+            up = chain[-1].parent
+            if up is None:
+                break
+            if same == len(chain) and up.start_byte == pos and up.end_byte == end:
+                same += 1
+            chain.append(up)
+        for depth in depths:
+            for k in range(min(depth + same, len(chain)) - 1, depth - 1, -1):  # outer first
+                node = chain[k]
+                if node.kind_id == kind_id:
+                    found.setdefault(node.id, node)
+        pos = source.find(token, end)
+    return list(found.values())
 
 
 def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None = None) -> list[tree_sitter.Node]:
     first = pattern.nodes[0]
     if first.meta:
         return _all_nodes(root, named_only=True)
-    query = _kind_query(pattern.language, first.kind, first.named)
-    if query is None:
-        return [n for n in _all_nodes(root, False) if n.kind_id == first.kind_id]
     anchor = _anchor(pattern, source)
     if anchor is not None and source is not None:
-        # Every match contains each token the pattern writes, so a candidate must overlap an
-        # occurrence of the longest one: ranged queries visit only the nodes around them.
-        seen: dict[int, tree_sitter.Node] = {}
-        width = len(anchor)
-        pos = source.find(anchor)
-        while pos != -1:
-            cursor = tree_sitter.QueryCursor(query)
-            cursor.set_byte_range(pos, pos + width)
-            for n in cursor.captures(root).get("c", []):
-                if n.start_byte <= pos and n.end_byte >= pos + width:
-                    seen.setdefault(n.id, n)
-            pos = source.find(anchor, pos + width)
-        nodes = list(seen.values())
+        nodes = _anchored(root, source, first.kind_id, *anchor)
     else:
+        query = _kind_query(pattern.language, first.kind, first.named)
+        if query is None:
+            return [n for n in _all_nodes(root, False) if n.kind_id == first.kind_id]
         nodes = tree_sitter.QueryCursor(query).captures(root).get("c", [])
-    # pre-order: outer first at equal starts
+    # pre-order: outer first at equal starts (a stable sort keeps equal extents outer first)
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     return nodes
 
@@ -284,7 +288,7 @@ def _matches_in_tree(
     tree: tree_sitter.Tree,
     source: bytes,
     path: str | None,
-    index: dict[tuple[int, bool, bytes | None], list[tree_sitter.Node]] | None = None,
+    index: dict[tuple[int, bool, tuple[bytes, tuple[int, ...]] | None], list[tree_sitter.Node]] | None = None,
 ) -> list[NodeMatch]:
     """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
     Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
@@ -292,7 +296,7 @@ def _matches_in_tree(
         candidates = _candidates(pattern, tree.root_node, source)
     else:
         first = pattern.nodes[0]
-        # ranged candidates depend on the anchor token: they are memoised under it
+        # anchored candidates depend on the anchor token and depths: memoised under them
         key = (-1 if first.meta else first.kind_id, first.named, _anchor(pattern, source))
         candidates = index.get(key)  # type: ignore[assignment]
         if candidates is None:
@@ -323,134 +327,3 @@ def parse_errors(source: bytes, language: str) -> list[tuple[int, int]]:
         if n.has_error:
             stack.extend(reversed(n.children))
     return out
-
-
-# Ignore rules ---------------------------------------------------------------------------
-
-
-def _glob_regex(glob: str) -> str:
-    out = []
-    i = 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            j = glob.find("]", i)
-            if j == -1:
-                out.append(re.escape(c))
-            else:
-                out.append("[" + glob[i + 1 : j].replace("!", "^", 1) + "]")
-                i = j
-        else:
-            out.append(re.escape(c))
-        i += 1
-    return "".join(out)
-
-
-class _Ignore:
-    """One .gitignore's rules, relative to its directory: (regex, negated, dir_only)."""
-
-    def __init__(self, base: Path, lines: Iterable[str]) -> None:
-        self.base = base
-        self.rules: list[tuple[re.Pattern[str], bool, bool]] = []
-        for raw in lines:
-            line = raw.rstrip("\n").rstrip()
-            if not line or line.startswith("#"):
-                continue
-            negated = line.startswith("!")
-            if negated:
-                line = line[1:]
-            dir_only = line.endswith("/")
-            line = line.rstrip("/")
-            anchored = "/" in line
-            line = line.lstrip("/")
-            rx = _glob_regex(line)
-            rx = f"^{rx}$" if anchored else f"^(?:.*/)?{rx}$"
-            self.rules.append((re.compile(rx), negated, dir_only))
-
-    def decide(self, path: Path, is_dir: bool) -> bool | None:
-        """True ignored, False re-included, None no opinion."""
-        try:
-            rel = path.relative_to(self.base).as_posix()
-        except ValueError:
-            return None
-        verdict = None
-        for rx, negated, dir_only in self.rules:
-            if dir_only and not is_dir:
-                continue
-            if rx.match(rel):
-                verdict = not negated
-        return verdict
-
-
-def _read_ignore(directory: Path) -> _Ignore | None:
-    rules: list[str] = []
-    for name in (".gitignore", ".ignore"):
-        try:
-            rules.extend((directory / name).read_text(encoding="utf-8", errors="replace").splitlines())
-        except OSError:
-            pass
-    return _Ignore(directory, rules) if rules else None
-
-
-def _is_ignored(stack: list[_Ignore], path: Path, is_dir: bool) -> bool:
-    verdict = False
-    for ign in stack:
-        v = ign.decide(path, is_dir)
-        if v is not None:
-            verdict = v
-    return verdict
-
-
-def walk_files(root: Path, start: Path, language: str | None) -> Iterable[Path]:
-    """Files under `start` (inside `root`) in sorted order, honouring .gitignore files from
-    `root` down, skipping hidden and dependency folders; only `language`'s extensions."""
-    stack: list[_Ignore] = []
-    # ignore files of the ancestors between root and start apply too
-    chain = [start, *start.parents]
-    for d in reversed([p for p in chain if p == root or root in p.parents]):
-        if d != start:
-            ign = _read_ignore(d)
-            if ign:
-                stack.append(ign)
-
-    def visit(directory: Path, stack: list[_Ignore]) -> Iterable[Path]:
-        ign = _read_ignore(directory)
-        if ign:
-            stack = [*stack, ign]
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError:
-            return
-        for entry in entries:
-            name = entry.name
-            if name.startswith("."):
-                continue
-            p = Path(entry.path)
-            try:
-                is_dir = entry.is_dir(follow_symlinks=False)
-            except OSError:
-                continue
-            if is_dir:
-                if name in DEPENDENCY_DIRS or _is_ignored(stack, p, True):
-                    continue
-                yield from visit(p, stack)
-            elif entry.is_file(follow_symlinks=False):
-                if language is not None and EXTENSIONS.get(p.suffix.lower()) != language:
-                    continue
-                if _is_ignored(stack, p, False):
-                    continue
-                yield p
-
-    yield from visit(start, stack)

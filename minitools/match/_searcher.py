@@ -1,5 +1,7 @@
 """Searcher: one per Run. Walks files, pre-filters on the pattern's literal tokens, parses
-with a tree cache keyed by (path, size, mtime) and bounded by the source bytes it holds."""
+with a tree cache keyed by (path, size, mtime) and bounded by the source bytes it holds, and
+spreads a large search over the cores: persistent shard workers that keep their trees for
+the next call, or, for a process that searches once, forked copies of itself."""
 
 from __future__ import annotations
 
@@ -7,12 +9,13 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import tree_sitter
 
+from minitools.match._fork import fork_available, forked_search
 from minitools.match._pattern import Pattern, parser_for
 from minitools.match._pool import ShardPool, shard_of
 from minitools.match._search import (
@@ -22,8 +25,8 @@ from minitools.match._search import (
     SearchResult,
     _has_literals,
     _matches_in_tree,
-    walk_files,
 )
+from minitools.match._walk import walk_files
 
 __all__ = ["Searcher", "PathError"]
 
@@ -31,6 +34,9 @@ __all__ = ["Searcher", "PathError"]
 # a few MiB on a second core does not repay.
 POOL_MIN_FILES = 64
 POOL_MIN_BYTES = 8 << 20
+# A fork costs about a millisecond: worth it from a few files on.
+FORK_MIN_FILES = 8
+FORK_MIN_BYTES = 256 << 10
 MAX_INDEXED_KINDS = 16
 
 
@@ -92,12 +98,17 @@ class Searcher:
         workers: int | None = None,
         pool_min_files: int = POOL_MIN_FILES,
         pool_min_bytes: int = POOL_MIN_BYTES,
+        one_shot: bool = False,
     ) -> None:
         """`cache_bytes` bounds the source bytes whose trees are kept, in this process and
-        (shared out) in the shard workers; `workers` is how many shard processes a large
-        search fans out to (default: the number of cores, at most 4; 1 searches in-process);
-        a search of fewer than `pool_min_files` files or `pool_min_bytes` bytes stays in-process."""
+        (shared out) in the shard workers; `workers` is how many processes a large search
+        fans out to (default: the number of cores, at most 4; 1 searches in-process); a
+        search of fewer than `pool_min_files` files or `pool_min_bytes` bytes stays
+        in-process. `one_shot` is for a process that searches once and exits: a search forks
+        copies of this process instead of starting workers, when fork is safe here."""
         self.root = Path(os.path.realpath(root))
+        self._root = str(self.root)
+        self._prefix = self._root.rstrip(os.sep) + os.sep
         self.max_file_bytes = max_file_bytes
         self.cache = _TreeCache(cache_bytes)
         if workers is None:
@@ -105,8 +116,9 @@ class Searcher:
         self.workers = max(1, workers)
         self.pool_min_files = pool_min_files
         self.pool_min_bytes = pool_min_bytes
+        self.one_shot = one_shot
         self._pool: ShardPool | None = None
-        if self.workers > 1:
+        if self.workers > 1 and not one_shot:
             # this process is shard 0; the pool runs the other workers - 1 shards
             self._pool = ShardPool(self.root, self.workers - 1, max_file_bytes=max_file_bytes, cache_bytes=cache_bytes)
             weakref.finalize(self, self._pool.close)
@@ -124,59 +136,48 @@ class Searcher:
 
     # paths ---------------------------------------------------------------------------
 
-    def _resolve(self, path: Path) -> Path:
+    def _resolve(self, path: Path) -> str:
         p = path if path.is_absolute() else self.root / path
-        real = Path(os.path.realpath(p))
-        if real != self.root and self.root not in real.parents:
+        real = os.path.realpath(p)
+        if real != self._root and not real.startswith(self._prefix):
             raise PathError(f'path "{path}" is outside the search root {self.root}')
-        if not real.exists():
+        if not os.path.exists(real):
             raise PathError(f'path "{path}" does not exist under {self.root}')
         return real
 
     def files(self, pattern: Pattern, paths: Sequence[Path] | None = None) -> list[Path]:
         """The files a search of `paths` (default: the root) would look at, in order."""
-        return self._collect(pattern, paths, None)[0]
+        return [Path(f) for f in self._collect(pattern, paths)]
 
-    def _collect(
-        self, pattern: Pattern, paths: Sequence[Path] | None, on_many: Callable[[], None] | None
-    ) -> tuple[list[Path], bool]:
-        """The files, and whether they are enough work for the shard workers; `on_many` is
-        called as soon as they are (so the workers boot while the walk goes on)."""
-        walked = 0
-        many = False
-        targets = [self._resolve(Path(p)) for p in paths] if paths else [self.root]
-        out: list[Path] = []
-        seen: set[Path] = set()
+    def _collect(self, pattern: Pattern, paths: Sequence[Path] | None) -> list[str]:
+        targets = [self._resolve(Path(p)) for p in paths] if paths else [self._root]
+        out: list[str] = []
+        seen: set[str] = set()
         for target in targets:
             # a file named explicitly is searched whatever its extension or ignore rules
-            found = [target] if target.is_file() else walk_files(self.root, target, pattern.language)
+            found = [target] if os.path.isfile(target) else walk_files(self._root, target, pattern.language)
             for f in found:
                 if f not in seen:
                     seen.add(f)
                     out.append(f)
-                    if not many and on_many is not None:
-                        try:
-                            walked += f.stat().st_size
-                        except OSError:
-                            pass
-                        if len(out) >= self.pool_min_files and walked >= self.pool_min_bytes:
-                            many = True
-                            on_many()
-        return out, many
+        return out
 
-    def display(self, path: Path) -> str:
-        try:
-            return path.relative_to(self.root).as_posix()
-        except ValueError:
-            return str(path)
+    def display(self, path: str | Path) -> str:
+        """A file's path as results show it: relative to the root, with `/`."""
+        text = str(path)
+        if text.startswith(self._prefix):
+            text = text[len(self._prefix) :]
+            return text.replace(os.sep, "/") if os.sep != "/" else text
+        return text
 
     # search ----------------------------------------------------------------------------
 
-    def _read(self, path: Path, size: int) -> bytes | str:
+    def _read(self, path: str, size: int) -> bytes | str:
         if size > self.max_file_bytes:
             return "oversized"
         try:
-            source = path.read_bytes()
+            with open(path, "rb") as f:
+                source = f.read()
         except OSError:
             return "unreadable"
         if b"\0" in source[:8192]:
@@ -188,7 +189,7 @@ class Searcher:
         return source
 
     def search_files(
-        self, pattern: Pattern, files: Sequence[Path]
+        self, pattern: Pattern, files: Sequence[str | Path]
     ) -> tuple[dict[str, list[NodeMatch]], dict[str, int], int]:
         """In this process: {display path: matches} for the files that match, skip counts,
         and how many files were searched."""
@@ -196,12 +197,12 @@ class Searcher:
         skipped: dict[str, int] = {}
         searched = 0
         for path in files:
+            key = str(path)
             try:
-                st = path.stat()
+                st = os.stat(key)
             except OSError:
                 skipped["unreadable"] = skipped.get("unreadable", 0) + 1
                 continue
-            key = str(path)
             hit = self.cache.get(key, st.st_size, st.st_mtime_ns)
             index: dict[Any, Any] | None
             if hit is not None:
@@ -210,7 +211,7 @@ class Searcher:
                 if not _has_literals(pattern, source):
                     continue
             else:
-                got = self._read(path, st.st_size)
+                got = self._read(key, st.st_size)
                 if isinstance(got, str):
                     skipped[got] = skipped.get(got, 0) + 1
                     continue
@@ -223,29 +224,52 @@ class Searcher:
                 index = self.cache.put(key, st.st_size, st.st_mtime_ns, source, tree)
             if index is not None and len(index) >= MAX_INDEXED_KINDS:
                 index.clear()  # bound the per-tree kind index
-            display = self.display(path)
+            display = self.display(key)
             found = _matches_in_tree(pattern, tree, source, display, index)
             if found:
                 per_file[display] = found
         return per_file, skipped, searched
+
+    def _sizes(self, files: Sequence[str]) -> tuple[list[int], int]:
+        sizes = []
+        for f in files:
+            try:
+                sizes.append(os.stat(f).st_size)
+            except OSError:
+                sizes.append(0)
+        return sizes, sum(sizes)
+
+    def _search_parallel(
+        self, pattern: Pattern, files: list[str]
+    ) -> tuple[dict[str, list[NodeMatch]], dict[str, int], int] | None:
+        """The search spread over the cores, or None when it is too small to be worth it
+        (or a worker failed): the caller then searches in-process."""
+        if self.workers < 2:
+            return None
+        if self.one_shot:
+            if len(files) < FORK_MIN_FILES or not fork_available():
+                return None
+            sizes, total = self._sizes(files)
+            if total < FORK_MIN_BYTES:
+                return None
+            return forked_search(lambda some: self.search_files(pattern, some), files, sizes, self.workers)
+        pool = self._pool
+        if pool is None or pool.broken or len(files) < self.pool_min_files:
+            return None
+        if self._sizes(files)[1] < self.pool_min_bytes:
+            return None
+        shards: list[list[str]] = [[] for _ in range(self.workers)]
+        for f in files:
+            shards[shard_of(f, self.workers)].append(f)
+        return pool.run(pattern.source, pattern.language, shards[1:], lambda: self.search_files(pattern, shards[0]))
 
     def search(
         self, pattern: Pattern, paths: Sequence[Path] | None = None, *, max_results: int | None = None
     ) -> SearchResult:
         """Every match of `pattern` under `paths` (default: the whole root), files in sorted
         order, matches in pre-order; at most `max_results` kept, `total` counts them all."""
-        pool = self._pool
-        use_pool = pool is not None and not pool.broken
-        # the workers boot while the rest of the tree is walked
-        files, many = self._collect(pattern, paths, pool.start if use_pool and pool else None)
-        outcome = None
-        if pool is not None and use_pool and many:
-            shards: list[list[Path]] = [[] for _ in range(self.workers)]
-            for f in files:
-                shards[shard_of(str(f), self.workers)].append(f)
-            outcome = pool.run(
-                pattern.source, pattern.language, shards[1:], lambda: self.search_files(pattern, shards[0])
-            )
+        files = self._collect(pattern, paths)
+        outcome = self._search_parallel(pattern, files)
         if outcome is None:
             outcome = self.search_files(pattern, files)
         per_file, skipped, searched = outcome

@@ -1,0 +1,180 @@
+"""Which files a search looks at: languages by extension, and a walk that honours .gitignore
+and .ignore files and skips hidden and dependency folders (the way ripgrep and ast-grep do).
+
+Paths are plain strings here: the walk is on the cold path of every search, and building a
+`pathlib.Path` per entry costs more than reading the directory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+
+__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "language_for_path", "walk_files"]
+
+EXTENSIONS: dict[str, str] = {
+    ".py": "python", ".pyi": "python",
+    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
+    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
+    ".dart": "dart", ".rs": "rust", ".go": "go", ".c": "c", ".h": "c",
+    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
+    ".java": "java", ".cs": "csharp", ".kt": "kotlin", ".kts": "kotlin", ".rb": "ruby",
+    ".php": "php", ".swift": "swift", ".sh": "bash", ".bash": "bash", ".lua": "lua",
+    ".scala": "scala", ".css": "css", ".html": "html", ".json": "json", ".yaml": "yaml",
+    ".yml": "yaml", ".toml": "toml", ".ex": "elixir", ".exs": "elixir", ".hs": "haskell",
+    ".nix": "nix", ".zig": "zig", ".sql": "sql",
+}
+# Folders that hold other people's code, skipped like hidden ones (ripgrep, ast-grep).
+DEPENDENCY_DIRS = frozenset({"node_modules", "__pycache__", "bower_components", "site-packages"})
+IGNORE_FILES = (".gitignore", ".ignore")
+
+
+def _suffix(name: str) -> str:
+    """`pathlib.PurePath.suffix`, lower-cased, for a plain file name."""
+    dot = name.rfind(".")
+    return name[dot:].lower() if 0 < dot < len(name) - 1 else ""
+
+
+def language_for_path(path: str | os.PathLike[str]) -> str | None:
+    """The language id for a file name, by extension; None when unknown."""
+    return EXTENSIONS.get(_suffix(os.path.basename(os.fspath(path))))
+
+
+def _glob_regex(glob: str) -> str:
+    out = []
+    i = 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            j = glob.find("]", i)
+            if j == -1:
+                out.append(re.escape(c))
+            else:
+                out.append("[" + glob[i + 1 : j].replace("!", "^", 1) + "]")
+                i = j
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)
+
+
+class _Ignore:
+    """One folder's ignore rules, relative to it: (regex, negated, dir_only)."""
+
+    def __init__(self, base: str, lines: Iterable[str]) -> None:
+        self.prefix = base.rstrip(os.sep) + os.sep
+        self.rules: list[tuple[re.Pattern[str], bool, bool]] = []
+        for raw in lines:
+            line = raw.rstrip("\n").rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negated = line.startswith("!")
+            if negated:
+                line = line[1:]
+            dir_only = line.endswith("/")
+            line = line.rstrip("/")
+            anchored = "/" in line
+            line = line.lstrip("/")
+            rx = _glob_regex(line)
+            rx = f"^{rx}$" if anchored else f"^(?:.*/)?{rx}$"
+            self.rules.append((re.compile(rx), negated, dir_only))
+
+    def decide(self, path: str, is_dir: bool) -> bool | None:
+        """True ignored, False re-included, None no opinion."""
+        if not path.startswith(self.prefix):
+            return None
+        rel = path[len(self.prefix) :]
+        if os.sep != "/":
+            rel = rel.replace(os.sep, "/")
+        verdict = None
+        for rx, negated, dir_only in self.rules:
+            if dir_only and not is_dir:
+                continue
+            if rx.match(rel):
+                verdict = not negated
+        return verdict
+
+
+def _read_ignore(directory: str, names: Iterable[str] = IGNORE_FILES) -> _Ignore | None:
+    rules: list[str] = []
+    for name in names:
+        try:
+            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as f:
+                rules.extend(f.read().splitlines())
+        except OSError:
+            pass
+    return _Ignore(directory, rules) if rules else None
+
+
+def _is_ignored(stack: list[_Ignore], path: str, is_dir: bool) -> bool:
+    verdict = False
+    for ign in stack:
+        v = ign.decide(path, is_dir)
+        if v is not None:
+            verdict = v
+    return verdict
+
+
+def walk_files(root: str, start: str, language: str | None) -> list[str]:
+    """Files under `start` (a real path inside the real path `root`) in sorted order,
+    honouring ignore files from `root` down, skipping hidden and dependency folders; only
+    `language`'s extensions (every file when None)."""
+    wanted = None if language is None else {ext for ext, lang in EXTENSIONS.items() if lang == language}
+    stack: list[_Ignore] = []
+    # the ignore files of the folders between root and start apply too
+    above = []
+    d = os.path.dirname(start)
+    while start != root and (d == root or d.startswith(root.rstrip(os.sep) + os.sep)):
+        above.append(d)
+        if d == root:
+            break
+        d = os.path.dirname(d)
+    for folder in reversed(above):
+        ign = _read_ignore(folder)
+        if ign:
+            stack.append(ign)
+    out: list[str] = []
+
+    def visit(directory: str, stack: list[_Ignore]) -> None:
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            return
+        present = [e.name for e in entries if e.name in IGNORE_FILES]
+        if present:
+            ign = _read_ignore(directory, present)
+            if ign:
+                stack = [*stack, ign]
+        for entry in entries:
+            name = entry.name
+            if name[0] == ".":
+                continue
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                continue
+            if is_dir:
+                if name in DEPENDENCY_DIRS or (stack and _is_ignored(stack, entry.path, True)):
+                    continue
+                visit(entry.path, stack)
+            elif (wanted is None or _suffix(name) in wanted) and entry.is_file(follow_symlinks=False):
+                if stack and _is_ignored(stack, entry.path, False):
+                    continue
+                out.append(entry.path)
+
+    visit(start, stack)
+    return out

@@ -1,0 +1,91 @@
+"""Candidates found from the rarest token the pattern writes are exactly those a whole-tree
+query by kind finds: the same matches, over real code (the running interpreter's standard
+library and the TypeScript compiler's own sources), for patterns that write tokens at
+several depths, as leaves of strings, under nested nodes of one kind."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import minitools.match._search as search
+from minitools.match import compile_pattern, find_matches
+from minitools.match._search import _anchor
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+PYTHON_FILES = sorted([*(STDLIB / "json").glob("*.py"), *(STDLIB / "email").glob("*.py"),
+                       *(STDLIB / "asyncio").glob("*.py"), STDLIB / "argparse.py", STDLIB / "typing.py"])
+
+PYTHON_PATTERNS = [
+    "self.$A = $A",
+    "self",
+    "if $X is None: $$$B",
+    "$A.append($B)",
+    "isinstance($X, str)",
+    "raise ValueError($M)",
+    "len($A) == 0",
+    "len(str($A))",
+    "getattr($A, $B, None)",
+    "return None",
+    "'utf-8'",
+    "$F(*args, **kwargs)",
+    "def __init__(self, $$$P): $$$B",
+    "not $A",
+    "$A[0]",
+]
+
+
+def _matches(pattern_source: str, language: str, source: bytes) -> list[tuple[int, int, dict[str, str]]]:
+    pattern = compile_pattern(pattern_source, language)
+    return [(m.start_byte, m.end_byte, {k: c.text for k, c in m.metavars.items()}) for m in find_matches(pattern, source)]
+
+
+def _both_ways(monkeypatch: pytest.MonkeyPatch, pattern: str, language: str, source: bytes) -> tuple[list[object], list[object]]:
+    monkeypatch.setattr(search, "BYTES_PER_ANCHOR", 0)  # always from the anchor
+    anchored = _matches(pattern, language, source)
+    monkeypatch.setattr(search, "BYTES_PER_ANCHOR", 1 << 40)  # always the whole-tree query
+    queried = _matches(pattern, language, source)
+    return anchored, queried  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize("pattern", PYTHON_PATTERNS)
+def test_anchored_candidates_give_the_query_s_matches_on_the_stdlib(monkeypatch: pytest.MonkeyPatch, pattern: str) -> None:
+    assert len(PYTHON_FILES) > 40
+    total = 0
+    for path in PYTHON_FILES:
+        anchored, queried = _both_ways(monkeypatch, pattern, "python", path.read_bytes())
+        assert anchored == queried, path
+        total += len(queried)
+    assert total > 0  # every pattern of the table occurs in these files
+
+
+def test_anchored_candidates_on_typescript_sources(monkeypatch: pytest.MonkeyPatch, repo_root: Path) -> None:
+    lib = repo_root / "node_modules" / "typescript" / "lib"
+    sources = sorted(lib.glob("lib.es20*.d.ts"))[:40] + [repo_root / "examples" / "sample" / "web" / "cart.ts"]
+    assert len(sources) > 10
+    for pattern in ["interface $I { $$$B }", "$A(): $T;", "declare var $V: $T;", "type $A = $B;"]:
+        total = 0
+        for path in sources:
+            anchored, queried = _both_ways(monkeypatch, pattern, "typescript", path.read_bytes())
+            assert anchored == queried, (pattern, path)
+            total += len(queried)
+        assert total > 0, pattern
+
+
+def test_the_anchor_is_the_rarest_token_and_none_when_tokens_are_dense() -> None:
+    pattern = compile_pattern("self.$A = $A", "python")
+    # `self` written at depth 2 (assignment > attribute > identifier), `=` at depth 1
+    assert dict(pattern.anchors) == {b"self": (2,), b".": (2,), b"=": (1,)}
+    source = b"x = 1\n" + b"self.a.b.c(self)\n" * 40
+    assert _anchor(pattern, source) == (b"=", (1,))
+    assert _anchor(pattern, b"self.x=x;" * 40) is None  # each token every 9 bytes: the query is cheaper
+    # a token written at several depths keeps them all
+    assert dict(compile_pattern("f(g($A))", "python").anchors)[b"("] == (2, 4)  # call > argument_list > (
+
+
+def test_occurrences_inside_strings_comments_and_longer_tokens_are_not_candidates() -> None:
+    source = b"x == y  # x = y\ns = 'x = y'\nxx = y\nx = y\n"
+    last = source.rindex(b"x = y")
+    assert _matches("x = $V", "python", source) == [(last, last + 5, {"V": "y"})]
