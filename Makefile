@@ -7,9 +7,12 @@ STAMP  := $(VENV)/.minitools-installed
 
 .PHONY: run test setup setup-test lint bench clean
 
+# The package's bytecode is compiled up front, as an installed wheel's is (this machine sets
+# PYTHONDONTWRITEBYTECODE, so no run of the CLI would write it).
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[test,tour]'
+	$(PY) -m compileall -q minitools > /dev/null
 	touch $(STAMP)
 
 setup: $(STAMP)

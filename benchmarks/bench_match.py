@@ -16,6 +16,7 @@ table and writes benchmarks/results/bench_match.json.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import math
 import os
@@ -130,6 +131,8 @@ def main() -> int:
     ap.add_argument("--only", choices=["stdlib", "rxjs"])
     args = ap.parse_args()
     exe = ast_grep_exe()
+    # the package as installed: its bytecode compiled (PYTHONDONTWRITEBYTECODE may be set)
+    compileall.compile_dir(str(REPO / "minitools"), quiet=1)
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
     corpora = {"stdlib": fetch_stdlib, "rxjs": fetch_rxjs}
     roots = {name: fn() for name, fn in corpora.items() if args.only in (None, name)}

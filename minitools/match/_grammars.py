@@ -8,15 +8,13 @@ The loader prefers `vendored_grammars/` (a trimmed offline bundle written by
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
 import os
-import shutil
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -41,8 +39,7 @@ class GrammarError(LookupError):
     """No grammar for a language: not vendored and not in an installed language pack."""
 
 
-@dataclass(frozen=True)
-class GrammarSource:
+class GrammarSource(NamedTuple):
     language: str
     origin: str  # "vendored" or "pack"
     location: str  # file the grammar was (or would be) loaded from
@@ -94,6 +91,11 @@ def load_language(language: str) -> tree_sitter.Language:
         path = VENDORED_DIR / entry["file"]
         if path.exists():
             return _load_extension(language, path)
+    pack_dir = _pack_dir()
+    binding = pack_dir / "bindings" / f"{language}.abi3.so" if pack_dir is not None else None
+    if binding is not None and binding.exists():
+        # the binding itself: importing the pack would load three other grammars first
+        return _load_extension(language, binding)
     try:
         import tree_sitter_language_pack as pack
     except ImportError as exc:
@@ -130,6 +132,8 @@ def grammar_source(language: str) -> GrammarSource | None:
 
 
 def _sha256(path: Path) -> str:
+    import hashlib  # vendoring only: kept off the search's start-up
+
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -140,6 +144,8 @@ def _sha256(path: Path) -> str:
 def vendor_grammars(languages: list[str], dest: Path | None = None) -> list[dict[str, str]]:
     """Copy the compiled grammars of `languages` out of the installed pack into `dest`
     (default `vendored_grammars/`) and merge them into its manifest. Returns the entries written."""
+    import shutil  # vendoring only: kept off the search's start-up
+
     dest = dest or VENDORED_DIR
     pack = _pack_dir()
     if pack is None:

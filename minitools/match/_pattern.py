@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 import tree_sitter
@@ -27,21 +26,30 @@ class PatternError(ValueError):
     """A pattern that cannot be compiled: the message quotes it and names what was tried."""
 
 
-@dataclass(eq=False)
 class PNode:
-    """One node of a compiled pattern."""
+    """One node of a compiled pattern (a plain class: the dataclasses module costs a CLI run
+    20 ms to import)."""
 
-    kind_id: int
-    kind: str
-    named: bool
-    text: str  # the node's source text (metavariable characters restored to `$`)
-    children: tuple[PNode, ...] = ()
-    meta: int = NONE
-    name: str | None = None  # metavariable name; None for `$_`-style and anonymous `$$$`
-    btext: bytes = b""  # `text` as UTF-8, compared against target leaves
+    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext")
 
-    def __post_init__(self) -> None:
-        self.btext = self.text.encode("utf-8")
+    def __init__(
+        self,
+        kind_id: int,
+        kind: str,
+        named: bool,
+        text: str,
+        children: tuple[PNode, ...] = (),
+        meta: int = NONE,
+        name: str | None = None,
+    ) -> None:
+        self.kind_id = kind_id
+        self.kind = kind
+        self.named = named
+        self.text = text  # the node's source text (metavariable characters restored to `$`)
+        self.children = children
+        self.meta = meta
+        self.name = name  # metavariable name; None for `$_`-style and anonymous `$$$`
+        self.btext = text.encode("utf-8")  # compared against target leaves
 
     def __repr__(self) -> str:  # the tree, printed on test failure
         if self.meta:
@@ -51,24 +59,39 @@ class PNode:
         return f"({self.kind} {' '.join(map(repr, self.children))})"
 
 
-@dataclass(frozen=True, eq=False)
 class Pattern:
     """A compiled pattern: `nodes` is one node, or several for a hole that spans a run of
     siblings (a Dart call is `identifier` + `selector`; REFERENCE.md, "Grammars")."""
 
-    source: str
-    language: str
-    rung: str
-    nodes: tuple[PNode, ...]
-    metavar_names: frozenset[str]
-    literals: tuple[bytes, ...] = field(default=())  # tokens every matching file contains
-    # for a single-node pattern: each token its root's subtree writes as a whole leaf, with
-    # the depths (below the root) of the leaves that write it; candidates are found from them
-    anchors: tuple[tuple[bytes, tuple[int, ...]], ...] = field(default=())
+    __slots__ = ("source", "language", "rung", "nodes", "metavar_names", "literals", "anchors")
+
+    def __init__(
+        self,
+        source: str,
+        language: str,
+        rung: str,
+        nodes: tuple[PNode, ...],
+        metavar_names: frozenset[str],
+        literals: tuple[bytes, ...] = (),
+        anchors: tuple[tuple[bytes, tuple[int, ...]], ...] = (),
+    ) -> None:
+        self.source = source
+        self.language = language
+        self.rung = rung
+        self.nodes = nodes
+        self.metavar_names = metavar_names
+        self.literals = literals  # tokens every matching file contains
+        # for a single-node pattern: each token its root's subtree writes as a whole leaf,
+        # with the depths (below the root) of the leaves that write it: the candidates are
+        # found from the rarest
+        self.anchors = anchors
 
     @property
     def is_sequence(self) -> bool:
         return len(self.nodes) > 1
+
+    def __repr__(self) -> str:
+        return f"Pattern({self.source!r}, {self.language!r}, rung={self.rung!r}, nodes={self.nodes!r})"
 
 
 _local = threading.local()

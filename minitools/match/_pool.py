@@ -13,13 +13,15 @@ from __future__ import annotations
 import os
 import pickle
 import struct
-import subprocess
 import sys
 import threading
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import subprocess  # imported where a worker starts: a search that needs none skips it
 
 __all__ = ["ShardPool", "shard_of"]
 
@@ -61,6 +63,8 @@ class ShardPool:
         self.broken = False
 
     def _start(self) -> None:
+        import subprocess
+
         package_parent = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
@@ -120,6 +124,8 @@ class ShardPool:
             return merged, skipped, searched
 
     def _stop(self) -> None:
+        import subprocess
+
         for proc in self._procs:
             try:
                 if proc.stdin:
