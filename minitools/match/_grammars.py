@@ -56,7 +56,10 @@ def _manifest() -> dict[str, dict[str, str]]:
 
 
 def _pack_dir() -> Path | None:
-    spec = importlib.util.find_spec("tree_sitter_language_pack")
+    try:
+        spec = importlib.util.find_spec("tree_sitter_language_pack")
+    except (ImportError, ValueError):  # a broken or blocked install: as if absent
+        return None
     if spec is None or not spec.submodule_search_locations:
         return None
     return Path(next(iter(spec.submodule_search_locations)))

@@ -10,6 +10,7 @@ failed attempt leaves no bindings behind: environments are copied at each bindin
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import zip_longest
 
 import tree_sitter
 
@@ -37,10 +38,28 @@ def tokens(node: tree_sitter.Node) -> list[bytes]:
     return out
 
 
+def _leaves(nodes: list[tree_sitter.Node]) -> Iterator[bytes]:
+    """`tokens` of each node in turn, lazily: a comparison stops at the first difference."""
+    stack = list(reversed(nodes))
+    while stack:
+        n = stack.pop()
+        if n.child_count == 0:
+            if not (n.is_extra and "comment" in n.type):
+                yield n.text or b""
+        elif not (n.is_extra and "comment" in n.type):
+            stack.extend(reversed(n.children))
+
+
 def _same(a: tree_sitter.Node | list[tree_sitter.Node], b: tree_sitter.Node | list[tree_sitter.Node]) -> bool:
-    la = [t for n in a for t in tokens(n)] if isinstance(a, list) else tokens(a)
-    lb = [t for n in b for t in tokens(n)] if isinstance(b, list) else tokens(b)
-    return la == lb
+    la = a if isinstance(a, list) else [a]
+    lb = b if isinstance(b, list) else [b]
+    if len(la) == len(lb) == 1 and la[0].text == lb[0].text and la[0].kind_id == lb[0].kind_id:
+        return True  # one node each, of one kind and one text: one token sequence
+    missing = object()
+    for x, y in zip_longest(_leaves(la), _leaves(lb), fillvalue=missing):
+        if x != y:
+            return False
+    return True
 
 
 def _bind(env: MetaVarEnv, name: str | None, value: tree_sitter.Node | list[tree_sitter.Node]) -> MetaVarEnv | None:

@@ -73,7 +73,7 @@ class Pattern:
         nodes: tuple[PNode, ...],
         metavar_names: frozenset[str],
         literals: tuple[bytes, ...] = (),
-        anchors: tuple[tuple[bytes, tuple[int, ...]], ...] = (),
+        anchors: tuple[tuple[bytes, tuple[tuple[int, ...], ...]], ...] = (),
     ) -> None:
         self.source = source
         self.language = language
@@ -82,8 +82,8 @@ class Pattern:
         self.metavar_names = metavar_names
         self.literals = literals  # tokens every matching file contains
         # for a single-node pattern: each token its root's subtree writes as a whole leaf,
-        # with the depths (below the root) of the leaves that write it: the candidates are
-        # found from the rarest
+        # with the kinds from each such leaf up to the root: the candidates are found from
+        # the rarest
         self.anchors = anchors
 
     @property
@@ -192,23 +192,26 @@ def _literals(nodes: tuple[PNode, ...]) -> tuple[bytes, ...]:
     return tuple(sorted(out, key=len, reverse=True))
 
 
-def _anchors(nodes: tuple[PNode, ...]) -> tuple[tuple[bytes, tuple[int, ...]], ...]:
+def _anchors(nodes: tuple[PNode, ...]) -> tuple[tuple[bytes, tuple[tuple[int, ...], ...]], ...]:
+    """Each token the root's subtree writes as a whole leaf, with the kinds on the way from
+    each leaf that writes it up to the root (leaf first): a candidate must have them too."""
     if len(nodes) != 1 or nodes[0].meta:
         return ()
-    depths: dict[bytes, set[int]] = {}
+    paths: dict[bytes, dict[tuple[int, ...], None]] = {}
 
-    def walk(p: PNode, depth: int) -> None:
+    def walk(p: PNode, above: tuple[int, ...]) -> None:
         if p.meta:
             return
+        here = (p.kind_id, *above)
         if not p.children:
             if p.btext and p.btext.strip() == p.btext:
-                depths.setdefault(p.btext, set()).add(depth)
+                paths.setdefault(p.btext, {})[here] = None
             return
         for c in p.children:
-            walk(c, depth + 1)
+            walk(c, here)
 
-    walk(nodes[0], 0)
-    return tuple((token, tuple(sorted(ds))) for token, ds in depths.items())
+    walk(nodes[0], ())
+    return tuple((token, tuple(sorted(found, key=len))) for token, found in paths.items())
 
 
 def _names(nodes: tuple[PNode, ...]) -> frozenset[str]:

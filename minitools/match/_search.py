@@ -150,9 +150,12 @@ def _all_nodes(root: tree_sitter.Node, named_only: bool) -> list[tree_sitter.Nod
 BYTES_PER_ANCHOR = 32
 
 
-def _anchor(pattern: Pattern, source: bytes | None) -> tuple[bytes, tuple[int, ...]] | None:
-    """The token (and the depths of the pattern leaves that write it) whose occurrences bound
-    the candidate search in `source`: the rarest, when it is rare enough to be worth it."""
+Anchor = tuple[bytes, tuple[tuple[int, ...], ...]]
+
+
+def _anchor(pattern: Pattern, source: bytes | None) -> Anchor | None:
+    """The token (with the kind paths of the pattern leaves that write it) whose occurrences
+    bound the candidate search in `source`: the rarest, when it is rare enough to be worth it."""
     if source is None or not pattern.anchors:
         return None
     best = pattern.anchors[0]
@@ -166,16 +169,17 @@ def _anchor(pattern: Pattern, source: bytes | None) -> tuple[bytes, tuple[int, .
     return best if fewest * BYTES_PER_ANCHOR <= len(source) else None
 
 
-def _anchored(root: tree_sitter.Node, source: bytes, kind_id: int, token: bytes, depths: tuple[int, ...]) -> list[tree_sitter.Node]:
-    """Nodes of `kind_id` that sit `depth` (one of `depths`) above a leaf whose text is `token`.
-
-    A match writes the token as a target leaf at the same depth below the match's root as in
-    the pattern (metavariables bind whole nodes, skipped tokens are siblings), so every
-    candidate is found this way, and a descent per occurrence visits only a path."""
+def _anchored(root: tree_sitter.Node, source: bytes, token: bytes, paths: tuple[tuple[int, ...], ...]) -> list[tree_sitter.Node]:
+    """The nodes above a leaf whose text is `token` along one of `paths` (kinds from the
+    leaf up to the pattern's root): every candidate a whole-tree query by kind would give
+    that can match, since a match writes each pattern leaf as a target leaf of the same kind
+    at the same place below its root (metavariables bind whole nodes; skipped tokens are
+    siblings). A descent per occurrence visits one path where the query visits every node."""
     found: dict[int, tree_sitter.Node] = {}
     width = len(token)
-    deepest = depths[-1]
     descend = root.descendant_for_byte_range
+    # the common case, one path whose leaf is the token's own node, without the general loop
+    single = paths[0] if len(paths) == 1 else None
     pos = source.find(token)
     while pos != -1:
         end = pos + width
@@ -184,23 +188,61 @@ def _anchored(root: tree_sitter.Node, source: bytes, kind_id: int, token: bytes,
             # not a whole token here: part of a longer one, of a string or of a comment
             pos = source.find(token, pos + 1)
             continue
-        # chain[:same] have exactly the token's extent: any of them may be the pattern's leaf
-        chain = [leaf]
-        same = 1
-        while len(chain) <= deepest + same - 1:
+        pos = source.find(token, end)
+        if single is not None and leaf.kind_id == single[0]:
+            node: tree_sitter.Node | None = leaf.parent
+            if node is None:
+                if len(single) == 1:
+                    found.setdefault(leaf.id, leaf)
+                continue
+            if node.start_byte != end - width or node.end_byte != end:
+                last = len(single) - 1
+                if last == 0:
+                    found.setdefault(leaf.id, leaf)
+                    continue
+                k = 1
+                while node is not None and node.kind_id == single[k]:
+                    if k == last:
+                        found.setdefault(node.id, node)
+                        break
+                    k += 1
+                    node = node.parent
+                continue
+        _anchored_general(leaf, end - width, end, paths, found)
+    return list(found.values())
+
+
+def _anchored_general(
+    leaf: tree_sitter.Node, start: int, end: int, paths: tuple[tuple[int, ...], ...], found: dict[int, tree_sitter.Node]
+) -> None:
+    """`_anchored` at one occurrence, for any paths, with any node of the token's extent
+    (the leaf or one above it) taken as the pattern's leaf."""
+    chain = [leaf]  # chain[k] is k levels above the leaf, fetched as needed
+    j = 0  # chain[j] stands for the pattern's leaf
+    while True:
+        for path in paths:
+            k = 0
+            for kind in path:
+                while len(chain) <= j + k:
+                    up = chain[-1].parent
+                    if up is None:
+                        break
+                    chain.append(up)
+                if j + k >= len(chain) or chain[j + k].kind_id != kind:
+                    break
+                k += 1
+            else:
+                node = chain[j + k - 1]
+                found.setdefault(node.id, node)
+        if len(chain) <= j + 1:
             up = chain[-1].parent
             if up is None:
-                break
-            if same == len(chain) and up.start_byte == pos and up.end_byte == end:
-                same += 1
+                return
             chain.append(up)
-        for depth in depths:
-            for k in range(min(depth + same, len(chain)) - 1, depth - 1, -1):  # outer first
-                node = chain[k]
-                if node.kind_id == kind_id:
-                    found.setdefault(node.id, node)
-        pos = source.find(token, end)
-    return list(found.values())
+        above = chain[j + 1]
+        if above.start_byte != start or above.end_byte != end:
+            return
+        j += 1
 
 
 def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None = None) -> list[tree_sitter.Node]:
@@ -209,7 +251,7 @@ def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None =
         return _all_nodes(root, named_only=True)
     anchor = _anchor(pattern, source)
     if anchor is not None and source is not None:
-        nodes = _anchored(root, source, first.kind_id, *anchor)
+        nodes = _anchored(root, source, *anchor)
     else:
         query = _kind_query(pattern.language, first.kind, first.named)
         if query is None:
@@ -286,7 +328,7 @@ def _matches_in_tree(
     tree: tree_sitter.Tree,
     source: bytes,
     path: str | None,
-    index: dict[tuple[int, bool, tuple[bytes, tuple[int, ...]] | None], list[tree_sitter.Node]] | None = None,
+    index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None = None,
 ) -> list[NodeMatch]:
     """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
     Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
@@ -294,7 +336,7 @@ def _matches_in_tree(
         candidates = _candidates(pattern, tree.root_node, source)
     else:
         first = pattern.nodes[0]
-        # anchored candidates depend on the anchor token and depths: memoised under them
+        # anchored candidates depend on the anchor token and paths: memoised under them
         key = (-1 if first.meta else first.kind_id, first.named, _anchor(pattern, source))
         candidates = index.get(key)  # type: ignore[assignment]
         if candidates is None:

@@ -104,13 +104,15 @@ class Searcher:
         (shared out) in the shard workers; `workers` is how many processes a large search
         fans out to (default: the number of cores, at most 4; 1 searches in-process); a
         search of fewer than `pool_min_files` files or `pool_min_bytes` bytes stays
-        in-process. `one_shot` is for a process that searches once and exits: a search forks
-        copies of this process instead of starting workers, when fork is safe here."""
+        in-process. `one_shot` is for a process that searches once and exits: it keeps no
+        trees, and a search forks copies of this process instead of starting workers, when
+        fork is safe here."""
         self.root = Path(os.path.realpath(root))
         self._root = str(self.root)
         self._prefix = self._root.rstrip(os.sep) + os.sep
         self.max_file_bytes = max_file_bytes
-        self.cache = _TreeCache(cache_bytes)
+        # a process that searches once never looks a tree up again: it keeps none
+        self.cache = _TreeCache(0 if one_shot else cache_bytes)
         if workers is None:
             workers = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
         self.workers = max(1, workers)

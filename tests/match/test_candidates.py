@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import minitools.match._search as search
-from minitools.match import compile_pattern, find_matches
+from minitools.match import compile_pattern, find_matches, load_language
 from minitools.match._search import _anchor
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -74,15 +74,22 @@ def test_anchored_candidates_on_typescript_sources(monkeypatch: pytest.MonkeyPat
         assert total > 0, pattern
 
 
+def _kinds(pattern_source: str, token: bytes) -> list[list[str]]:
+    pattern = compile_pattern(pattern_source, "python")
+    language = load_language("python")
+    return [[language.node_kind_for_id(k) or "" for k in path] for path in dict(pattern.anchors)[token]]
+
+
 def test_the_anchor_is_the_rarest_token_and_none_when_tokens_are_dense() -> None:
     pattern = compile_pattern("self.$A = $A", "python")
-    # `self` written at depth 2 (assignment > attribute > identifier), `=` at depth 1
-    assert dict(pattern.anchors) == {b"self": (2,), b".": (2,), b"=": (1,)}
+    # each token with the kinds from its leaf up to the pattern's root
+    assert _kinds("self.$A = $A", b"self") == [["identifier", "attribute", "assignment"]]
+    assert _kinds("self.$A = $A", b"=") == [["=", "assignment"]]
     source = b"x = 1\n" + b"self.a.b.c(self)\n" * 40
-    assert _anchor(pattern, source) == (b"=", (1,))
+    assert _anchor(pattern, source) == (b"=", dict(pattern.anchors)[b"="])
     assert _anchor(pattern, b"self.x=x;" * 40) is None  # each token every 9 bytes: the query is cheaper
-    # a token written at several depths keeps them all
-    assert dict(compile_pattern("f(g($A))", "python").anchors)[b"("] == (2, 4)  # call > argument_list > (
+    # a token written at several places keeps every path
+    assert _kinds("f(g($A))", b"(") == [["(", "argument_list", "call"], ["(", "argument_list", "call", "argument_list", "call"]]
 
 
 def test_occurrences_inside_strings_comments_and_longer_tokens_are_not_candidates() -> None:
