@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -60,17 +61,26 @@ def test_a_one_shot_search_forks_and_finds_what_one_process_finds(tmp_path: Path
     assert all(_gone(pid) for pid in forks)
 
 
-def test_a_failing_child_costs_time_not_results(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    _tree(tmp_path)
+def _in_children(monkeypatch: pytest.MonkeyPatch, fail: Callable[[], None]) -> None:
+    """Make every forked child call `fail` where it would search."""
     parent = os.getpid()
     real = Searcher.search_files
 
     def search_files(self: Searcher, pattern: object, files: object) -> object:
         if os.getpid() != parent:
-            raise MemoryError("the child ran out")
+            fail()
         return real(self, pattern, files)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Searcher, "search_files", search_files)
+
+
+def _run_out() -> None:
+    raise MemoryError("the child ran out")
+
+
+def test_a_failing_child_costs_time_not_results(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    _tree(tmp_path)
+    _in_children(monkeypatch, _run_out)
     pattern = compile_pattern("foo($A, $B)", "python")
     result = Searcher(tmp_path, workers=3, one_shot=True).search(pattern)
     assert len(forks) == 2
@@ -80,15 +90,7 @@ def test_a_failing_child_costs_time_not_results(tmp_path: Path, forks: list[int]
 
 def test_a_child_killed_mid_search_is_searched_again_in_process(tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
     _tree(tmp_path)
-    parent = os.getpid()
-    real = Searcher.search_files
-
-    def search_files(self: Searcher, pattern: object, files: object) -> object:
-        if os.getpid() != parent:
-            os._exit(9)  # dies without a word
-        return real(self, pattern, files)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Searcher, "search_files", search_files)
+    _in_children(monkeypatch, lambda: os._exit(9))  # dies without a word
     result = Searcher(tmp_path, workers=2, one_shot=True).search(compile_pattern("foo($A, $B)", "python"))
     assert result.total == sum(120 + i for i in range(40))
     assert all(_gone(pid) for pid in forks)
