@@ -95,8 +95,8 @@ def timed(argv: list[str], cwd: Path) -> tuple[float, str]:
 
 
 def theirs(exe: str, corpus: Path, lang: str, pattern: str) -> tuple[float, set[tuple[str, int, int]]]:
-    # --no-ignore parent: the corpora sit in this repository, whose .gitignore (dist/, the
-    # corpora folder) must not hide their files; minitools reads ignore files from its root down
+    # --no-ignore parent (both tools): the corpora sit in this repository, whose .gitignore
+    # (dist/, the corpora folder) must not hide their files
     t, out = timed([exe, "run", "-p", pattern, "-l", lang, "--no-ignore", "parent", "--json=stream", "."], corpus)
     found = set()
     for line in out.splitlines():
@@ -106,7 +106,8 @@ def theirs(exe: str, corpus: Path, lang: str, pattern: str) -> tuple[float, set[
 
 
 def ours_cold(corpus: Path, lang: str, pattern: str) -> tuple[float, set[tuple[str, int, int]]]:
-    argv = [sys.executable, "-m", "minitools.commands.ast_grep", pattern, ".", "--lang", lang, "--json", "--root", "."]
+    argv = [sys.executable, "-m", "minitools.commands.ast_grep", pattern, ".", "--lang", lang, "--json", "--root", ".",
+            "--no-ignore", "parent"]
     t, out = timed(argv, corpus)
     return t, {(m["file"], m["start_byte"], m["end_byte"]) for m in json.loads(out)}
 
@@ -136,7 +137,7 @@ def main() -> int:
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
     corpora = {"stdlib": fetch_stdlib, "rxjs": fetch_rxjs}
     roots = {name: fn() for name, fn in corpora.items() if args.only in (None, name)}
-    searchers = {name: Searcher(root) for name, root in roots.items()}
+    searchers = {name: Searcher(root, ignore_parents=False) for name, root in roots.items()}
     rows = []
     for corpus, lang, pattern in SUITE:
         if corpus not in roots:

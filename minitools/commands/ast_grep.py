@@ -38,6 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=None,
                         help="workspace root; paths must lie inside it (default: the current directory, "
                         "or the paths' common folder when they lie outside it)")
+    parser.add_argument("--no-ignore", action="append", default=[], choices=["parent"], metavar="parent",
+                        help="parent: do not apply the ignore files of the folders above the root")
     parser.add_argument("--rewrite", "-r", metavar="TEMPLATE",
                         help="replace each match with TEMPLATE ($NAME / $$$NAME substituted); prints the diff")
     parser.add_argument("--apply", action="store_true",
@@ -74,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
     if args.apply and args.rewrite is None:
         print("minitools ast-grep: --apply needs --rewrite TEMPLATE", file=sys.stderr)
         return EXIT_USAGE
-    searcher = Searcher(root, one_shot=True)
+    searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore)
     try:
         if args.rewrite is not None:
             return _rewrite(searcher, pattern, args.rewrite, paths, apply=args.apply)

@@ -99,6 +99,7 @@ class Searcher:
         pool_min_files: int = POOL_MIN_FILES,
         pool_min_bytes: int = POOL_MIN_BYTES,
         one_shot: bool = False,
+        ignore_parents: bool = True,
     ) -> None:
         """`cache_bytes` bounds the source bytes whose trees are kept, in this process and
         (shared out) in the shard workers; `workers` is how many processes a large search
@@ -106,7 +107,9 @@ class Searcher:
         search of fewer than `pool_min_files` files or `pool_min_bytes` bytes stays
         in-process. `one_shot` is for a process that searches once and exits: it keeps no
         trees, and a search forks copies of this process instead of starting workers, when
-        fork is safe here."""
+        fork is safe here. `ignore_parents` applies the ignore files of the folders above
+        `root` within its git repository, as ripgrep and ast-grep do (`--no-ignore parent`
+        turns that off in both)."""
         self.root = Path(os.path.realpath(root))
         self._root = str(self.root)
         self._prefix = self._root.rstrip(os.sep) + os.sep
@@ -119,6 +122,7 @@ class Searcher:
         self.pool_min_files = pool_min_files
         self.pool_min_bytes = pool_min_bytes
         self.one_shot = one_shot
+        self.ignore_parents = ignore_parents
         self._pool: ShardPool | None = None
         if self.workers > 1 and not one_shot:
             # this process is shard 0; the pool runs the other workers - 1 shards
@@ -157,7 +161,9 @@ class Searcher:
         seen: set[str] = set()
         for target in targets:
             # a file named explicitly is searched whatever its extension or ignore rules
-            found = [target] if os.path.isfile(target) else walk_files(self._root, target, pattern.language)
+            found = [target] if os.path.isfile(target) else walk_files(
+                self._root, target, pattern.language, parents=self.ignore_parents
+            )
             for f in found:
                 if f not in seen:
                     seen.add(f)

@@ -128,10 +128,26 @@ def _is_ignored(stack: list[_Ignore], path: str, is_dir: bool) -> bool:
     return verdict
 
 
-def walk_files(root: str, start: str, language: str | None) -> list[str]:
+def _repository_folders(root: str) -> list[str]:
+    """The folders above `root` up to the top of the git repository it lies in (outermost
+    first), whose ignore files apply below them as git's do; none outside a repository."""
+    folders = []
+    d = root
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return list(reversed(folders)) if d != root else []
+        parent = os.path.dirname(d)
+        if parent == d:
+            return []
+        d = parent
+        folders.append(d)
+
+
+def walk_files(root: str, start: str, language: str | None, *, parents: bool = True) -> list[str]:
     """Files under `start` (a real path inside the real path `root`) in sorted order,
-    honouring ignore files from `root` down, skipping hidden and dependency folders; only
-    `language`'s extensions (every file when None)."""
+    honouring ignore files from `root` down and, with `parents`, those of the folders above
+    `root` within its git repository (as ripgrep and ast-grep do); skipping hidden and
+    dependency folders; only `language`'s extensions (every file when None)."""
     wanted = None if language is None else {ext for ext, lang in EXTENSIONS.items() if lang == language}
     stack: list[_Ignore] = []
     # the ignore files of the folders between root and start apply too
@@ -142,7 +158,7 @@ def walk_files(root: str, start: str, language: str | None) -> list[str]:
         if d == root:
             break
         d = os.path.dirname(d)
-    for folder in reversed(above):
+    for folder in [*(_repository_folders(root) if parents else []), *reversed(above)]:
         ign = _read_ignore(folder)
         if ign:
             stack.append(ign)

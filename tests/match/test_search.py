@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from reference_tools import ast_grep_cli
 
 from minitools.match import PathError, Searcher, compile_pattern, language_for_path
 
@@ -166,3 +170,48 @@ def test_prefilter_takes_words_whole_but_never_drops_a_real_match(tmp_path: Path
     assert [(m.path, m.metavars["B"].text) for m in js.matches] == [("b.js", "1"), ("c.js", "2"), ("c.js", "3")]
     py = Searcher(tmp_path, workers=1).search(compile_pattern("foo($A if $B else $C)", "python"))
     assert py.total == 1
+
+
+def _parent_ignores(tmp_path: Path, *, repository: bool) -> Path:
+    """A workspace `app/` below a folder whose .gitignore hides `gen/` and `*_tmp.py`."""
+    _tree(tmp_path, {
+        ".gitignore": "gen/\n*_tmp.py\n",
+        "app/gen/a.py": "foo(1)\n", "app/b_tmp.py": "foo(2)\n", "app/c.py": "foo(3)\n",
+    })
+    if repository:
+        (tmp_path / ".git").mkdir()
+    return tmp_path / "app"
+
+
+def test_ignore_files_above_the_root_apply_within_its_repository(tmp_path: Path) -> None:
+    app = _parent_ignores(tmp_path, repository=True)
+    pattern = compile_pattern("foo($A)", "python")
+    assert [m.path for m in Searcher(app, workers=1).search(pattern).matches] == ["c.py"]
+    every = Searcher(app, workers=1, ignore_parents=False).search(pattern).matches
+    assert [m.path for m in every] == ["b_tmp.py", "c.py", "gen/a.py"]
+
+
+def test_ignore_files_above_the_root_mean_nothing_outside_a_repository(tmp_path: Path) -> None:
+    app = _parent_ignores(tmp_path, repository=False)
+    found = Searcher(app, workers=1).search(compile_pattern("foo($A)", "python")).matches
+    assert [m.path for m in found] == ["b_tmp.py", "c.py", "gen/a.py"]
+
+
+@pytest.mark.parametrize("repository", [True, False])
+@pytest.mark.parametrize("no_ignore", [[], ["--no-ignore", "parent"]])
+def test_parent_ignore_files_as_the_ast_grep_cli_reads_them(tmp_path: Path, repository: bool, no_ignore: list[str]) -> None:
+    exe = ast_grep_cli()
+    app = _parent_ignores(tmp_path, repository=repository)
+
+    def files(argv: list[str]) -> list[str]:
+        proc = subprocess.run([*argv, *no_ignore], cwd=app, capture_output=True, text=True, timeout=60)
+        assert proc.returncode in (0, 1), proc.stderr
+        found: set[str] = set()
+        for line in proc.stdout.splitlines():  # ours: one JSON list; theirs: a match a line
+            value = json.loads(line) if line.strip() else []
+            found.update(m["file"] for m in (value if isinstance(value, list) else [value]))
+        return sorted(found)
+
+    theirs = files([exe, "run", "-p", "foo($A)", "-l", "python", "--json=stream", "."])
+    ours = files([sys.executable, "-m", "minitools", "ast-grep", "foo($A)", ".", "-l", "python", "--json"])
+    assert ours == theirs
