@@ -131,7 +131,7 @@ def _is_ignored(stack: list[_Ignore], path: str, is_dir: bool) -> bool:
 def _repository_folders(root: str) -> list[str]:
     """The folders above `root` up to the top of the git repository it lies in (outermost
     first), whose ignore files apply below them as git's do; none outside a repository."""
-    folders = []
+    folders: list[str] = []
     d = root
     while True:
         if os.path.exists(os.path.join(d, ".git")):
