@@ -16,30 +16,15 @@ import tree_sitter
 
 from minitools.match._pattern import ANY, MULTI, SINGLE, Pattern, PNode
 
-__all__ = ["EmptySeq", "MetaVarEnv", "match_at", "iter_matches", "tokens"]
+__all__ = ["EmptySeq", "MetaVarEnv", "match_at", "iter_matches"]
 
 # name -> a node (single) or a list of nodes (sequence)
 MetaVarEnv = dict[str, "tree_sitter.Node | list[tree_sitter.Node]"]
 
 
-def tokens(node: tree_sitter.Node) -> list[bytes]:
-    """The leaf texts under `node`, comments left out: what "equal" means for captures."""
-    out: list[bytes] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.child_count == 0:
-            if not (n.is_extra and "comment" in n.type):
-                out.append(n.text or b"")
-        else:
-            if n.is_extra and "comment" in n.type:
-                continue
-            stack.extend(reversed(n.children))
-    return out
-
-
 def _leaves(nodes: list[tree_sitter.Node]) -> Iterator[bytes]:
-    """`tokens` of each node in turn, lazily: a comparison stops at the first difference."""
+    """The leaf texts under `nodes`, comments left out (what "equal" means for captures),
+    lazily: a comparison stops at the first difference."""
     stack = list(reversed(nodes))
     while stack:
         n = stack.pop()

@@ -219,6 +219,7 @@ def _anchored_general(
     (the leaf or one above it) taken as the pattern's leaf."""
     chain = [leaf]  # chain[k] is k levels above the leaf, fetched as needed
     j = 0  # chain[j] stands for the pattern's leaf
+    here: list[tree_sitter.Node] = []
     while True:
         for path in paths:
             k = 0
@@ -232,24 +233,27 @@ def _anchored_general(
                     break
                 k += 1
             else:
-                node = chain[j + k - 1]
-                found.setdefault(node.id, node)
+                here.append(chain[j + k - 1])
         if len(chain) <= j + 1:
             up = chain[-1].parent
             if up is None:
-                return
+                break
             chain.append(up)
         above = chain[j + 1]
         if above.start_byte != start or above.end_byte != end:
-            return
+            break
         j += 1
+    for node in reversed(here):  # outer first, as a query gives nodes of equal extent
+        found.setdefault(node.id, node)
 
 
-def _candidates(pattern: Pattern, root: tree_sitter.Node, source: bytes | None = None) -> list[tree_sitter.Node]:
+def _candidates(
+    pattern: Pattern, root: tree_sitter.Node, source: bytes | None, anchor: Anchor | None
+) -> list[tree_sitter.Node]:
+    """The nodes `pattern` is tried at, in pre-order; `anchor` is `_anchor(pattern, source)`."""
     first = pattern.nodes[0]
     if first.meta:
         return _all_nodes(root, named_only=True)
-    anchor = _anchor(pattern, source)
     if anchor is not None and source is not None:
         nodes = _anchored(root, source, *anchor)
     else:
@@ -332,15 +336,16 @@ def _matches_in_tree(
 ) -> list[NodeMatch]:
     """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
     Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
+    anchor = _anchor(pattern, source)
     if index is None:
-        candidates = _candidates(pattern, tree.root_node, source)
+        candidates = _candidates(pattern, tree.root_node, source, anchor)
     else:
         first = pattern.nodes[0]
         # anchored candidates depend on the anchor token and paths: memoised under them
-        key = (-1 if first.meta else first.kind_id, first.named, _anchor(pattern, source))
+        key = (-1 if first.meta else first.kind_id, first.named, anchor)
         candidates = index.get(key)  # type: ignore[assignment]
         if candidates is None:
-            candidates = _candidates(pattern, tree.root_node, source)
+            candidates = _candidates(pattern, tree.root_node, source, anchor)
             index[key] = candidates
     found = list(iter_matches(pattern, candidates))
     return [_to_match(pattern, source, path, a, b, env) for a, b, env in found]
