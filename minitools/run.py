@@ -185,15 +185,14 @@ class Run:
 
     async def written(self, paths: Sequence[str | os.PathLike[str]]) -> ToolResult:
         """Sync `paths` through their language servers and return only the new diagnostics."""
-        check = self.ctx.services.get("diagnostics")
+        check = self.ctx.diagnostics
         if check is None:
             return ToolResult(
                 ok=True,
                 text="no language-server supervisor is wired in this run; no diagnostics were checked.",
                 data={"files": [], "checked": False, "reason": "no language-server supervisor"},
             )
-        result: ToolResult = await check([os.fspath(p) for p in paths])
-        return result
+        return await check.written([os.fspath(p) for p in paths])
 
     def wrap(self, write_fn: Callable[..., Any], *, paths_of: Callable[..., Iterable[str]] | None = None) -> Callable[..., Awaitable[Any]]:
         """Wrap a host's write/edit/apply_patch so its result carries the new diagnostics.

@@ -9,21 +9,28 @@ registered only when the resource behind it is wired").
 from __future__ import annotations
 
 import os
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from minitools.ask import QuestionPort
 from minitools.toolspec import ToolError, ToolResult
 from minitools.tracing import Tracer
 
-__all__ = ["RunContext", "Closer", "BridgeCall"]
+__all__ = ["RunContext", "Closer", "BridgeCall", "DiagnosticsService"]
 
 Closer = Callable[[], Awaitable[None]]
 BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
 
 _UNSET: Any = object()
+
+
+class DiagnosticsService(Protocol):
+    """Write-time diagnostics (the lsp family's, tools/_write_diagnostics.py): after a write,
+    the diagnostics of the written files that the write introduced."""
+
+    async def written(self, paths: Sequence[str]) -> ToolResult: ...
 
 
 @dataclass
@@ -38,7 +45,9 @@ class RunContext:
     options: dict[str, Any] = field(default_factory=dict)
     # resources the embedder injected or disabled: name -> object, or False for "not wired"
     resources: dict[str, Any] = field(default_factory=dict)
-    # shared services families publish for each other (e.g. "diagnostics" for write-time checks)
+    # write-time diagnostics, published by the lsp family when a supervisor is wired
+    diagnostics: DiagnosticsService | None = None
+    # other shared state families publish for each other (e.g. "edits", the staged edits)
     services: dict[str, Any] = field(default_factory=dict)
     call: BridgeCall | None = None
     _closers: list[Closer] = field(default_factory=list)

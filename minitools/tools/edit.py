@@ -197,9 +197,8 @@ def build(ctx: RunContext) -> list[Tool]:
         lines += [f"  {f.display}: {f.replacements} replacement{'s' if f.replacements != 1 else ''}" for f in edit.files]
         data: dict[str, Any] = {"edit_id": edit.id, "action": "accept", "written": written,
                                 "files": [{"file": f.display, "replacements": f.replacements} for f in edit.files]}
-        check = ctx.services.get("diagnostics")
-        if check is not None:
-            diagnostics = await check([str(f.path) for f in edit.files])
+        if ctx.diagnostics is not None:
+            diagnostics = await ctx.diagnostics.written([str(f.path) for f in edit.files])
             data["diagnostics"] = diagnostics.data
             found = diagnostics.data if isinstance(diagnostics.data, dict) else {}
             if found.get("new") or found.get("unavailable"):

@@ -1,0 +1,226 @@
+"""The lsp query actions: definition, type_definition, implementation, references, hover,
+symbols (a workspace search or a file's outline), code_actions and status (docs/tools.md)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from minitools.lsp import CATALOG, LSPClient, NoServer, from_lsp_column, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.protocol import ProtocolError
+from minitools.tools._lsp_format import flatten_symbols, hover_text, location, locations, symbol_kind
+from minitools.tools._lsp_session import LSPSession
+from minitools.toolspec import ToolError, ToolResult
+from minitools.transport import ConnectionClosed
+
+__all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
+
+NAVIGATION = {  # action -> (LSP method, capability)
+    "definition": ("textDocument/definition", "definitionProvider"),
+    "type_definition": ("textDocument/typeDefinition", "typeDefinitionProvider"),
+    "implementation": ("textDocument/implementation", "implementationProvider"),
+    "references": ("textDocument/references", "referencesProvider"),
+    "hover": ("textDocument/hover", "hoverProvider"),
+}
+CAPS = {"references": 50, "workspace_symbols": 100, "document_symbols": 200, "code_actions": 50}
+
+
+class LSPQueries:
+    def __init__(self, session: LSPSession) -> None:
+        self.s = session
+        self.ctx = session.ctx
+        self.sup = session.sup
+
+    async def navigate(self, action: str, args: Mapping[str, Any]) -> ToolResult:
+        s = self.s
+        path = s.file(args, action)
+        client, notes = await s.client(path)
+        doc = await s.sync(client, path)
+        line, position, symbol = s.position(client, doc.text, path, args, action)
+        method, capability = NAVIGATION[action]
+        s.require(client, capability, action.replace("_", " "))
+        params: dict[str, Any] = {"textDocument": {"uri": doc.uri}, "position": position}
+        if action == "references":
+            params["context"] = {"includeDeclaration": True}
+        result = await s.request(client, method, params, action)
+        where = f'"{symbol}" at {self.ctx.relpath(path)}:{line}'
+        if action == "hover":
+            text = hover_text(result)
+            if not text:
+                return ToolResult(ok=True, text="\n".join(notes + [f"{client.spec.id} has no hover information for {where}."]),
+                                  data={"server": client.spec.id, "hover": None})
+            return ToolResult(ok=True, text="\n".join(notes + [text[:6000]]), data={"server": client.spec.id, "hover": text})
+        found = locations(client, self.ctx.relpath, result)
+        await self._track(client, found)
+        total = len(found)
+        cap = CAPS["references"] if action == "references" else 200
+        shown = found[:cap]
+        label = action.replace("_", " ")
+        if not shown:
+            body = f"{client.spec.id} found no {label} for {where}."
+        else:
+            head = f"{label} of {where}" + (f" ({total}, showing the first {cap})" if total > cap else f" ({total})")
+            body = "\n".join([head] + [f"{loc['file']}:{loc['line']}: {loc['text']}" for loc in shown])
+        return ToolResult(ok=True, text="\n".join(notes + [body]),
+                          data={"server": client.spec.id, "locations": shown, "total": total, "truncated": total > cap})
+
+    async def symbols(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self.s
+        query = args.get("query")
+        if query is None:
+            path = s.file(args, "symbols")
+            client, notes = await s.client(path)
+            doc = await s.sync(client, path)
+            s.require(client, "documentSymbolProvider", "document symbols")
+            result = await s.request(client, "textDocument/documentSymbol", {"textDocument": {"uri": doc.uri}}, "symbols")
+            rows = flatten_symbols(result or [], lambda uri, rng: location(client, self.ctx.relpath, uri, rng, {}), doc.uri)
+            return self._symbol_result(client.spec.id, rows, CAPS["document_symbols"], f"symbols in {self.ctx.relpath(path)}", notes)
+        clients: list[LSPClient] = []
+        notes = []
+        if args.get("file"):
+            client, notes = await s.client(s.file(args, "symbols"))
+            clients = [client]
+        else:
+            clients = self.sup.running() or await self._start_for_root()
+        if not clients:
+            raise ToolError(f'no language server is usable at the workspace root to search for "{query}"; '
+                            "give `file` too, so the server for that file starts, or see lsp status.")
+        rows = []
+        servers = []
+        for client in clients:
+            if not client.supports("workspaceSymbolProvider"):
+                notes.append(f"{client.spec.id} does not support workspace symbol search.")
+                continue
+            servers.append(client.spec.id)
+            await s.sync_quietly(client)
+            await self._make_ready(client)
+            result = await s.request(client, "workspace/symbol", {"query": query}, "symbols")
+            cache: dict[Path, list[str]] = {}
+            for item in result or []:
+                loc = item.get("location") or {}
+                rng = loc.get("range") or {"start": {"line": 0, "character": 0}}
+                place = location(client, self.ctx.relpath, loc.get("uri", ""), rng, cache) if loc.get("uri") else {}
+                rows.append({"name": item.get("name"), "kind": symbol_kind(item.get("kind")),
+                             "container": item.get("containerName"), **place, "depth": 0})
+        if not servers:
+            raise ToolError(" ".join(notes) + " Use symbols with `file` for one file's outline instead.")
+        return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"], f'workspace symbols matching "{query}"', notes)
+
+    async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
+        s = self.s
+        path = s.file(args, "code_actions")
+        client, notes = await s.client(path)
+        mark = client.diagnostics_mark(path_to_uri(path))
+        doc = await s.sync(client, path)
+        line, position, symbol = s.position(client, doc.text, path, args, "code_actions", need_symbol=False)
+        s.require(client, "codeActionProvider", "code actions")
+        # quick fixes are offered for the diagnostics we pass: make sure they are current
+        await s.fresh_diagnostics(client, doc, mark)
+        body = split_lines(doc.text)[line - 1]
+        end_col = len(body)
+        start = position
+        if symbol:
+            col = from_lsp_column(body, position["character"], client.encoding)
+            end_col = col + len(symbol)
+        else:
+            start = {"line": line - 1, "character": 0}
+        end = {"line": line - 1, "character": to_lsp_column(body, end_col, client.encoding)}
+        on_line = [d for d in client.diagnostics.get(doc.uri, [])
+                   if d.get("range", {}).get("start", {}).get("line", -1) <= line - 1 <= d.get("range", {}).get("end", {}).get("line", -1)]
+        params = {"textDocument": {"uri": doc.uri}, "range": {"start": start, "end": end},
+                  "context": {"diagnostics": on_line, "triggerKind": 1}}
+        result = await s.request(client, "textDocument/codeAction", params, "code_actions") or []
+        actions = []
+        for item in result[: CAPS["code_actions"]]:
+            is_command = isinstance(item.get("command"), str)
+            actions.append({"title": item.get("title"), "kind": None if is_command else item.get("kind"),
+                            "preferred": bool(item.get("isPreferred")), "has_edit": "edit" in item,
+                            "fixes": [d.get("message") for d in item.get("diagnostics", [])]})
+        where = f"{self.ctx.relpath(path)}:{line}" + (f' ("{symbol}")' if symbol else "")
+        if not actions:
+            text = f"{client.spec.id} offers no code actions at {where}."
+        else:
+            text = "\n".join([f"code actions at {where} ({len(result)})"] +
+                             [f"- {a['title']}" + (f" [{a['kind']}]" if a["kind"] else "") + (" (preferred)" if a["preferred"] else "")
+                              for a in actions])
+        return ToolResult(ok=True, text="\n".join(notes + [text]),
+                          data={"server": client.spec.id, "actions": actions, "diagnostics": on_line, "total": len(result)})
+
+    def status(self) -> ToolResult:
+        status = self.sup.status()
+        lines = []
+        for lang, rows in status["languages"].items():
+            lines.append(f"{lang}:")
+            for row in rows:
+                root = f" root {row['root']}" if row["root"] else ""
+                lines.append(f"  {row['server']}: {row['state']}{root} — {row['reason']}")
+        running = status["running"]
+        lines.append("running: " + (", ".join(f"{r['server']} for {r['root']} (pid {r['pid']})" for r in running) or "none"))
+        return ToolResult(ok=True, text="\n".join(lines), data=status)
+
+    # Steps --------------------------------------------------------------------------
+
+    async def _track(self, client: LSPClient, rows: list[dict[str, Any]]) -> None:
+        # Open the files a result points into, so that the next query re-syncs them if
+        # something else rewrites them: a server that only read a file from disk keeps its
+        # cached copy (no answer computed on stale text).
+        for rel in dict.fromkeys(r["file"] for r in rows if r.get("file")):
+            path = self.ctx.root / rel
+            if not path.is_file() or path.is_absolute() and self.ctx.root not in path.resolve().parents:
+                continue
+            if path_to_uri(path) not in client.documents and len(client.documents) < 200:
+                try:
+                    await client.sync(path)
+                except (OSError, ConnectionClosed, ProtocolError):
+                    return
+
+    async def _make_ready(self, client: LSPClient) -> None:
+        # A workspace query has no document to wait on: open one source file of the server's
+        # language (a shallow, bounded walk) and wait for its first publish — the readiness
+        # signal (LSPClient.wait_ready) — or the server answers before it has indexed anything.
+        if client.ready:
+            return
+        seen = 0
+        for dirpath, dirnames, filenames in os.walk(client.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "venv", "__pycache__", "build"))
+            for name in sorted(filenames):
+                if os.path.splitext(name)[1] in client.spec.extensions:
+                    try:
+                        doc = await client.sync(Path(dirpath) / name)
+                        await client.wait_ready(doc, self.s.ready_timeout)
+                    except (OSError, ConnectionClosed, ProtocolError):
+                        pass
+                    return
+            seen += len(filenames)
+            if seen > 5000:
+                return
+
+    async def _start_for_root(self) -> list[LSPClient]:
+        clients = []
+        for lang in dict.fromkeys(lang for spec in CATALOG for lang in spec.languages):
+            spec = next(s for s in CATALOG if lang in s.languages)
+            probe = self.ctx.root / f"__probe__{spec.extensions[0]}"
+            if language_of(probe) != lang:
+                continue
+            try:
+                client, _ = await self.sup.client_for(probe)
+            except NoServer:
+                continue
+            if client not in clients:
+                clients.append(client)
+        return clients
+
+    def _symbol_result(self, server: str, rows: list[dict[str, Any]], cap: int, title: str, notes: list[str]) -> ToolResult:
+        total = len(rows)
+        shown = rows[:cap]
+        lines = [f"{title} ({total}" + (f", showing the first {cap})" if total > cap else ")")]
+        for row in shown:
+            where = f"  {row['file']}:{row['line']}" if row.get("file") else ""
+            container = f"  (in {row['container']})" if row.get("container") else ""
+            lines.append(f"{'  ' * row.get('depth', 0)}{row['kind']} {row['name']}{where}{container}")
+        if not shown:
+            lines = [f"{server} found no {title}."]
+        return ToolResult(ok=True, text="\n".join(notes + lines),
+                          data={"server": server, "symbols": shown, "total": total, "truncated": total > cap})

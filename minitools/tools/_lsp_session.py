@@ -1,0 +1,117 @@
+"""The steps every lsp action shares: the file argument, its server, syncing the document,
+capability checks, one request with its failures as clear errors, a `line` + `symbol` position,
+and a wait for the diagnostics of the current text. Holds the lsp options (docs/tools.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from minitools.lsp import Document, LSPClient, NoServer, Supervisor, split_lines, to_lsp_column
+from minitools.protocol import ProtocolError
+from minitools.tools._context import RunContext
+from minitools.tools._lsp_format import locate_symbol
+from minitools.toolspec import ToolError
+from minitools.transport import ConnectionClosed, RPCError
+
+__all__ = ["LSPSession"]
+
+
+class LSPSession:
+    def __init__(self, ctx: RunContext, supervisor: Supervisor) -> None:
+        self.ctx = ctx
+        self.sup = supervisor
+        self.timeout = float(ctx.option("lsp_timeout", 30.0))
+        self.diag_timeout = float(ctx.option("lsp_diagnostics_timeout", 8.0))
+        self.diag_quiet = float(ctx.option("lsp_diagnostics_quiet", 0.6))
+        self.diag_cap = int(ctx.option("lsp_diagnostics_cap", 20))
+        self.ready_timeout = float(ctx.option("lsp_ready_timeout", 10.0))
+
+    def file(self, args: Mapping[str, Any], action: str) -> Path:
+        file = args.get("file")
+        if not file:
+            raise ToolError(f"{action} needs `file`: the path of the file to ask about, relative to the workspace root.")
+        path = self.ctx.resolve_path(file, what="file")
+        if not path.is_file():
+            raise ToolError(f'file "{file}" is a directory; {action} needs a source file.')
+        return path
+
+    async def client(self, path: Path) -> tuple[LSPClient, list[str]]:
+        try:
+            return await self.sup.client_for(path)
+        except NoServer as exc:
+            raise ToolError(f"{exc}. Call lsp with action status to see every candidate.",
+                            data={"candidates": [c.to_json(self.ctx.root) for c in exc.candidates]}) from None
+
+    async def sync(self, client: LSPClient, path: Path) -> Document:
+        try:
+            await client.resync_stale()
+            doc = await client.sync(path)
+            await client.wait_ready(doc, self.ready_timeout)
+            return doc
+        except (ConnectionClosed, ProtocolError) as exc:
+            self.sup.acknowledge_crash(client)
+            raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
+
+    async def sync_quietly(self, client: LSPClient) -> None:
+        try:
+            await client.resync_stale()
+        except (ConnectionClosed, ProtocolError):
+            pass
+
+    def require(self, client: LSPClient, capability: str, action: str) -> None:
+        if not client.supports(capability):
+            raise ToolError(f"{client.spec.id} does not support {action} (it does not offer {capability}); "
+                            "try another action (references, hover) or another server (lsp_servers option).",
+                            data={"server": client.spec.id, "unsupported": action})
+
+    async def request(self, client: LSPClient, method: str, params: Any, action: str) -> Any:
+        try:
+            return await client.request(method, params, timeout=self.timeout)
+        except asyncio.TimeoutError:
+            raise ToolError(f"{client.spec.id} did not answer {action} within {self.timeout:g} s. That is no answer, "
+                            "not an empty one: try again, or lsp reload.", data={"server": client.spec.id, "timeout": True}) from None
+        except (ConnectionClosed, ProtocolError) as exc:
+            self.sup.acknowledge_crash(client)
+            raise ToolError(f"{client.spec.id} crashed while answering {action}: {exc}\n"
+                            "It will be restarted on the next call.", data={"server": client.spec.id, "crashed": True}) from None
+        except RPCError as exc:
+            raise ToolError(f"{client.spec.id} refused {action}: {exc.message} (error {exc.code}).",
+                            data={"server": client.spec.id, "code": exc.code}) from None
+
+    def position(self, client: LSPClient, text: str, path: Path, args: Mapping[str, Any], action: str,
+                 need_symbol: bool = True) -> tuple[int, dict[str, int], str]:
+        rel = self.ctx.relpath(path)
+        line = args.get("line")
+        if line is None:
+            raise ToolError(f"{action} needs `line` (1-based) and `symbol` (text on that line naming the symbol).")
+        lines = split_lines(text)
+        if line > len(lines):
+            raise ToolError(f"line {line} is past the end of {rel}, which has {len(lines)} lines.")
+        body = lines[line - 1]
+        symbol = args.get("symbol")
+        if not symbol:
+            if need_symbol:
+                raise ToolError(f"{action} needs `symbol`: a substring of line {line} naming what you mean, e.g. "
+                                f"the identifier. The line is:\n{line}: {body}")
+            column = len(body) - len(body.lstrip())
+            return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, ""
+        column = locate_symbol(body, symbol, rel, line)
+        return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, symbol
+
+    async def fresh_diagnostics(self, client: LSPClient, doc: Document, mark: int) -> list[dict[str, Any]] | None:
+        """The diagnostics published for `doc`'s current text (None: nothing within the timeout).
+
+        `mark` is ``client.diagnostics_mark(uri)`` taken before the sync."""
+        uri = doc.uri
+        if client.diagnostics_mark(uri) > mark:
+            mark = client.diagnostics_mark(uri) - 1
+        elif mark > 0:
+            mark -= 1  # nothing re-sent: the last publish is for the current text
+        try:
+            return await client.wait_diagnostics(uri, mark, timeout=self.diag_timeout, quiet=self.diag_quiet)
+        except (ConnectionClosed, ProtocolError) as exc:
+            self.sup.acknowledge_crash(client)
+            raise ToolError(f"diagnostics unavailable: {client.spec.id} crashed: {exc}") from None
