@@ -1,5 +1,5 @@
 """Sans-IO wire protocols: Content-Length framing (LSP, DAP, the kernel pipe), newline-delimited
-JSON (``minitools serve``) and JSON-RPC 2.0 envelopes.
+JSON (``minitools serve`` and ``minitools mcp``) and JSON-RPC 2.0 envelopes.
 
 Nothing here does I/O: a framer takes bytes with ``receive_data`` and hands back messages
 with ``next_message`` (or the sentinel ``NEED_DATA``); ``encode_message`` gives bytes to send.
@@ -8,7 +8,7 @@ Errors say who is at fault: RemoteProtocolError (the peer) or LocalProtocolError
 
 from __future__ import annotations
 
-from minitools.protocol._errors import LocalProtocolError, ProtocolError, RemoteProtocolError
+from minitools.protocol._errors import LocalProtocolError, MalformedMessage, ProtocolError, RemoteProtocolError
 from minitools.protocol._framing import Framer, LineFramer, encode_line, encode_message
 from minitools.protocol._jsonrpc import (
     CONTENT_MODIFIED,
@@ -37,6 +37,7 @@ from minitools.protocol._sentinels import CLOSED, NEED_DATA, Sentinel
 __all__ = [
     "ProtocolError",
     "RemoteProtocolError",
+    "MalformedMessage",
     "LocalProtocolError",
     "NEED_DATA",
     "CLOSED",

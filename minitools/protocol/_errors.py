@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["ProtocolError", "RemoteProtocolError", "LocalProtocolError"]
+__all__ = ["ProtocolError", "RemoteProtocolError", "MalformedMessage", "LocalProtocolError"]
 
 
 class ProtocolError(Exception):
@@ -16,6 +16,16 @@ class RemoteProtocolError(ProtocolError):
         super().__init__(f"{peer}: {message}")
         self.peer = peer
         self.reason = message
+
+
+class MalformedMessage(RemoteProtocolError):
+    """One message the peer sent is not a JSON object, but the framing is intact: the bad
+    message was consumed and the next one can be read. `code` is the JSON-RPC error code a
+    server answers it with (-32700 not JSON, -32600 JSON but not an object)."""
+
+    def __init__(self, message: str, *, peer: str = "peer", code: int = -32700) -> None:
+        super().__init__(message, peer=peer)
+        self.code = code
 
 
 class LocalProtocolError(ProtocolError):

@@ -9,7 +9,9 @@ Rules (LSP base protocol, "Header Part"; REFERENCE.md):
 Memory stays bounded whatever arrives: a header block longer than `max_header` or a body longer
 than `max_body` is refused before it is buffered, so an incomplete message never holds more than
 ``max_header + max_body`` bytes. Whatever garbage arrives, `next_message` either returns a message,
-a sentinel, or raises RemoteProtocolError — never anything else.
+a sentinel, or raises RemoteProtocolError — never anything else. A body that is framed correctly
+but is not a JSON object raises its subclass MalformedMessage after it was consumed, so a reader
+that can answer the peer (`JSONRPCEndpoint(answer_malformed=True)`) may go on with the next one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from minitools.protocol._errors import LocalProtocolError, RemoteProtocolError
+from minitools.protocol._errors import LocalProtocolError, MalformedMessage, RemoteProtocolError
+from minitools.protocol._jsonrpc import INVALID_REQUEST, PARSE_ERROR
 from minitools.protocol._sentinels import CLOSED, NEED_DATA, Sentinel
 
 __all__ = ["Framer", "LineFramer", "encode_message", "encode_line"]
@@ -31,18 +34,26 @@ _COMPACT_AT = 1 << 16
 
 
 def _decode_body(body: bytes | bytearray | memoryview, peer: str) -> dict[str, Any]:
+    """The body as a JSON object; MalformedMessage (quoting its start) when it is not one."""
     try:
         # decode explicitly: json.loads(bytes) would also accept UTF-16/32, which the spec does not
         obj = json.loads(str(body, "utf-8"))
     except UnicodeDecodeError as exc:
-        raise RemoteProtocolError(f"message body is not UTF-8 ({exc.reason} at byte {exc.start})", peer=peer) from None
+        raise MalformedMessage(f"message body is not UTF-8 ({exc.reason} at byte {exc.start}); it began {_start(body)}",
+                               peer=peer) from None
     except (ValueError, RecursionError) as exc:
         # JSONDecodeError is a ValueError; so is an integer too long to convert.
         # RecursionError comes from deeply nested arrays: still the peer's garbage.
-        raise RemoteProtocolError(f"message body is not JSON: {str(exc)[:120]}", peer=peer) from None
+        raise MalformedMessage(f"message body is not JSON ({str(exc)[:120]}); it began {_start(body)}", peer=peer) from None
     if not isinstance(obj, dict):
-        raise RemoteProtocolError(f"message body is JSON but not an object (got {type(obj).__name__})", peer=peer)
+        raise MalformedMessage(f"message body is JSON but not an object (got {type(obj).__name__}: {_start(body)})",
+                               peer=peer, code=INVALID_REQUEST)
     return obj
+
+
+def _start(body: bytes | bytearray | memoryview) -> str:
+    """The first bytes of a body, as the peer sent them, for an error message."""
+    return repr(bytes(body[:80]).decode("utf-8", "replace"))
 
 
 class _Buffer:
@@ -162,8 +173,10 @@ def encode_message(obj: dict[str, Any]) -> bytes:
 class LineFramer(_Buffer):
     """Newline-delimited JSON (one object per line), with the same interface as `Framer`.
 
-    Used by ``minitools serve``. Blank lines are skipped; a line longer than `max_line`
-    is refused before it is buffered in full.
+    Used by ``minitools serve`` and ``minitools mcp``. Blank lines are skipped. A line that is
+    not a JSON object raises MalformedMessage once it is consumed; a line longer than
+    `max_line` is refused before it is buffered in full (MalformedMessage too: the rest of that
+    line is skipped as it arrives, and the line after it is read as usual).
     """
 
     def __init__(self, peer: str = "peer", *, max_line: int = 64 * 2**20) -> None:
@@ -172,16 +185,28 @@ class LineFramer(_Buffer):
         self._buf = bytearray()
         self._pos = 0
         self._eof = False
-
+        self._skipping = False  # inside an overlong line, dropping bytes up to its newline
 
     def next_message(self) -> dict[str, Any] | Sentinel:
         """The next complete line as a JSON object, `NEED_DATA`, or `CLOSED`."""
         while True:
             buf, pos = self._buf, self._pos
+            if self._skipping:
+                end = buf.find(b"\n", pos)
+                if end < 0:
+                    buf.clear()
+                    self._pos = 0
+                    if self._eof:
+                        return CLOSED
+                    return NEED_DATA
+                self._skipping = False
+                self._pos = pos = end + 1
             end = buf.find(b"\n", pos, pos + self.max_line + 1)
             if end < 0:
                 if self.buffered > self.max_line:
-                    raise RemoteProtocolError(f"line longer than {self.max_line} bytes", peer=self.peer)
+                    self._skipping = True
+                    raise MalformedMessage(f"line longer than {self.max_line} bytes (it began {_start(buf[pos:pos + 40])}); "
+                                           "it was dropped", peer=self.peer)
                 if not self._eof:
                     return NEED_DATA
                 if not bytes(buf[pos:]).strip():

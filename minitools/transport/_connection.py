@@ -4,6 +4,11 @@ send method. No request/response correlation here (DAP uses seq, JSON-RPC uses i
 When the stream ends, the connection closes with an exception — ChildExited (exit code and
 stderr tail) when a child process is behind it, ConnectionClosed otherwise, or the
 RemoteProtocolError that broke it — and every waiter on `receive()` fails with it.
+
+Two options serve a peer that is our client rather than our child: `on_malformed(exc)` is told
+of a message that is not JSON (the framer's MalformedMessage) and reading goes on, and with
+`write_after_eof` the end of the input closes the reading half only, so answers to requests
+still in flight are written until `close()`.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from minitools.protocol import CLOSED, NEED_DATA, Framer, RemoteProtocolError, encode_message
+from minitools.protocol import CLOSED, NEED_DATA, Framer, MalformedMessage, RemoteProtocolError, encode_message
 from minitools.tracing import Tracer
 from minitools.transport._child import ChildProcess
 from minitools.transport._errors import ChildExited, ConnectionClosed
@@ -41,6 +46,8 @@ class FramedConnection:
                  encode: Callable[[dict[str, Any]], bytes] = encode_message,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
                  on_close: Callable[[BaseException], None] | None = None,
+                 on_malformed: Callable[[MalformedMessage], None] | None = None,
+                 write_after_eof: bool = False,
                  child: ChildProcess | None = None) -> None:
         self.peer = peer
         self.tracer = tracer
@@ -51,6 +58,9 @@ class FramedConnection:
         self._encode = encode
         self._on_message = on_message
         self._on_close = on_close
+        self._on_malformed = on_malformed
+        self._write_after_eof = write_after_eof
+        self._writer_closed = False
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._closed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
         self._task: asyncio.Future[None] | None = None
@@ -87,7 +97,13 @@ class FramedConnection:
 
     def _deliver(self) -> None:
         while True:
-            message = self._framer.next_message()
+            try:
+                message = self._framer.next_message()
+            except MalformedMessage as exc:
+                if self._on_malformed is None:
+                    raise
+                self._on_malformed(exc)
+                continue
             if message is NEED_DATA:
                 return
             if message is CLOSED:
@@ -106,6 +122,11 @@ class FramedConnection:
         return self._closed.done()
 
     @property
+    def can_send(self) -> bool:
+        """Whether `send` can still write: while open, and after EOF with `write_after_eof`."""
+        return not self._writer_closed and (not self._closed.done() or self._write_after_eof)
+
+    @property
     def exception(self) -> BaseException | None:
         """Why the connection closed, once it has."""
         return self._closed.result() if self._closed.done() else None
@@ -118,8 +139,9 @@ class FramedConnection:
 
     async def send(self, obj: dict[str, Any]) -> None:
         """Frame and write `obj`; raises the closing exception if the connection is closed."""
-        if self._closed.done():
-            raise self._closed.result()
+        if not self.can_send:
+            raise self._closed.result() if self._closed.done() else ConnectionClosed(
+                f"connection to {self.peer} was closed locally", peer=self.peer)
         data = self._encode(obj)
         if self.tracer is not None:
             self.tracer("send", self.peer, obj)
@@ -130,6 +152,7 @@ class FramedConnection:
             await self._writer.drain()
         except (ConnectionError, RuntimeError, OSError) as exc:
             # the pipe broke under us: the reader will see EOF and say why; wait for it briefly
+            self._writer_closed = self._writer_closed or self._write_after_eof
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._closed), 2.0)
             if self._closed.done():
@@ -198,5 +221,6 @@ class FramedConnection:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         self._finish(ConnectionClosed(f"connection to {self.peer} was closed locally", peer=self.peer))
+        self._writer_closed = True
         with contextlib.suppress(Exception):
             self._writer.close()

@@ -4,7 +4,12 @@ and a handler table for what the peer sends us.
 Every request the peer sends gets exactly one response: its handler's result, an error
 response when the handler raises RPCError, INTERNAL_ERROR for any other exception, and
 METHOD_NOT_FOUND when no handler is registered (the LSP client registers a default so
-that nothing a server asks goes unanswered; REFERENCE.md).
+that nothing a server asks goes unanswered; docs/architecture.md).
+
+With ``answer_malformed=True`` (the servers minitools runs for a host: ``serve``, ``mcp``) a
+message that is not JSON gets a -32700 error response, JSON that is not a JSON-RPC message a
+-32600 one (with its id when it has a usable one), and the endpoint keeps reading; without it
+(a child we started) a broken message closes the connection, as before.
 """
 
 from __future__ import annotations
@@ -19,17 +24,22 @@ from typing import Any, Union
 
 from minitools.protocol import (
     INTERNAL_ERROR,
+    INVALID_REQUEST,
     METHOD_NOT_FOUND,
     ErrorResponse,
+    LineFramer,
+    MalformedMessage,
     Notification,
     RemoteProtocolError,
     Request,
     Response,
+    encode_line,
     parse_jsonrpc,
     to_json,
 )
 from minitools.transport._child import ChildProcess
 from minitools.transport._connection import FramedConnection
+from minitools.transport._stdio import open_stdio
 
 __all__ = ["JSONRPCEndpoint", "RPCError", "RequestHandler", "NotificationHandler"]
 
@@ -65,9 +75,10 @@ class JSONRPCEndpoint:
     """
 
     def __init__(self, connection: FramedConnection | None = None, *, cancel_method: str | None = None,
-                 default_request: RequestHandler | None = None) -> None:
+                 default_request: RequestHandler | None = None, answer_malformed: bool = False) -> None:
         self.connection: FramedConnection | None = None
         self.cancel_method = cancel_method
+        self.answer_malformed = answer_malformed
         self.requests: dict[str, RequestHandler] = {}
         self.notifications: dict[str, NotificationHandler] = {}
         self.default_request = default_request
@@ -81,10 +92,23 @@ class JSONRPCEndpoint:
     @classmethod
     def connect(cls, reader: asyncio.StreamReader, writer: Any, **kwargs: Any) -> JSONRPCEndpoint:
         """An endpoint over a new FramedConnection (keyword arguments go to the connection)."""
-        endpoint_kwargs = {k: kwargs.pop(k) for k in ("cancel_method", "default_request") if k in kwargs}
+        endpoint_kwargs = {k: kwargs.pop(k) for k in ("cancel_method", "default_request", "answer_malformed") if k in kwargs}
         endpoint = cls(**endpoint_kwargs)
+        if endpoint.answer_malformed:
+            kwargs.setdefault("on_malformed", endpoint._malformed)
         endpoint.attach(FramedConnection(reader, writer, on_message=endpoint.dispatch, on_close=endpoint._closed, **kwargs))
         return endpoint
+
+    @classmethod
+    async def over_stdio(cls, stdin: Any = None, stdout: Any = None, *, peer: str = "host",
+                         max_line: int = 64 * 2**20, **kwargs: Any) -> JSONRPCEndpoint:
+        """A server's endpoint for its host: newline-delimited JSON on stdin/stdout (the
+        process's own by default), malformed lines answered, and answers to requests in flight
+        still written after stdin ends."""
+        reader, writer = await open_stdio(stdin, stdout)
+        kwargs.setdefault("answer_malformed", True)
+        return cls.connect(reader, writer, peer=peer, framer=LineFramer(peer, max_line=max_line),
+                           encode=encode_line, write_after_eof=True, **kwargs)
 
     @classmethod
     def over_child(cls, child: ChildProcess, *, cancel_method: str | None = None,
@@ -164,6 +188,10 @@ class JSONRPCEndpoint:
         except RemoteProtocolError as exc:
             # One bad envelope is the peer's bug, not a reason to drop the connection.
             log.warning("%s", exc)
+            if self.answer_malformed:
+                id_ = message.get("id")
+                usable = isinstance(id_, (int, str)) and not isinstance(id_, bool)
+                self._reply_soon(ErrorResponse(id_ if usable else None, INVALID_REQUEST, f"invalid request: {exc.reason}"))
             return
         if isinstance(envelope, (Response, ErrorResponse)):
             entry = self._pending.get(envelope.id) if envelope.id is not None else None
@@ -201,7 +229,8 @@ class JSONRPCEndpoint:
             elif self.default_request is not None:
                 result = self.default_request({"method": envelope.method, "params": envelope.params})
             else:
-                raise RPCError(METHOD_NOT_FOUND, f"method not found: {envelope.method}")
+                known = ", ".join(self.requests) or "none"
+                raise RPCError(METHOD_NOT_FOUND, f"method not found: {envelope.method!r}; the methods here are {known}")
             if inspect.isawaitable(result):
                 result = await result
             reply = Response(envelope.id, result)
@@ -210,10 +239,28 @@ class JSONRPCEndpoint:
         except Exception as exc:
             log.exception("handler for %s request %s failed", self.peer, envelope.method)
             reply = ErrorResponse(envelope.id, INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
+        await self._send_reply(reply)
+
+    async def _send_reply(self, reply: Response | ErrorResponse) -> None:
         conn = self.connection
-        if conn is not None and not conn.is_closed:
+        if conn is not None and conn.can_send:
             with contextlib.suppress(Exception):
                 await conn.send(to_json(reply))
+
+    def _reply_soon(self, reply: ErrorResponse) -> None:
+        task = asyncio.ensure_future(self._send_reply(reply))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _malformed(self, exc: MalformedMessage) -> None:
+        """Answer a message that was not JSON (the connection's `on_malformed`)."""
+        log.warning("%s", exc)
+        self._reply_soon(ErrorResponse(None, exc.code, f"{exc.reason}. Send each message as one JSON-RPC 2.0 object."))
+
+    async def wait_idle(self) -> None:
+        """Wait until no handler is running (the answers to requests in flight are sent)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def _closed(self, error: BaseException) -> None:
         """Fail every pending request with the connection's closing exception (its `on_close`)."""
