@@ -13,7 +13,7 @@ from typing import Any
 
 from minitools.toolspec import JSONObject, ToolSpec
 
-__all__ = ["SchemaError", "validate", "apply_defaults", "export", "EXPORT_FORMATS"]
+__all__ = ["SchemaError", "validate", "apply_defaults", "export", "listed", "EXPORT_FORMATS"]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -162,3 +162,9 @@ def export(spec: ToolSpec, fmt: str = "jsonschema") -> JSONObject:
             "parameters": _strip(params, ("additionalProperties", "default")),
         }
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
+
+
+def listed(spec: ToolSpec, fmt: str = "jsonschema") -> JSONObject:
+    """`export` plus the tool's ``tier`` and ``parallel_safe``: how `serve`'s ``tools`` and
+    ``minitools tools --json`` list a tool for a host that gates and schedules calls."""
+    return dict(export(spec, fmt), tier=spec.tier.value, parallel_safe=spec.parallel_safe)

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 from minitools.protocol import INVALID_PARAMS
 from minitools.registry import Surface
 from minitools.run import Run
-from minitools.schema import export
+from minitools.schema import listed
 from minitools.toolspec import ToolSpec
 from minitools.transport import JSONRPCEndpoint, RPCError
 
@@ -81,7 +81,7 @@ class Server:
         fmt = params.get("format", "jsonschema")
         try:
             specs = self._need_run().tools(Surface.parse(surface))
-            tools = [dict(export(s, fmt), tier=s.tier.value, parallel_safe=s.parallel_safe) for s in specs]
+            tools = [listed(s, fmt) for s in specs]
         except ValueError as exc:
             raise RPCError(INVALID_PARAMS, str(exc)) from None
         return {"tools": tools}

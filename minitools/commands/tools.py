@@ -9,7 +9,7 @@ import sys
 
 from minitools.commands._common import add_root, fail_usage
 from minitools.registry import Surface
-from minitools.schema import EXPORT_FORMATS
+from minitools.schema import EXPORT_FORMATS, listed
 
 NAME = "tools"
 HELP = "list the tools a surface sees (plan and readonly show read-tier tools only)"
@@ -20,7 +20,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--surface", default="full", choices=[s.value for s in Surface])
     parser.add_argument("--json", action="store_true", help="print the schemas as JSON")
     parser.add_argument("--format", default="jsonschema", choices=EXPORT_FORMATS,
-                        help="with --json: the agent-API shape to export (default: plain JSON Schema)")
+                        help="with --json: the agent-API shape to export (default: plain JSON Schema, "
+                        "with each tool's tier and parallel_safe)")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -34,7 +35,11 @@ def main(args: argparse.Namespace) -> int:
     async def show() -> int:
         async with run:
             if args.json:
-                json.dump(run.schemas(args.surface, args.format), sys.stdout, indent=2, ensure_ascii=False)
+                # plain JSON Schema carries the tier (and parallel_safe) as serve lists them; the
+                # agent-API formats stay exactly the shape their API takes
+                schemas = ([listed(s) for s in run.tools(args.surface)] if args.format == "jsonschema"
+                           else run.schemas(args.surface, args.format))
+                json.dump(schemas, sys.stdout, indent=2, ensure_ascii=False)
                 sys.stdout.write("\n")
                 return 0
             specs = run.tools(args.surface)

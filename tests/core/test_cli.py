@@ -42,6 +42,15 @@ def test_tools_lists_and_exports(tmp_path):
     assert plan.returncode == 0
 
 
+def test_tools_json_carries_each_tier(tmp_path):
+    listing = json.loads(minitools("tools", "--root", str(tmp_path), "--json").stdout)
+    tiers = {tool["name"]: tool["tier"] for tool in listing}
+    assert tiers["lsp"] == "read" and tiers["ast_edit"] == "write" and tiers["eval"] == "exec"
+    assert all(set(tool) == {"name", "description", "parameters", "tier", "parallel_safe"} for tool in listing)
+    plan = json.loads(minitools("tools", "--root", str(tmp_path), "--json", "--surface", "plan").stdout)
+    assert plan and {tool["tier"] for tool in plan} == {"read"}
+
+
 def test_tour_runs_over_the_sample():
     tour = minitools("tour")
     assert tour.returncode == 0, tour.stderr

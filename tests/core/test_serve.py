@@ -73,6 +73,8 @@ async def test_tools_and_surfaces(serve):
     assert {t["name"] for t in plan_tools} <= {t["name"] for t in full_tools}
     for tool in full_tools:
         assert tool["parameters"]["type"] == "object"
+    tiers = {t["name"]: t["tier"] for t in full_tools}
+    assert tiers["lsp"] == "read" and tiers["lsp_rename"] == "write" and tiers["eval"] == "exec"
     openai = await serve.request("tools", {"format": "openai"})
     assert all(t["type"] == "function" for t in openai["result"]["tools"])
     bad = await serve.request("tools", {"surface": "nope"})
