@@ -3,4 +3,4 @@
 
 from __future__ import annotations
 
-COMMANDS: tuple[str, ...] = ("tour", "tools", "call", "serve", "ast-grep", "grammars")
+COMMANDS: tuple[str, ...] = ("tour", "tools", "call", "serve", "mcp", "ast-grep", "grammars")

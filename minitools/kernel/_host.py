@@ -209,8 +209,31 @@ class KernelProcess:
                     return outcome
                 if not interrupted:
                     wait = budget
+        except asyncio.CancelledError:
+            # The caller gave up on the cell (an MCP client cancelled the call): interrupt it
+            # as the budget would, so the kernel is free for the next cell with its state kept.
+            await self._stop_cancelled(grace)
+            raise
         finally:
             self._sink = None
+
+    async def _stop_cancelled(self, grace: float) -> None:
+        """SIGINT the running cell and read up to its result; kill it if it does not stop in `grace` s."""
+        self._signal(signal.SIGINT)
+
+        async def until_result() -> None:
+            while True:
+                message = await self._queue.get()
+                if message is _EOF or message.get("type") in ("result", "protocol_error"):
+                    return
+                if message.get("type") == "tool_call":  # a bridge call from the dying cell: refuse it
+                    self._send({"type": "tool_result", "id": message.get("id"), "ok": False,
+                                "text": "the cell was cancelled", "data": None, "images": []})
+
+        try:
+            await asyncio.wait_for(until_result(), grace)
+        except asyncio.TimeoutError:
+            await self.kill()
 
     def _signal(self, sig: int) -> None:
         if self._proc is None:

@@ -70,14 +70,18 @@ def _expire(future: asyncio.Future[Any], method: str, timeout: float) -> None:
 class JSONRPCEndpoint:
     """Both sides of JSON-RPC over one connection.
 
-    `cancel_method`, when set (LSP: ``"$/cancelRequest"``), is notified with ``{"id": ...}``
-    for a request that timed out or whose caller was cancelled.
+    `cancel_method`, when set (LSP: ``"$/cancelRequest"``, MCP: ``"notifications/cancelled"``),
+    is notified with ``{cancel_param: id}`` for a request that timed out or whose caller was
+    cancelled. `cancel_incoming(id)` is the other direction: it cancels the handler of a request
+    the peer sent, which then gets no answer.
     """
 
     def __init__(self, connection: FramedConnection | None = None, *, cancel_method: str | None = None,
-                 default_request: RequestHandler | None = None, answer_malformed: bool = False) -> None:
+                 default_request: RequestHandler | None = None, answer_malformed: bool = False,
+                 cancel_param: str = "id") -> None:
         self.connection: FramedConnection | None = None
         self.cancel_method = cancel_method
+        self.cancel_param = cancel_param
         self.answer_malformed = answer_malformed
         self.requests: dict[str, RequestHandler] = {}
         self.notifications: dict[str, NotificationHandler] = {}
@@ -86,13 +90,14 @@ class JSONRPCEndpoint:
         self._pending: dict[int | str, tuple[str, asyncio.Future[Any]]] = {}
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._incoming: dict[int | str, asyncio.Task[Any]] = {}  # the peer's requests being handled
         if connection is not None:
             self.attach(connection)
 
     @classmethod
     def connect(cls, reader: asyncio.StreamReader, writer: Any, **kwargs: Any) -> JSONRPCEndpoint:
         """An endpoint over a new FramedConnection (keyword arguments go to the connection)."""
-        endpoint_kwargs = {k: kwargs.pop(k) for k in ("cancel_method", "default_request", "answer_malformed") if k in kwargs}
+        endpoint_kwargs = {k: kwargs.pop(k) for k in ("cancel_method", "default_request", "answer_malformed", "cancel_param") if k in kwargs}
         endpoint = cls(**endpoint_kwargs)
         if endpoint.answer_malformed:
             kwargs.setdefault("on_malformed", endpoint._malformed)
@@ -161,7 +166,7 @@ class JSONRPCEndpoint:
         except (asyncio.TimeoutError, asyncio.CancelledError):
             if self.cancel_method and not conn.is_closed:
                 with contextlib.suppress(Exception):
-                    await conn.send(to_json(Notification(self.cancel_method, {"id": request_id})))
+                    await conn.send(to_json(Notification(self.cancel_method, {self.cancel_param: request_id})))
             raise
         finally:
             if timer is not None:
@@ -223,6 +228,9 @@ class JSONRPCEndpoint:
             return
         handler = self.requests.get(envelope.method)
         reply: Response | ErrorResponse
+        task = asyncio.current_task()
+        if task is not None and envelope.id is not None:
+            self._incoming[envelope.id] = task
         try:
             if handler is not None:
                 result = handler(envelope.params)
@@ -239,7 +247,24 @@ class JSONRPCEndpoint:
         except Exception as exc:
             log.exception("handler for %s request %s failed", self.peer, envelope.method)
             reply = ErrorResponse(envelope.id, INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
+        finally:
+            if envelope.id is not None and self._incoming.get(envelope.id) is task:
+                del self._incoming[envelope.id]
         await self._send_reply(reply)
+
+    def cancel_incoming(self, request_id: Any) -> bool:
+        """Cancel the handler of the peer's request `request_id` (it gets no answer).
+        False when no such request is being handled (it finished, or never came)."""
+        task = self._incoming.get(request_id) if isinstance(request_id, (int, str)) else None
+        if task is None or task.done():
+            return False
+        task.cancel()
+        return True
+
+    def cancel_incoming_all(self) -> None:
+        """Cancel every handler of the peer's requests still running (the peer has gone)."""
+        for task in list(self._incoming.values()):
+            task.cancel()
 
     async def _send_reply(self, reply: Response | ErrorResponse) -> None:
         conn = self.connection

@@ -1,0 +1,222 @@
+"""`minitools mcp`: one Run served to an MCP client over stdio (newline-delimited JSON-RPC 2.0),
+on the transport's one endpoint (docs/architecture.md, "minitools mcp").
+
+Client → server: ``initialize`` (the revision is negotiated: the client's when it is one of
+`PROTOCOL_VERSIONS`, else the newest), ``notifications/initialized``, ``ping``, ``tools/list``,
+``tools/call``, ``notifications/cancelled`` (cancels the running call and what it started).
+Server → client: ``notifications/progress`` while a call runs, when the client sent a
+``progressToken``; ``elicitation/create`` for ask_user and, with ``--approve ask``, the
+permission card, when the client declared elicitation. At the end of stdin (or SIGTERM) the
+calls still running are cancelled, the Run is closed and the process exits 0.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import time
+from collections.abc import Mapping
+from typing import Any, BinaryIO
+
+import minitools
+from minitools.mcp._elicit import ElicitPort
+from minitools.mcp._listing import OUTPUT_SCHEMAS, WRITTEN_DESCRIPTION, WRITTEN_PARAMETERS, mcp_result, mcp_tool
+from minitools.protocol import INVALID_PARAMS
+from minitools.registry import Surface
+from minitools.run import Run
+from minitools.schema import SchemaError, validate
+from minitools.serve import load_roster, params_object
+from minitools.toolspec import Tier, Tool, ToolResult, ToolSpec
+from minitools.transport import JSONRPCEndpoint, RPCError
+
+__all__ = ["McpServer", "serve_mcp", "PROTOCOL_VERSIONS", "APPROVE_MODES"]
+
+# newest first: the revisions whose handshake this server speaks
+PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18")
+APPROVE_MODES = ("host", "ask", "none")
+ASK_TOOL = "ask_user"
+_INSTRUCTIONS = (
+    "minitools: language-server queries and renames, structural search and rewrite (ast_grep, ast_edit), "
+    "debuggers, persistent Python/JavaScript kernels (eval) and questions to the person, over one workspace root. "
+    "After writing files with your own edit tools, call `written` for the diagnostics your change introduced."
+)
+
+
+class McpServer:
+    """The MCP front of one Run: registers the MCP methods on `endpoint`."""
+
+    def __init__(self, endpoint: JSONRPCEndpoint, *, surface: Surface = Surface.FULL,
+                 progress_interval: float = 1.0) -> None:
+        self.endpoint = endpoint
+        self.surface = surface
+        self.progress_interval = progress_interval
+        self.version = PROTOCOL_VERSIONS[0]
+        self.client_capabilities: dict[str, Any] = {}
+        self.client_info: dict[str, Any] = {}
+        self.initialized = False
+        self.run: Run | None = None
+        endpoint.on_request("initialize", self._initialize)
+        endpoint.on_request("ping", lambda params: {})
+        endpoint.on_request("tools/list", self._list)
+        endpoint.on_request("tools/call", self._call)
+        endpoint.on_notification("notifications/initialized", self._initialized)
+        endpoint.on_notification("notifications/cancelled", self._cancelled)
+
+    # Lifecycle --------------------------------------------------------------------------
+
+    def can_elicit(self) -> bool:
+        """Whether the client declared form elicitation (``{}`` means form, on both revisions)."""
+        declared = self.client_capabilities.get("elicitation")
+        return isinstance(declared, dict) and (not declared or "form" in declared)
+
+    def _initialize(self, params: Any) -> dict[str, Any]:
+        params = params_object(params)
+        asked = params.get("protocolVersion")
+        if not isinstance(asked, str):
+            raise RPCError(INVALID_PARAMS, f"initialize needs \"protocolVersion\" as a string, got {asked!r}; "
+                           f"this server speaks {', '.join(PROTOCOL_VERSIONS)}")
+        self.version = asked if asked in PROTOCOL_VERSIONS else PROTOCOL_VERSIONS[0]
+        capabilities = params.get("capabilities")
+        self.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
+        info = params.get("clientInfo")
+        self.client_info = info if isinstance(info, dict) else {}
+        return {
+            "protocolVersion": self.version,
+            "capabilities": {"tools": {"listChanged": False}},
+            "serverInfo": {"name": "minitools", "title": "minitools", "version": minitools.__version__},
+            "instructions": _INSTRUCTIONS,
+        }
+
+    def _initialized(self, params: Any) -> None:
+        self.initialized = True
+
+    def _cancelled(self, params: Any) -> None:
+        if isinstance(params, dict):
+            self.endpoint.cancel_incoming(params.get("requestId"))
+
+    # Tools ------------------------------------------------------------------------------
+
+    def _need_run(self) -> Run:
+        assert self.run is not None, "mcp started without a Run"
+        return self.run
+
+    def specs(self) -> list[ToolSpec]:
+        """The tools this client sees: the surface's, without ask_user when it cannot elicit."""
+        return [s for s in self._need_run().tools(self.surface) if s.name != ASK_TOOL or self.can_elicit()]
+
+    def _list(self, params: Any) -> dict[str, Any]:
+        params_object(params)  # a cursor is accepted and ignored: the list is one page
+        return {"tools": [mcp_tool(s) for s in self.specs()]}
+
+    async def _call(self, params: Any) -> dict[str, Any]:
+        params = params_object(params)
+        name = params.get("name")
+        spec = next((s for s in self.specs() if s.name == name), None)
+        if spec is None:
+            known = ", ".join(s.name for s in self.specs()) or "none"
+            raise RPCError(INVALID_PARAMS, f"Unknown tool: {name!r}; the tools are {known}")
+        arguments = params.get("arguments")
+        arguments = {} if arguments is None else arguments
+        if not isinstance(arguments, dict):
+            raise RPCError(INVALID_PARAMS, f"\"arguments\" must be an object of {name}'s arguments, got {arguments!r}")
+        if self.version == "2025-06-18":
+            # that revision answers arguments that do not fit the input schema with a protocol
+            # error; 2025-11-25 returns them as a tool error the model can correct
+            try:
+                validate(spec.parameters, arguments)
+            except SchemaError as exc:
+                raise RPCError(INVALID_PARAMS, f"{name}: argument {exc.field} {exc.message}") from None
+        meta = params.get("_meta")
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        ticker = None
+        if isinstance(token, (str, int)) and not isinstance(token, bool):
+            ticker = asyncio.ensure_future(self._progress(token, name))
+        try:
+            result = await self._need_run().call(spec.name, arguments, surface=self.surface)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await ticker
+        return mcp_result(result)
+
+    async def _progress(self, token: str | int, name: str) -> None:
+        """Tell the client the call is still running, every `progress_interval` seconds."""
+        start = time.monotonic()
+        ticks = 0
+        while True:
+            await asyncio.sleep(self.progress_interval)
+            ticks += 1
+            elapsed = time.monotonic() - start
+            with contextlib.suppress(Exception):
+                await self.endpoint.notify("notifications/progress", {
+                    "progressToken": token, "progress": ticks, "message": f"{name} running for {elapsed:.0f} s"})
+
+    async def request_client(self, method: str, params: Mapping[str, Any]) -> Any:
+        """Send a request to the client and wait for its answer (as long as it takes)."""
+        return await self.endpoint.request(method, dict(params), timeout=None)
+
+    def written_tool(self) -> Tool:
+        """`written` as a tool, for hosts whose own edit tools wrote the files."""
+
+        async def handler(args: Mapping[str, Any]) -> ToolResult:
+            return await self._need_run().written(list(args["paths"]))
+
+        spec = ToolSpec("written", Tier.READ, WRITTEN_DESCRIPTION, WRITTEN_PARAMETERS)
+        assert spec.name in OUTPUT_SCHEMAS
+        return Tool(spec, handler)
+
+
+def _approver(mode: str) -> Any:
+    if mode == "host":
+        # the host gates each call by its annotations before it is sent here
+        return lambda spec, args: True
+    if mode == "none":
+        return lambda spec, args: "this server was started with --approve none (write and exec tools are refused)"
+    return None  # ask: the gate shows the person a permission card through the question port
+
+
+async def serve_mcp(
+    root: str,
+    *,
+    surface: str = "full",
+    approve: str = "host",
+    vibe: str | None = None,
+    stdin: BinaryIO | None = None,
+    stdout: BinaryIO | None = None,
+    progress_interval: float = 1.0,
+) -> int:
+    """Serve one Run to an MCP client over stdin/stdout until stdin closes."""
+    if approve not in APPROVE_MODES:
+        raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
+    where = Surface.parse(surface)
+    endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
+                                                cancel_param="requestId")
+    server = McpServer(endpoint, surface=where, progress_interval=progress_interval)
+    port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
+    loop = asyncio.get_running_loop()
+    stop: asyncio.Future[None] = loop.create_future()
+
+    def finish(*_: Any) -> None:
+        if not stop.done():
+            stop.set_result(None)
+
+    assert endpoint.connection is not None
+    try:
+        server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe))
+        server.run.add_tool(server.written_tool())
+        async with server.run:
+            closed = asyncio.ensure_future(endpoint.connection.wait_closed())
+            closed.add_done_callback(finish)
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signal.SIGTERM, finish)
+            await stop
+            # the client has gone: stop what is still running (and what it started), then close
+            endpoint.cancel_incoming_all()
+            await endpoint.wait_idle()
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        await endpoint.close()
+    return 0
