@@ -1,0 +1,60 @@
+"""`minitools mcp` on the wire, line by line: the lifecycle, version negotiation, and what a
+client library never sends (malformed lines, the other revision's error rules)."""
+
+from __future__ import annotations
+
+import minitools
+
+
+async def test_initialize_negotiates_the_version_and_names_the_server(line_client):
+    reply = await line_client.initialize("2025-06-18")
+    result = reply["result"]
+    assert result["protocolVersion"] == "2025-06-18"
+    assert result["serverInfo"] == {"name": "minitools", "title": "minitools", "version": minitools.__version__}
+    assert result["capabilities"] == {"tools": {"listChanged": False}}
+    assert (await line_client.request("ping"))["result"] == {}
+    assert await line_client.close() == 0
+
+
+async def test_an_unknown_version_gets_the_newest_and_discover_is_not_a_method(line_client):
+    probe = await line_client.request("server/discover", {})
+    assert probe["error"]["code"] == -32601 and "server/discover" in probe["error"]["message"]
+    reply = await line_client.initialize("2024-11-05")
+    assert reply["result"]["protocolVersion"] == "2025-11-25"
+    missing = await line_client.request("initialize", {"capabilities": {}})
+    assert missing["error"]["code"] == -32602 and "protocolVersion" in missing["error"]["message"]
+
+
+async def test_malformed_lines_get_errors_and_the_server_keeps_going(line_client):
+    await line_client.initialize()
+    await line_client.send(b"{not json\n")
+    error = await line_client.read()
+    assert error["id"] is None and error["error"]["code"] == -32700 and "{not json" in error["error"]["message"]
+    await line_client.send(b"[1, 2]\n")
+    assert (await line_client.read())["error"]["code"] == -32600
+    await line_client.send(b'{"jsonrpc": "2.0", "id": 7}\n')  # neither a request nor a response
+    neither = await line_client.read()
+    assert neither["id"] == 7 and neither["error"]["code"] == -32600
+    await line_client.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999}})
+    await line_client.send({"jsonrpc": "2.0", "method": "notifications/unknown"})
+    listing = await line_client.request("tools/list")
+    assert any(tool["name"] == "ast_grep" for tool in listing["result"]["tools"])
+
+
+async def test_unknown_tool_and_bad_arguments_follow_the_revision(line_client):
+    await line_client.initialize("2025-06-18")
+    unknown = await line_client.request("tools/call", {"name": "no_such_tool", "arguments": {}})
+    assert unknown["error"]["code"] == -32602 and "no_such_tool" in unknown["error"]["message"]
+    # 2025-06-18: arguments that do not fit the input schema are a protocol error
+    bad = await line_client.request("tools/call", {"name": "ast_grep", "arguments": {"pattern": 3}})
+    assert bad["error"]["code"] == -32602 and "pattern" in bad["error"]["message"]
+    not_object = await line_client.request("tools/call", {"name": "ast_grep", "arguments": [1]})
+    assert not_object["error"]["code"] == -32602 and "arguments" in not_object["error"]["message"]
+
+
+async def test_bad_arguments_are_a_tool_error_on_2025_11_25(line_client):
+    await line_client.initialize("2025-11-25")
+    bad = await line_client.request("tools/call", {"name": "ast_grep", "arguments": {"pattern": 3}})
+    result = bad["result"]
+    assert result["isError"] is True and "pattern" in result["content"][0]["text"]
+    assert result["structuredContent"] == {"field": "pattern"}
