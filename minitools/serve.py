@@ -44,21 +44,29 @@ def load_roster(path: str | None) -> Any:
         return None
     from minitools.vibe import Roster  # type: ignore[attr-defined]
 
-    return Roster.from_toml(path)
+    try:
+        return Roster.from_toml(path)
+    except OSError as exc:
+        raise ValueError(f"the vibe roster {path!r} cannot be read ({exc.strerror or exc}); pass a roster TOML file") from None
 
 
 class Server:
-    """The JSON-RPC front of one Run: registers `tools`, `call` and `written` on `endpoint`."""
+    """The JSON-RPC front of one Run: `attach` registers `tools`, `call` and `written` on an endpoint."""
 
-    def __init__(self, endpoint: JSONRPCEndpoint) -> None:
-        self.endpoint = endpoint
+    def __init__(self) -> None:
+        self.endpoint: JSONRPCEndpoint | None = None
         self.run: Run | None = None
+
+    def attach(self, endpoint: JSONRPCEndpoint) -> None:
+        self.endpoint = endpoint
         endpoint.on_request("tools", self._tools)
         endpoint.on_request("call", self._call)
         endpoint.on_request("written", self._written)
 
     async def request_host(self, method: str, params: Mapping[str, Any]) -> Any:
         """Send a request to the host and wait for its answer (as long as it takes)."""
+        if self.endpoint is None:
+            raise RuntimeError("serve has no connection to its host yet")
         return await self.endpoint.request(method, dict(params), timeout=None)
 
     async def approve_via_host(self, spec: ToolSpec, args: Mapping[str, Any]) -> bool | str:
@@ -113,9 +121,9 @@ async def serve_stdio(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
 ) -> int:
-    """Serve one Run over stdin/stdout until stdin closes."""
-    endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout)
-    server = Server(endpoint)
+    """Serve one Run over stdin/stdout until stdin closes. A bad root or roster raises
+    ValueError before anything is read."""
+    server = Server()
     port = None
     if questions == "host":
         from minitools.ask import HostPort
@@ -126,8 +134,10 @@ async def serve_stdio(
         approver = server.approve_via_host
     elif approve == "all":
         approver = lambda spec, args: True  # noqa: E731
+    server.run = Run(root, questions=port, approve=approver, vibe=load_roster(vibe))
+    endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout)
+    server.attach(endpoint)
     try:
-        server.run = Run(root, questions=port, approve=approver, vibe=load_roster(vibe))
         async with server.run:
             assert endpoint.connection is not None
             await endpoint.connection.wait_closed()

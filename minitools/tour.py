@@ -151,4 +151,8 @@ async def run_tour(sample: Path | None = None, *, out: Callable[[str], None] = _
             if missing:
                 out(f"Not wired in this run (so not shown): {', '.join(missing)}")
             out(f"{ran} tool calls made.")
+            out("")
+            out("The same tools for an agent host (Claude Code, Codex, Cursor, VS Code, Zed, ...): "
+                "`minitools mcp --root DIR` is a Model Context Protocol server on stdio,")
+            out("e.g. `claude mcp add minitools -- minitools mcp --root .` (README.md, \"MCP\").")
     return 0

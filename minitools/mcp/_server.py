@@ -44,11 +44,10 @@ _INSTRUCTIONS = (
 
 
 class McpServer:
-    """The MCP front of one Run: registers the MCP methods on `endpoint`."""
+    """The MCP front of one Run: `attach` registers the MCP methods on an endpoint."""
 
-    def __init__(self, endpoint: JSONRPCEndpoint, *, surface: Surface = Surface.FULL,
-                 progress_interval: float = 1.0) -> None:
-        self.endpoint = endpoint
+    def __init__(self, *, surface: Surface = Surface.FULL, progress_interval: float = 1.0) -> None:
+        self.endpoint: JSONRPCEndpoint | None = None
         self.surface = surface
         self.progress_interval = progress_interval
         self.version = PROTOCOL_VERSIONS[0]
@@ -56,6 +55,9 @@ class McpServer:
         self.client_info: dict[str, Any] = {}
         self.initialized = False
         self.run: Run | None = None
+
+    def attach(self, endpoint: JSONRPCEndpoint) -> None:
+        self.endpoint = endpoint
         endpoint.on_request("initialize", self._initialize)
         endpoint.on_request("ping", lambda params: {})
         endpoint.on_request("tools/list", self._list)
@@ -92,7 +94,7 @@ class McpServer:
         self.initialized = True
 
     def _cancelled(self, params: Any) -> None:
-        if isinstance(params, dict):
+        if isinstance(params, dict) and self.endpoint is not None:
             self.endpoint.cancel_incoming(params.get("requestId"))
 
     # Tools ------------------------------------------------------------------------------
@@ -150,12 +152,17 @@ class McpServer:
             ticks += 1
             elapsed = time.monotonic() - start
             with contextlib.suppress(Exception):
-                await self.endpoint.notify("notifications/progress", {
+                await self._need_endpoint().notify("notifications/progress", {
                     "progressToken": token, "progress": ticks, "message": f"{name} running for {elapsed:.0f} s"})
 
     async def request_client(self, method: str, params: Mapping[str, Any]) -> Any:
         """Send a request to the client and wait for its answer (as long as it takes)."""
-        return await self.endpoint.request(method, dict(params), timeout=None)
+        return await self._need_endpoint().request(method, dict(params), timeout=None)
+
+    def _need_endpoint(self) -> JSONRPCEndpoint:
+        if self.endpoint is None:
+            raise RuntimeError("mcp has no connection to its client yet")
+        return self.endpoint
 
     def written_tool(self) -> Tool:
         """`written` as a tool, for hosts whose own edit tools wrote the files."""
@@ -187,14 +194,17 @@ async def serve_mcp(
     stdout: BinaryIO | None = None,
     progress_interval: float = 1.0,
 ) -> int:
-    """Serve one Run to an MCP client over stdin/stdout until stdin closes."""
+    """Serve one Run to an MCP client over stdin/stdout until stdin closes. A bad root, surface,
+    approval mode or roster raises ValueError before anything is read."""
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
-    where = Surface.parse(surface)
+    server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval)
+    port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
+    server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe))
+    server.run.add_tool(server.written_tool())
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")
-    server = McpServer(endpoint, surface=where, progress_interval=progress_interval)
-    port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
+    server.attach(endpoint)
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[None] = loop.create_future()
 
@@ -204,8 +214,6 @@ async def serve_mcp(
 
     assert endpoint.connection is not None
     try:
-        server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe))
-        server.run.add_tool(server.written_tool())
         async with server.run:
             closed = asyncio.ensure_future(endpoint.connection.wait_closed())
             closed.add_done_callback(finish)

@@ -12,7 +12,7 @@ def minitools(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
 def test_help_everywhere():
     top = minitools("--help")
     assert top.returncode == 0
-    for command in ("tour", "tools", "call", "serve"):
+    for command in ("tour", "tools", "call", "serve", "mcp"):
         assert command in top.stdout
         sub = minitools(command, "--help")
         assert sub.returncode == 0 and "usage" in sub.stdout
@@ -57,3 +57,4 @@ def test_tour_runs_over_the_sample():
     assert "minitools tour" in tour.stdout
     assert "The plan surface sees read-tier tools only" in tour.stdout
     assert "[not ok]" not in tour.stdout
+    assert "minitools mcp --root" in tour.stdout

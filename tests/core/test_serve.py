@@ -132,3 +132,17 @@ async def test_write_tools_ask_the_host_to_approve(serve, tmp_path):
     assert approve["params"]["tool"] == "lsp_rename" and approve["params"]["tier"] == "write"
     assert approve["params"]["args"]["new_name"] == "show"
     assert (tmp_path / "hello.py").read_text() == "print('hi')\n"
+
+
+def test_requests_in_flight_when_stdin_ends_are_answered(tmp_path):
+    import subprocess
+
+    lines = b'{"jsonrpc": "2.0", "id": 1, "method": "tools"}\n{"jsonrpc": "2.0", "id": 2, "method": "call", ' \
+            b'"params": {"tool": "ast_grep", "args": {"pattern": "print($A)", "language": "python"}}}\n'
+    (tmp_path / "hello.py").write_text("print('hi')\n")
+    done = subprocess.run([sys.executable, "-m", "minitools", "serve", "--root", str(tmp_path)], input=lines,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    replies = {reply["id"]: reply for reply in map(json.loads, done.stdout.splitlines())}
+    assert set(replies) == {1, 2}
+    assert replies[2]["result"]["ok"] is True and replies[2]["result"]["data"]["total"] == 1

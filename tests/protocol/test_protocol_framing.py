@@ -8,7 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minitools.protocol import CLOSED, NEED_DATA, Framer, LineFramer, LocalProtocolError, RemoteProtocolError, encode_line, encode_message
+from minitools.protocol import (
+    CLOSED,
+    NEED_DATA,
+    Framer,
+    LineFramer,
+    LocalProtocolError,
+    MalformedMessage,
+    RemoteProtocolError,
+    encode_line,
+    encode_message,
+)
 
 MESSAGES = [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"rootUri": "file:///tmp/x"}},
@@ -123,6 +133,33 @@ def test_line_framer_round_trip_and_last_line_without_newline() -> None:
     framer.receive_data(b"".join(encode_line(m) for m in MESSAGES) + b"\n\n" + b'{"last": true}')
     framer.receive_data(b"")
     assert drain(framer) == MESSAGES + [{"last": True}]
+    assert framer.next_message() is CLOSED
+
+
+def test_line_framer_goes_on_after_a_malformed_line() -> None:
+    framer = LineFramer("host")
+    framer.receive_data(b'{not json\n[1, 2]\n{"ok": 1}\n')
+    with pytest.raises(MalformedMessage) as not_json:
+        framer.next_message()
+    assert not_json.value.code == -32700 and "{not json" in str(not_json.value)
+    with pytest.raises(MalformedMessage) as not_object:
+        framer.next_message()
+    assert not_object.value.code == -32600 and "list" in str(not_object.value)
+    assert framer.next_message() == {"ok": 1}
+    assert framer.next_message() is NEED_DATA
+
+
+def test_line_framer_drops_an_overlong_line_and_reads_the_next() -> None:
+    framer = LineFramer("host", max_line=16)
+    framer.receive_data(b'{"a": "' + b"x" * 40)
+    with pytest.raises(MalformedMessage) as too_long:
+        framer.next_message()
+    assert "longer than 16 bytes" in str(too_long.value)
+    framer.receive_data(b"y" * 100)  # still the same line: dropped as it arrives
+    assert framer.next_message() is NEED_DATA and framer.buffered == 0
+    framer.receive_data(b'"}\n{"b": 2}\n')
+    assert framer.next_message() == {"b": 2}
+    framer.receive_data(b"")
     assert framer.next_message() is CLOSED
 
 
