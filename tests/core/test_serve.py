@@ -146,3 +146,10 @@ def test_requests_in_flight_when_stdin_ends_are_answered(tmp_path):
     replies = {reply["id"]: reply for reply in map(json.loads, done.stdout.splitlines())}
     assert set(replies) == {1, 2}
     assert replies[2]["result"]["ok"] is True and replies[2]["result"]["data"]["total"] == 1
+    # stdin a regular file (which the event loop cannot poll): the same answers
+    (tmp_path / "requests.jsonl").write_bytes(lines)
+    with open(tmp_path / "requests.jsonl", "rb") as requests:
+        from_file = subprocess.run([sys.executable, "-m", "minitools", "serve", "--root", str(tmp_path)], stdin=requests,
+                                   capture_output=True, timeout=60)
+    assert from_file.returncode == 0, from_file.stderr
+    assert {json.loads(line)["id"] for line in from_file.stdout.splitlines()} == {1, 2}
