@@ -44,6 +44,8 @@ class LineClient:
     def __init__(self, proc: asyncio.subprocess.Process) -> None:
         self.proc = proc
         self.next_id = 0
+        self.server_requests: list[dict[str, Any]] = []
+        self.answer: Any = None  # result for a server→client request, from the request
 
     async def send(self, message: dict[str, Any] | bytes) -> None:
         assert self.proc.stdin is not None
@@ -63,7 +65,10 @@ class LineClient:
         await self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, **({"params": params} if params is not None else {})})
         while True:
             message = await self.read()
-            if message.get("id") == self.next_id and "method" not in message:
+            if "method" in message and "id" in message and self.answer is not None:
+                self.server_requests.append(message)
+                await self.send({"jsonrpc": "2.0", "id": message["id"], "result": self.answer(message)})
+            elif message.get("id") == self.next_id and "method" not in message:
                 return message
 
     async def initialize(self, version: str = "2025-11-25", capabilities: dict[str, Any] | None = None) -> dict[str, Any]:

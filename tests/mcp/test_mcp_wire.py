@@ -3,6 +3,8 @@ client library never sends (malformed lines, the other revision's error rules)."
 
 from __future__ import annotations
 
+import asyncio
+
 import minitools
 
 
@@ -58,3 +60,36 @@ async def test_bad_arguments_are_a_tool_error_on_2025_11_25(line_client):
     result = bad["result"]
     assert result["isError"] is True and "pattern" in result["content"][0]["text"]
     assert result["structuredContent"] == {"field": "pattern"}
+
+
+async def test_multi_select_on_2025_06_18_is_one_boolean_per_option(line_client):
+    await line_client.initialize("2025-06-18", {"elicitation": {}})
+    line_client.answer = lambda request: {"action": "accept", "content": {"option_1": True, "option_3": True}}
+    reply = await line_client.request("tools/call", {"name": "ask_user", "arguments": {
+        "question": "Which letters?", "multi_select": True, "options": [{"label": "a"}, {"label": "b"}, {"label": "c"}]}})
+    assert reply["result"]["structuredContent"] == {"skipped": False, "choices": ["a", "c"], "text": None}
+    (elicit,) = line_client.server_requests
+    assert elicit["method"] == "elicitation/create" and "mode" not in elicit["params"]
+    properties = elicit["params"]["requestedSchema"]["properties"]
+    assert properties == {f"option_{i}": {"type": "boolean", "title": label, "default": False}
+                          for i, label in enumerate("abc", 1)}
+
+
+async def test_closing_stdin_stops_the_running_call_and_what_it_started(line_client, project):
+    await line_client.initialize()
+    pid_file = project / "kernel.pid"
+    cell = f"import os, pathlib, time\npathlib.Path({str(pid_file)!r}).write_text(str(os.getpid()))\ntime.sleep(120)"
+    await line_client.send({"jsonrpc": "2.0", "id": 50, "method": "tools/call",
+                            "params": {"name": "eval", "arguments": {"code": cell, "description": "sleep for two minutes in a cell"}}})
+    for _ in range(600):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        await asyncio.sleep(0.1)
+    kernel = int(pid_file.read_text())
+    assert await line_client.close() == 0  # well before the cell's two minutes
+    try:
+        with open(f"/proc/{kernel}/stat") as stat:
+            alive = stat.read().split()[2] != "Z"  # a zombie awaiting its reaper counts as gone
+    except FileNotFoundError:
+        alive = False
+    assert not alive, "the kernel outlived minitools mcp"
