@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from conftest import REPO, mcp_argv, server_env
+from mcp_support import REPO, mcp_argv, server_env
 
 INSPECTOR = REPO / "node_modules" / ".bin" / "mcp-inspector"
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import mcp_types as types
 import pytest
-from conftest import mcp_argv, server_env
+from mcp_support import mcp_argv, server_env
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
