@@ -4,6 +4,9 @@ client library never sends (malformed lines, the other revision's error rules)."
 from __future__ import annotations
 
 import asyncio
+import signal
+
+import pytest
 
 import minitools
 
@@ -75,7 +78,8 @@ async def test_multi_select_on_2025_06_18_is_one_boolean_per_option(line_client)
                           for i, label in enumerate("abc", 1)}
 
 
-async def test_closing_stdin_stops_the_running_call_and_what_it_started(line_client, project):
+@pytest.mark.parametrize("how", ["close stdin", "SIGTERM"])
+async def test_closing_stdin_stops_the_running_call_and_what_it_started(line_client, project, how):
     await line_client.initialize()
     pid_file = project / "kernel.pid"
     cell = f"import os, pathlib, time\npathlib.Path({str(pid_file)!r}).write_text(str(os.getpid()))\ntime.sleep(120)"
@@ -86,6 +90,8 @@ async def test_closing_stdin_stops_the_running_call_and_what_it_started(line_cli
             break
         await asyncio.sleep(0.1)
     kernel = int(pid_file.read_text())
+    if how == "SIGTERM":
+        line_client.proc.send_signal(signal.SIGTERM)
     assert await line_client.close() == 0  # well before the cell's two minutes
     try:
         with open(f"/proc/{kernel}/stat") as stat:
