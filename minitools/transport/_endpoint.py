@@ -4,12 +4,13 @@ and a handler table for what the peer sends us.
 Every request the peer sends gets exactly one response: its handler's result, an error
 response when the handler raises RPCError, INTERNAL_ERROR for any other exception, and
 METHOD_NOT_FOUND when no handler is registered (the LSP client registers a default so
-that nothing a server asks goes unanswered; docs/architecture.md).
+that nothing a server asks goes unanswered). A request whose handler `cancel_incoming`
+cancelled gets none (MCP's rule for a cancelled request).
 
 With ``answer_malformed=True`` (the servers minitools runs for a host: ``serve``, ``mcp``) a
 message that is not JSON gets a -32700 error response, JSON that is not a JSON-RPC message a
 -32600 one (with its id when it has a usable one), and the endpoint keeps reading; without it
-(a child we started) a broken message closes the connection, as before.
+(a child we started) a broken message closes the connection.
 """
 
 from __future__ import annotations
