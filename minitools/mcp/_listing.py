@@ -78,7 +78,7 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
 WRITTEN_DESCRIPTION = (
     "Check files you changed with your own edit tools: they are synced through their language servers and only "
     "the diagnostics your change introduced are returned (those that were there before are not). Call it after "
-    "writing files; ast_edit, resolve and lsp_rename report this themselves."
+    "writing files; the writes of resolve (accepting an ast_edit) and lsp_rename report this themselves."
 )
 
 WRITTEN_PARAMETERS: dict[str, Any] = {
