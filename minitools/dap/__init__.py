@@ -10,6 +10,7 @@ from minitools.dap._catalog import (
     Interpreter,
     adapter_by_id,
     adapter_for_program,
+    attach_adapters,
     detect,
     find_markers,
     project_python,
@@ -18,7 +19,7 @@ from minitools.dap._session import STOP_EVENTS, AdapterGone, DAPError, DAPSessio
 from minitools.dap._supervisor import DebugSupervisor, Slot
 
 __all__ = [
-    "ADAPTERS", "Adapter", "Detection", "Interpreter", "adapter_by_id", "adapter_for_program", "detect",
+    "ADAPTERS", "Adapter", "Detection", "Interpreter", "adapter_by_id", "adapter_for_program", "attach_adapters", "detect",
     "find_markers", "project_python", "STOP_EVENTS", "AdapterGone", "DAPError", "DAPSession", "OutputBuffer",
     "StepTimeout", "DebugSupervisor", "Slot",
 ]

@@ -23,6 +23,7 @@ __all__ = [
     "Interpreter",
     "adapter_by_id",
     "adapter_for_program",
+    "attach_adapters",
     "detect",
     "find_markers",
     "project_python",
@@ -49,6 +50,21 @@ class Adapter:
     probe: tuple[str, ...] = ("--version",)
     adapter_id: str = ""  # DAP initialize "adapterID"
     notes: str = ""
+    # set for an adapter that is a Python package: `args` run on the first interpreter for
+    # which `probe` passes (the project's venv, minitools' own, PATH), and the program runs on
+    # the project's python (`project_python`), sent as launch's "python"
+    python_package: str = ""
+    # it debugs native executables: a file with the execute bit and one of `suffixes`
+    native: bool = False
+    # a program is a package directory (Go): a directory holding files with one of `suffixes`
+    # is debuggable, and launch is given the program file's directory
+    package_dirs: bool = False
+    # added to every launch request's arguments
+    launch: dict[str, object] = field(default_factory=dict)
+    # the attach request's arguments for attaching by port; None: no attach by port
+    attach: dict[str, object] | None = None
+    # the call that makes a program attachable, given the port (named in attach's errors)
+    listen_hint: str = ""
 
 
 ADAPTERS: tuple[Adapter, ...] = (
@@ -62,22 +78,28 @@ ADAPTERS: tuple[Adapter, ...] = (
     ),
     Adapter(
         id="debugpy",
-        # resolved specially: the python that has debugpy installed (see `debugpy_python`)
+        # resolved as a python_package: the python that has debugpy installed
         binaries=("python3",),
         args=("-m", "debugpy.adapter"),
         markers=("pyproject.toml", "setup.py", "requirements.txt"),
         suffixes=(".py",),
         probe=("-c", "import debugpy"),
         adapter_id="debugpy",
+        python_package="debugpy",
+        launch={"type": "python", "request": "launch", "console": "internalConsole", "subProcess": False,
+                "justMyCode": True},
+        attach={"type": "python", "request": "attach", "justMyCode": True, "subProcess": False},
+        listen_hint="debugpy.listen",
     ),
     Adapter(
         id="lldb",
         binaries=("lldb-dap", "lldb-vscode", "lldb-dap-*", "lldb-vscode-*"),
         args=(),
         markers=("Cargo.toml", "CMakeLists.txt"),
-        suffixes=("",),
+        suffixes=("", ".out", ".bin", ".exe"),
         probe=("--help",),
         adapter_id="lldb",
+        native=True,
     ),
     Adapter(
         id="delve",
@@ -88,6 +110,8 @@ ADAPTERS: tuple[Adapter, ...] = (
         transport="dial",
         probe=("version",),
         adapter_id="go",
+        package_dirs=True,
+        launch={"mode": "debug"},
         notes="dlv 1.20 writes the program's stdout to its own stdout, not to output events",
     ),
 )
@@ -100,15 +124,22 @@ def adapter_by_id(adapter_id: str) -> Adapter | None:
 
 def adapter_for_program(program: Path) -> Adapter | None:
     """Which adapter debugs `program`, from its suffix (a directory of .go files is delve's,
-    a file without a known suffix is a native executable for lldb)."""
+    an executable file without a known suffix is a native executable for lldb)."""
     if program.is_dir():
-        return adapter_by_id("delve") if any(program.glob("*.go")) else None
+        return next((a for a in ADAPTERS if a.package_dirs and any(any(program.glob(f"*{s}")) for s in a.suffixes)),
+                    None)
     for adapter in ADAPTERS:
-        if program.suffix and program.suffix in adapter.suffixes:
+        if not adapter.native and program.suffix and program.suffix in adapter.suffixes:
             return adapter
-    if program.suffix in ("", ".out", ".bin", ".exe") and os.access(program, os.X_OK):
-        return adapter_by_id("lldb")
+    for adapter in ADAPTERS:
+        if adapter.native and program.suffix in adapter.suffixes and os.access(program, os.X_OK):
+            return adapter
     return None
+
+
+def attach_adapters() -> list[Adapter]:
+    """The adapters that attach by port, default first."""
+    return [a for a in ADAPTERS if a.attach is not None]
 
 
 def find_markers(adapter: Adapter, root: Path, start: Path | None = None) -> list[Path]:
@@ -185,7 +216,7 @@ class Detection:
     markers: list[str] = field(default_factory=list)
     command: list[str] = field(default_factory=list)
     binary_problem: str = ""
-    interpreter: Interpreter | None = None  # debugpy: where the program runs
+    interpreter: Interpreter | None = None  # a python_package adapter's: where the program runs
 
     @property
     def usable(self) -> bool:
@@ -205,8 +236,8 @@ class Detection:
 Prober = Callable[[Sequence[str]], tuple[bool, str]]
 
 
-def _debugpy_command(root: Path, probe: Prober) -> tuple[list[str], str]:
-    # The adapter runs where debugpy is installed; the program's python need not have it.
+def _python_package_command(adapter: Adapter, root: Path, probe: Prober) -> tuple[list[str], str]:
+    # The adapter runs where its package is installed; the program's python need not have it.
     candidates: list[str] = []
     for venv in (".venv", "venv"):
         p = root / venv / "bin" / "python"
@@ -219,11 +250,12 @@ def _debugpy_command(root: Path, probe: Prober) -> tuple[list[str], str]:
             candidates.append(hit)
     problems = []
     for python in dict.fromkeys(candidates):
-        ok, problem = probe([python, "-c", "import debugpy"])
+        ok, problem = probe([python, *adapter.probe])
         if ok:
-            return [python, "-m", "debugpy.adapter"], ""
+            return [python, *adapter.args], ""
         problems.append(python)
-    return [], "debugpy is not importable by " + ", ".join(problems) + " (pip install debugpy)"
+    package = adapter.python_package
+    return [], f"{package} is not importable by " + ", ".join(problems) + f" (pip install {package})"
 
 
 def detect(
@@ -238,8 +270,8 @@ def detect(
     that starts. `path` overrides $PATH (tests), `probe` how a binary is tried."""
     prober: Prober = probe or _starts
     det = Detection(adapter, markers=[str(m) for m in find_markers(adapter, root, start)])
-    if adapter.id == "debugpy":
-        det.command, det.binary_problem = _debugpy_command(root, prober)
+    if adapter.python_package:
+        det.command, det.binary_problem = _python_package_command(adapter, root, prober)
         det.interpreter = project_python(root)
         return det
     binaries = _which_all(adapter.binaries, path)

@@ -12,7 +12,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["ServerSpec", "CATALOG", "LANGUAGES", "language_of", "servers_for", "find_root", "find_binary"]
+__all__ = ["ServerSpec", "CATALOG", "LANGUAGES", "language_of", "language_id", "servers_for", "find_root", "find_binary",
+           "find_node_file"]
 
 
 @dataclass(frozen=True)
@@ -27,12 +28,22 @@ class ServerSpec:
     checker: tuple[str, ...] | None = None  # run in the root for diagnostics "*"
     columns: str | None = None  # "code_points" when the server ignores the negotiated encoding
     settings: dict[str, object] = field(default_factory=dict)  # answers to workspace/configuration
+    # catalog language of an extension, where it is not languages[0]
+    extension_languages: dict[str, str] = field(default_factory=dict)
+    # LSP languageId of an extension (didOpen), where it is not the catalog language
+    language_ids: dict[str, str] = field(default_factory=dict)
+    # initialize's initializationOptions, as sent
+    init_options: dict[str, object] = field(default_factory=dict)
+    # (option, file): initializationOptions[option] = {"path": the file}, looked up under the
+    # root's node_modules, then beside the server binary (its own node_modules)
+    node_file_option: tuple[str, str] | None = None
 
 
 _PY_MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "pyrightconfig.json", "Pipfile")
 _PY_EXT = (".py", ".pyi")
 _TS_EXT = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _C_EXT = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
+_TS_IDS = {".tsx": "typescriptreact", ".jsx": "javascriptreact"}
 
 CATALOG: tuple[ServerSpec, ...] = (
     ServerSpec("basedpyright", ("basedpyright-langserver", "--stdio"), ("python",), _PY_EXT, _PY_MARKERS,
@@ -42,9 +53,15 @@ CATALOG: tuple[ServerSpec, ...] = (
     ServerSpec("jedi-language-server", ("jedi-language-server",), ("python",), _PY_EXT, _PY_MARKERS,
                checker=("pyflakes", "."), columns="code_points"),
     ServerSpec("typescript-language-server", ("typescript-language-server", "--stdio"), ("typescript", "javascript"), _TS_EXT,
-               ("tsconfig.json", "jsconfig.json", "package.json"), checker=("tsc", "--noEmit", "--pretty", "false")),
+               ("tsconfig.json", "jsconfig.json", "package.json"), checker=("tsc", "--noEmit", "--pretty", "false"),
+               extension_languages={ext: "javascript" for ext in _TS_EXT if ext.startswith((".js", ".mjs", ".cjs"))},
+               language_ids=_TS_IDS,
+               # rename the symbol itself at an import site, not just alias the import (REFERENCE.md)
+               init_options={"preferences": {"providePrefixAndSuffixTextForRename": False}},
+               node_file_option=("tsserver", "typescript/lib/tsserver.js")),
     ServerSpec("clangd", ("clangd", "--log=error"), ("c", "cpp"), _C_EXT,
-               ("compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile", "meson.build")),
+               ("compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile", "meson.build"),
+               extension_languages={ext: "cpp" for ext in _C_EXT if ext not in (".c", ".h")}),
     ServerSpec("gopls", ("gopls",), ("go",), (".go",), ("go.mod", "go.work"), checker=("go", "vet", "./...")),
     ServerSpec("rust-analyzer", ("rust-analyzer",), ("rust",), (".rs",), ("Cargo.toml",),
                checker=("cargo", "check", "--message-format=short")),
@@ -54,30 +71,37 @@ CATALOG: tuple[ServerSpec, ...] = (
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))
 
-_C_LANG = {".c": "c", ".h": "c"}
-_TS_LANG = {".ts": "typescript", ".tsx": "typescriptreact", ".mts": "typescript", ".cts": "typescript",
-            ".js": "javascript", ".jsx": "javascriptreact", ".mjs": "javascript", ".cjs": "javascript"}
+
+
+def _serving(ext: str) -> ServerSpec | None:
+    return next((spec for spec in CATALOG if ext in spec.extensions), None)
 
 
 def language_of(path: str | os.PathLike[str]) -> str | None:
     """The catalog language serving `path` (by extension), or None."""
     ext = Path(path).suffix.lower()
-    for spec in CATALOG:
-        if ext in spec.extensions:
-            if spec.id == "typescript-language-server":
-                return "javascript" if _TS_LANG[ext].startswith("javascript") else "typescript"
-            if spec.id == "clangd":
-                return _C_LANG.get(ext, "cpp")
-            return spec.languages[0]
-    return None
+    spec = _serving(ext)
+    return None if spec is None else spec.extension_languages.get(ext, spec.languages[0])
 
 
 def language_id(path: str | os.PathLike[str]) -> str:
     """The LSP languageId for didOpen."""
     ext = Path(path).suffix.lower()
-    if ext in _TS_LANG:
-        return _TS_LANG[ext]
-    return language_of(path) or "plaintext"
+    spec = _serving(ext)
+    if spec is None:
+        return "plaintext"
+    return spec.language_ids.get(ext) or spec.extension_languages.get(ext, spec.languages[0])
+
+
+def find_node_file(relative: str, binary: str, root: Path) -> str | None:
+    """`relative` (e.g. typescript/lib/tsserver.js) in the project's node_modules first, then
+    in the node_modules beside the server binary (or one of its parents)."""
+    candidates = [root / "node_modules" / relative]
+    here = Path(os.path.realpath(binary)).parent
+    for parent in [here, *here.parents]:
+        candidates.append(parent / "node_modules" / relative)
+        candidates.append(parent / relative)
+    return next((str(c) for c in candidates if c.is_file()), None)
 
 
 def servers_for(language: str, prefer: list[str] | None = None) -> list[ServerSpec]:

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp._catalog import ServerSpec, language_id
+from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
 from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
 from minitools.tracing import Tracer
 from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint
@@ -59,16 +59,6 @@ def _client_capabilities() -> dict[str, Any]:
             "rename": {"dynamicRegistration": False, "prepareSupport": False},
         },
     }
-
-
-def _find_tsserver(binary: str, root: Path) -> str | None:
-    # the project's own typescript first, then the one installed beside the server
-    candidates = [root / "node_modules" / "typescript" / "lib" / "tsserver.js"]
-    here = Path(os.path.realpath(binary)).parent
-    for parent in [here, *here.parents]:
-        candidates.append(parent / "node_modules" / "typescript" / "lib" / "tsserver.js")
-        candidates.append(parent / "typescript" / "lib" / "tsserver.js")
-    return next((str(c) for c in candidates if c.is_file()), None)
 
 
 class LSPClient:
@@ -157,13 +147,12 @@ class LSPClient:
 
     async def _initialize(self, timeout: float) -> None:
         assert self.rpc is not None
-        options: dict[str, Any] = {}
-        if self.spec.id == "typescript-language-server":
-            tsserver = _find_tsserver(self.argv[0], self.root)
-            if tsserver:
-                options["tsserver"] = {"path": tsserver}
-            # rename the symbol itself at an import site, not just alias the import (REFERENCE.md)
-            options["preferences"] = {"providePrefixAndSuffixTextForRename": False}
+        options: dict[str, Any] = dict(self.spec.init_options)
+        if self.spec.node_file_option:
+            option, relative = self.spec.node_file_option
+            found = find_node_file(relative, self.argv[0], self.root)
+            if found:
+                options[option] = {"path": found}
         result = await self.rpc.request("initialize", {
             "processId": os.getpid(),
             "clientInfo": {"name": "minitools"},

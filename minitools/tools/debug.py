@@ -16,6 +16,7 @@ from minitools.dap import (
     StepTimeout,
     adapter_by_id,
     adapter_for_program,
+    attach_adapters,
     detect,
 )
 from minitools.tools._context import RunContext
@@ -208,31 +209,31 @@ class DebugTool:
         cwd = self.ctx.root
         prog_args = list(args.get("args") or [])
         config: dict[str, Any] = {"program": str(program), "args": prog_args, "cwd": str(cwd), "stopOnEntry": False}
+        config.update(adapter.launch)
         note = ""
-        if adapter.id == "debugpy":
-            assert det.interpreter is not None
-            config.update({"type": "python", "request": "launch", "python": [det.interpreter.path],
-                           "console": "internalConsole", "subProcess": False, "justMyCode": True})
+        if det.interpreter is not None:
+            config["python"] = [det.interpreter.path]
             note = f"python: {det.interpreter.path} ({det.interpreter.why})"
-        elif adapter.id == "delve":
-            config.update({"mode": "debug", "program": str(program if program.is_dir() else program.parent)})
+        if adapter.package_dirs:
+            config["program"] = str(program if program.is_dir() else program.parent)
         session = await self.sup.start_adapter(det, cwd)
         return await self._start(session, adapter, "launch", config, self.ctx.relpath(program), det, note)
 
     async def op_attach(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
         port = self._need(args, "port")
-        adapter = adapter_by_id(args.get("adapter") or "debugpy")
-        assert adapter is not None
-        if adapter.id != "debugpy":
-            raise ToolError(f"attach by port is supported for debugpy only (a process started with debugpy.listen); "
-                            f"{adapter.id} has no attach-by-port here. Use launch instead.")
+        attachable = attach_adapters()
+        adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else attachable[0]
+        if adapter is None or adapter.attach is None:
+            names = ", ".join(f"{a.id} (a process started with {a.listen_hint})" for a in attachable)
+            raise ToolError(f"attach by port is supported for {names} only; "
+                            f"{args['adapter']} has no attach-by-port here. Use launch instead.")
         try:
             session = await self.sup.connect(adapter.id, int(port))
         except OSError as exc:
-            raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); start the program with debugpy.listen({port}).") from None
-        config = {"type": "python", "request": "attach", "justMyCode": True, "subProcess": False}
-        return await self._start(session, adapter, "attach", config, f"port {port}", None, "")
+            raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); "
+                            f"start the program with {adapter.listen_hint}({port}).") from None
+        return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
 
     async def _start(self, session: DAPSession, adapter: Any, command: str, config: dict[str, Any],
                      label: str, det: Any, note: str) -> ToolResult:

@@ -95,3 +95,23 @@ def test_only_tools_and_the_run_build_results():
             if module in ("minitools.toolspec", "minitools.registry"):
                 bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {module}")
     assert not bad, "library packages must not know tools, tiers or results:\n" + "\n".join(bad)
+
+
+def test_server_and_adapter_special_cases_live_in_the_catalogs():
+    # adding a server or an adapter is one catalog entry: code elsewhere reads catalog fields,
+    # it never compares an entry's id with a literal
+    catalogs = {PACKAGE / "lsp" / "_catalog.py", PACKAGE / "dap" / "_catalog.py"}
+    bad = []
+    for path in _sources():
+        if path in catalogs:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                if any(isinstance(s, ast.Attribute) and s.attr == "id" for s in sides) and any(
+                        isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides):
+                    bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "adapter_by_id":
+                if any(isinstance(a, ast.Constant) for a in node.args):
+                    bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert not bad, "a server or adapter id compared outside its catalog (make it a catalog field):\n" + "\n".join(bad)

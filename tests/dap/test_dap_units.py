@@ -43,3 +43,33 @@ async def test_launch_without_marker_says_what_is_missing(tmp_path: Path) -> Non
     async with Run(tmp_path, approve=lambda s, a: True) as run:
         r = await run.call("debug", {"op": "launch", "program": "x.py"})
         assert not r.ok and "no root marker (pyproject.toml, setup.py, requirements.txt)" in r.text, r.text
+
+
+def test_which_adapter_debugs_a_program(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "main.go").write_text("package main\n")
+    (tmp_path / "empty").mkdir()
+    for name, mode in (("app", 0o755), ("app.out", 0o755), ("data.out", 0o644), ("x.py", 0o644), ("x.dart", 0o644)):
+        (tmp_path / name).write_text("")
+        (tmp_path / name).chmod(mode)
+    found = {name: getattr(dap.adapter_for_program(tmp_path / name), "id", None)
+             for name in ("pkg", "empty", "app", "app.out", "data.out", "x.py", "x.dart")}
+    assert found == {"pkg": "delve", "empty": None, "app": "lldb", "app.out": "lldb", "data.out": None,
+                     "x.py": "debugpy", "x.dart": "dart"}
+
+
+def test_a_python_package_adapter_that_no_python_imports(pyproject: Path) -> None:
+    debugpy = dap.adapter_by_id("debugpy")
+    assert debugpy is not None
+    det = dap.detect(pyproject, debugpy, probe=lambda argv: (False, "no"))
+    assert not det.usable and det.markers
+    assert det.reason.startswith("debugpy is not importable by ") and det.reason.endswith("(pip install debugpy)")
+    det = dap.detect(pyproject, debugpy, probe=lambda argv: (True, ""))
+    assert det.usable and det.command[1:] == ["-m", "debugpy.adapter"] and det.interpreter is not None
+
+
+async def test_attach_by_port_names_the_adapters_that_can(tmp_path: Path) -> None:
+    async with Run(tmp_path, approve=lambda s, a: True) as run:
+        r = await run.call("debug", {"op": "attach", "port": 9, "adapter": "lldb"})
+        assert not r.ok and "supported for debugpy (a process started with debugpy.listen) only" in r.text, r.text
+        assert "lldb has no attach-by-port" in r.text

@@ -116,3 +116,14 @@ def test_lines_are_counted_as_lsp_counts_them() -> None:
     from minitools.lsp import split_lines
 
     assert split_lines("a\x0cb\nc\r\nd\re\u2028f\n") == ["a\x0cb", "c", "d", "e\u2028f"]
+
+
+def test_languages_and_language_ids_by_extension() -> None:
+    from minitools.lsp import language_id, language_of
+
+    cases = {"a.py": ("python", "python"), "a.ts": ("typescript", "typescript"),
+             "a.tsx": ("typescript", "typescriptreact"), "a.mts": ("typescript", "typescript"),
+             "a.js": ("javascript", "javascript"), "a.jsx": ("javascript", "javascriptreact"),
+             "a.cjs": ("javascript", "javascript"), "a.c": ("c", "c"), "a.h": ("c", "c"), "a.hpp": ("cpp", "cpp"),
+             "a.cc": ("cpp", "cpp"), "a.go": ("go", "go"), "a.rs": ("rust", "rust"), "a.txt": (None, "plaintext")}
+    assert {name: (language_of(name), language_id(name)) for name in cases} == cases
