@@ -66,10 +66,6 @@ class ToolResult:
     data: JSONValue = None
     images: list[tuple[str, bytes]] = field(default_factory=list)
 
-    @classmethod
-    def error(cls, text: str, data: JSONValue = None) -> ToolResult:
-        return cls(ok=False, text=text, data=data)
-
     def to_json(self) -> JSONObject:
         """The wire shape used by `serve` and `--json`: images as base64."""
         import base64

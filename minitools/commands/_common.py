@@ -5,15 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from minitools.toolspec import ToolResult
 
-__all__ = ["add_root", "print_result", "UsageError", "fail_usage"]
-
-
-class UsageError(Exception):
-    """Bad command-line input; exit code 2."""
+__all__ = ["add_root", "print_result", "fail_usage"]
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +28,3 @@ def print_result(result: ToolResult, *, as_json: bool) -> None:
     print(result.text)
     for mime, blob in result.images:
         print(f"[image {mime}, {len(blob)} bytes]")
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)

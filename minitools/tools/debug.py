@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -147,7 +148,7 @@ class DebugTool:
             return f"{head}; state: {st.state}."
         where = ""
         if st.thread_id is not None:
-            with _suppress_dap():
+            with contextlib.suppress(DAPError, StepTimeout):
                 body = await s.request("stackTrace", {"threadId": st.thread_id, "startFrame": 0, "levels": 1}, self.timeout)
                 frames = body.get("stackFrames") or []
                 if frames:
@@ -386,14 +387,6 @@ class DebugTool:
         await self.sup.end(self.ctx.conversation_id)
         slot.ended_note = ""
         return ToolResult(True, "the debug session was terminated; the program and the adapter are stopped.", {"pids": pids})
-
-
-class _suppress_dap:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return exc[0] is not None and issubclass(exc[0], (DAPError, StepTimeout))  # type: ignore[arg-type]
 
 
 def build(ctx: RunContext) -> list[Tool]:
