@@ -1,8 +1,8 @@
 """Shard workers: child processes that each own a fixed share of the files (by a stable hash
 of the path) and keep their own tree cache, so a large search uses every core, cold and warm.
 
-Each worker is ``python -m minitools.match._pool`` speaking length-prefixed pickles over its
-stdin/stdout (its own pipes: nothing else writes there). Plain subprocesses rather than
+Each worker is ``python -m minitools.match._shard_worker`` speaking length-prefixed pickles
+over its stdin/stdout (its own pipes: nothing else writes there). Plain subprocesses rather than
 multiprocessing: no re-import of the embedder's main module, no fork of a threaded parent.
 Workers start lazily, on the first search large enough to need them, in their own process
 group, and `ShardPool.close()` stops them in steps (close stdin → terminate → kill).
@@ -23,7 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import subprocess  # imported where a worker starts: a search that needs none skips it
 
-__all__ = ["ShardPool", "shard_of"]
+__all__ = ["ShardPool", "recv_message", "send_message", "shard_of"]
 
 _HEADER = struct.Struct("!Q")
 
@@ -33,13 +33,13 @@ def shard_of(path: str, n: int) -> int:
     return zlib.crc32(path.encode("utf-8", "surrogateescape")) % n
 
 
-def _send(stream: IO[bytes], obj: object) -> None:
+def send_message(stream: IO[bytes], obj: object) -> None:
     blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(blob)) + blob)
     stream.flush()
 
 
-def _recv(stream: IO[bytes]) -> Any:
+def recv_message(stream: IO[bytes]) -> Any:
     head = stream.read(_HEADER.size)
     if len(head) < _HEADER.size:
         raise EOFError("shard worker closed its pipe")
@@ -70,7 +70,7 @@ class ShardPool:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
         for _ in range(self.n):
             proc = subprocess.Popen(
-                [sys.executable, "-m", "minitools.match._pool", str(self.root),
+                [sys.executable, "-m", "minitools.match._shard_worker", str(self.root),
                  str(self.max_file_bytes), str(self.cache_bytes // (self.n + 1))],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 env=env, start_new_session=True,
@@ -100,7 +100,7 @@ class ShardPool:
                 self._start()
             try:
                 for proc, shard in zip(self._procs, shards):
-                    _send(proc.stdin, (source, language, list(shard)))  # type: ignore[arg-type]
+                    send_message(proc.stdin, (source, language, list(shard)))  # type: ignore[arg-type]
             except OSError:
                 self._stop()
                 self.broken = True
@@ -110,7 +110,7 @@ class ShardPool:
             skipped = dict(skipped)
             try:
                 for proc in self._procs:
-                    status, per_file, skip, count = _recv(proc.stdout)  # type: ignore[arg-type]
+                    status, per_file, skip, count = recv_message(proc.stdout)  # type: ignore[arg-type]
                     if status != "ok":
                         raise RuntimeError(per_file)
                     merged.update(per_file)
@@ -155,29 +155,3 @@ class ShardPool:
     @property
     def pids(self) -> list[int]:
         return [p.pid for p in self._procs]
-
-
-def _worker_main(argv: list[str]) -> int:
-    # Runs in the child: a plain in-process Searcher over the files it is sent.
-    from minitools.match._pattern import compile_pattern
-    from minitools.match._searcher import Searcher
-
-    root, max_file_bytes, cache_bytes = argv[0], int(argv[1]), int(argv[2])
-    searcher = Searcher(Path(root), max_file_bytes=max_file_bytes, cache_bytes=cache_bytes, workers=1)
-    inp, out = sys.stdin.buffer, sys.stdout.buffer
-    sys.stdout = sys.stderr  # nothing but replies may reach the channel
-    while True:
-        try:
-            source, language, paths = _recv(inp)
-        except EOFError:
-            return 0
-        try:
-            pattern = compile_pattern(source, language)
-            per_file, skipped, searched = searcher.search_files(pattern, paths)
-            _send(out, ("ok", per_file, skipped, searched))
-        except Exception as exc:  # reported to the parent, which searches in-process instead
-            _send(out, ("error", repr(exc), {}, 0))
-
-
-if __name__ == "__main__":
-    sys.exit(_worker_main(sys.argv[1:]))

@@ -1,0 +1,39 @@
+"""A shard worker's entry point: ``python -m minitools.match._shard_worker ROOT MAX_FILE_BYTES
+CACHE_BYTES``, started by `ShardPool`. It runs a plain in-process Searcher over the files
+each request names and answers on stdout, in the pool's length-prefixed pickles.
+
+Its own module, so that the pool (imported by the searcher) does not import the searcher.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from minitools.match._pattern import compile_pattern
+from minitools.match._pool import recv_message, send_message
+from minitools.match._searcher import Searcher
+
+__all__ = ["main"]
+
+
+def main(argv: list[str]) -> int:
+    root, max_file_bytes, cache_bytes = argv[0], int(argv[1]), int(argv[2])
+    searcher = Searcher(Path(root), max_file_bytes=max_file_bytes, cache_bytes=cache_bytes, workers=1)
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing but replies may reach the channel
+    while True:
+        try:
+            source, language, paths = recv_message(inp)
+        except EOFError:
+            return 0
+        try:
+            pattern = compile_pattern(source, language)
+            per_file, skipped, searched = searcher.search_files(pattern, paths)
+            send_message(out, ("ok", per_file, skipped, searched))
+        except Exception as exc:  # reported to the parent, which searches in-process instead
+            send_message(out, ("error", repr(exc), {}, 0))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
