@@ -30,12 +30,15 @@ run: setup
 test: setup-test
 	MINITOOLS_STRICT=1 $(PY) -m pytest
 
+# the types (mypy) and the linter (ruff, configured in pyproject.toml); `make test` runs both
+# too, as tests/core/test_types.py and tests/core/test_lint.py
 lint: setup
 	$(PY) -m mypy
+	$(PY) -m ruff check .
 
 bench: setup-test
 	$(PY) -m pip install -q --disable-pip-version-check -e '.[bench]'
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -22,7 +22,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from minitools.kernel import KernelPool  # noqa: E402
+from minitools.kernel import KernelPool
 
 
 async def _no_bridge(name: str, args: Any) -> dict[str, Any]:

@@ -30,8 +30,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from minitools.protocol import NEED_DATA, Framer, encode_message  # noqa: E402
-from minitools.transport import ChildProcess, FramedConnection, JSONRPCEndpoint  # noqa: E402
+from minitools.protocol import NEED_DATA, Framer, encode_message
+from minitools.transport import ChildProcess, FramedConnection, JSONRPCEndpoint
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bench_protocol.json"
 
@@ -71,7 +71,7 @@ def ours_sans_io(data: bytes, chunk: int = 65536) -> int:
     count = 0
     for start in range(0, len(data), chunk):
         framer.receive_data(data[start : start + chunk])
-        while (message := framer.next_message()) is not NEED_DATA:
+        while framer.next_message() is not NEED_DATA:
             count += 1
     return count
 

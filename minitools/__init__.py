@@ -30,7 +30,10 @@ _EXPORTS = {
     "export": "minitools.schema",
 }
 
-__all__ = [*_EXPORTS, "__version__"]
+__all__ = [
+    "ApprovalGate", "JSONValue", "Registry", "Run", "SchemaError", "Surface", "Tier", "Tool", "ToolError", "ToolResult",
+    "ToolSpec", "__version__", "export",
+]
 
 if TYPE_CHECKING:
     from minitools.registry import ApprovalGate, Registry, Surface

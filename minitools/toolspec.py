@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "JSONValue",
@@ -25,7 +25,7 @@ __all__ = [
     "Handler",
 ]
 
-JSONValue = Union[None, bool, int, float, str, list[Any], dict[str, Any]]
+JSONValue = bool | int | float | str | list[Any] | dict[str, Any] | None
 JSONObject = dict[str, Any]
 
 

@@ -180,7 +180,7 @@ def project_python(root: Path) -> Interpreter:
 def _starts(argv: Sequence[str], timeout: float = 10.0) -> tuple[bool, str]:
     try:
         proc = subprocess.run(
-            list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            list(argv), stdin=subprocess.DEVNULL, capture_output=True,
             timeout=timeout, start_new_session=True,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -250,7 +250,7 @@ def _python_package_command(adapter: Adapter, root: Path, probe: Prober) -> tupl
             candidates.append(hit)
     problems = []
     for python in dict.fromkeys(candidates):
-        ok, problem = probe([python, *adapter.probe])
+        ok, _ = probe([python, *adapter.probe])
         if ok:
             return [python, *adapter.args], ""
         problems.append(python)

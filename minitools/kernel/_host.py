@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import os
 import signal
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -238,10 +239,8 @@ class KernelProcess:
     def _signal(self, sig: int) -> None:
         if self._proc is None:
             return
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            pass
 
     async def _reap(self, timeout: float = 5.0) -> int | None:
         if self._proc is None:
@@ -270,10 +269,8 @@ class KernelProcess:
         if self._writer is not None and not self._writer.is_closing():
             self._writer.close()
         if self._proc.returncode is None:
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._proc.wait(), timeout)
-            except asyncio.TimeoutError:
-                pass
         self._signal(signal.SIGKILL)
         await self._reap()
         self._close_pipes()

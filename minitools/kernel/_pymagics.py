@@ -16,7 +16,8 @@ import site
 import subprocess
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["Magics", "MagicError", "SList"]
 

@@ -365,7 +365,7 @@ class Kernel(code.InteractiveInterpreter):
         self._error = {"ename": getattr(kind, "__name__", "SyntaxError"), "evalue": str(value), "traceback": text}
 
     def showtraceback(self) -> None:
-        kind, value, tb = sys.exc_info()
+        kind, value, _ = sys.exc_info()
         assert kind is not None and value is not None
         if type(value).__name__ == "MagicError":  # from _pymagics: no traceback
             self._error = {"ename": "UsageError", "evalue": str(value), "traceback": f"UsageError: {value}\n"}
@@ -397,7 +397,7 @@ class Kernel(code.InteractiveInterpreter):
                     "ename": "SystemExit", "evalue": str(exc.code),
                     "traceback": f"SystemExit: {exc.code!r} (the cell stopped; the kernel keeps running)\n",
                 }
-            except BaseException:
+            except BaseException:  # noqa: BLE001 - the cell's own error, shown as its traceback
                 self.showtraceback()
             finally:
                 _State.running = False

@@ -7,6 +7,7 @@ renames, rolled back if any write fails.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import tempfile
@@ -61,7 +62,7 @@ def apply_text_edits(text: str, edits: list[dict[str, Any]], encoding: str, wher
             raise EditError(f"edit {index} in {where} ends before it starts")
         spans.append((a, b, index, edit.get("newText", "")))
     spans.sort(key=lambda s: (s[0], s[1], s[2]))
-    for prev, cur in zip(spans, spans[1:]):
+    for prev, cur in itertools.pairwise(spans):
         if cur[0] < prev[1]:
             raise EditError(f"two edits overlap in {where} (characters {prev[0]}–{prev[1]} and {cur[0]}–{cur[1]})")
     out = []

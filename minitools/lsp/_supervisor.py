@@ -186,7 +186,7 @@ class Supervisor:
         languages: dict[str, list[dict[str, Any]]] = {}
         probe = self.root / "__probe__"
         seen_roots = {c.root for c in self.clients.values()}
-        for lang in dict.fromkeys(l for s in CATALOG for l in s.languages):
+        for lang in dict.fromkeys(language for s in CATALOG for language in s.languages):
             rows = [c.to_json(self.root) for c in self.candidates(probe, lang)]
             for client in self.clients.values():
                 if lang in client.spec.languages and client.root != self.root:

@@ -88,7 +88,7 @@ def forked_search(
                     for _pid, fd in children:
                         os.close(fd)
                     out = pickle.dumps(("ok", _drain(work_r, items, search)), protocol=pickle.HIGHEST_PROTOCOL)
-                except BaseException as exc:  # reported; the parent searches in-process
+                except BaseException as exc:  # noqa: BLE001 - reported; the parent searches in-process
                     out = pickle.dumps(("error", repr(exc)))
                     code = 1
                 try:
@@ -122,7 +122,7 @@ def _merge(mine: Outcome, children: list[tuple[int, int]]) -> Outcome | None:
             os.waitpid(pid, 0)
         try:
             status, payload = pickle.loads(blob)
-        except Exception:
+        except Exception:  # noqa: BLE001 - a garbled reply: that share is searched in-process
             failed = True
             continue
         if status != "ok":

@@ -12,7 +12,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -70,7 +70,7 @@ def _pack_version() -> str | None:
         from importlib.metadata import version
 
         return version(PACK)
-    except Exception:  # metadata missing: a vendored copy of the pack without dist-info
+    except Exception:  # noqa: BLE001 - metadata missing: a vendored copy of the pack without dist-info
         return None
 
 
@@ -86,7 +86,7 @@ def _load_extension(language: str, path: Path) -> tree_sitter.Language:
     return tree_sitter.Language(module.language())
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_language(language: str) -> tree_sitter.Language:
     """The tree-sitter Language for `language` (a language-pack id), vendored first."""
     entry = _manifest().get(language)

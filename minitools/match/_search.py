@@ -129,7 +129,7 @@ def _kind_query(language: str, kind: str, named: bool) -> tree_sitter.Query | No
     text = f"({kind}) @c" if named else f'"{escaped}" @c'
     try:
         return tree_sitter.Query(lang, text)
-    except Exception:  # a kind the query language cannot name (supertype aliases): walk instead
+    except Exception:  # noqa: BLE001 - a kind the query language cannot name (supertype aliases): walk instead
         return None
 
 
@@ -231,7 +231,7 @@ def _anchored_general(
                     chain.append(up)
                 if j + k >= len(chain) or chain[j + k].kind_id != kind:
                     break
-                k += 1
+                k += 1  # noqa: SIM113 - k is also read after the loop, as the matched length
             else:
                 here.append(chain[j + k - 1])
         if len(chain) <= j + 1:

@@ -31,7 +31,7 @@ def main(argv: list[str]) -> int:
             pattern = compile_pattern(source, language)
             per_file, skipped, searched = searcher.search_files(pattern, paths)
             send_message(out, ("ok", per_file, skipped, searched))
-        except Exception as exc:  # reported to the parent, which searches in-process instead
+        except Exception as exc:  # noqa: BLE001 - reported to the parent, which searches in-process instead
             send_message(out, ("error", repr(exc), {}, 0))
 
 

@@ -9,7 +9,7 @@ Batches are not supported: neither LSP nor ``minitools serve`` uses them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from minitools.protocol._errors import LocalProtocolError, RemoteProtocolError
 
@@ -36,8 +36,8 @@ __all__ = [
     "REQUEST_CANCELLED",
 ]
 
-JSONRPCId = Union[int, str]
-Params = Union[dict[str, Any], list[Any], None]
+JSONRPCId = int | str
+Params = dict[str, Any] | list[Any] | None
 
 # JSON-RPC 2.0, section 5.1
 PARSE_ERROR = -32700
@@ -126,7 +126,7 @@ class ErrorResponse:
             raise LocalProtocolError(f"error message must be a string, got {self.message!r}")
 
 
-Envelope = Union[Request, Notification, Response, ErrorResponse]
+Envelope = Request | Notification | Response | ErrorResponse
 
 
 def parse_jsonrpc(obj: Any, *, peer: str = "peer") -> Envelope:

@@ -59,7 +59,7 @@ class RunContext:
     def resource(self, name: str, factory: Callable[[], Any]) -> Any:
         """The resource `name`: the injected one, None when disabled with False, else `factory()`."""
         value = self.resources.get(name, _UNSET)
-        if value is False or value is None and name in self.resources:
+        if value is False or (value is None and name in self.resources):
             return None
         if value is _UNSET or value is True:
             value = factory()

@@ -8,6 +8,7 @@ already written, so the tree is never left half old and half new.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -78,10 +79,8 @@ def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         raise
 
 

@@ -85,7 +85,7 @@ def build(ctx: RunContext) -> list[Tool]:
     timeout = ctx.option("question_timeout", None)
 
     async def ask_user(args: Mapping[str, Any]) -> ToolResult:
-        card_dict = {"kind": "question", **{k: v for k, v in args.items()}}
+        card_dict = {"kind": "question", **args}
         try:
             card = Card.parse(card_dict)
         except CardError as exc:

@@ -243,7 +243,7 @@ class DebugTool:
         slot.interpreter = det.interpreter if det else None
         try:
             await session.initialize(adapter.adapter_id, self.timeout)
-            stop, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout)
+            _, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout)
         except (DAPError, AdapterGone) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
             await self.sup.end(self.ctx.conversation_id)

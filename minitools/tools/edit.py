@@ -33,7 +33,8 @@ AST_EDIT_PARAMETERS: dict[str, Any] = {
         "pattern": {"type": "string", "description": "What to match: a code fragment with metavariables, e.g. \"dispose($X)\"."},
         "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\"."},
         "path": {"type": "string", "description": "File or directory to rewrite in, relative to the workspace root; defaults to the whole workspace."},
-        "language": {"type": "string", "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); inferred when path names a file."},
+        "language": {"type": "string",
+                     "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); inferred when path names a file."},
     },
     "required": ["pattern", "rewrite"],
     "additionalProperties": False,
@@ -145,7 +146,8 @@ def build(ctx: RunContext) -> list[Tool]:
         edit = store.stage(staged, summary)
         lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
         if inner:
-            lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); run ast_edit again after accepting to reach them.")
+            lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); "
+                         "run ast_edit again after accepting to reach them.")
         for b in broken:
             lines.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
         diff = unified_diff(staged)

@@ -89,7 +89,7 @@ class FramedConnection:
             self._task = asyncio.ensure_future(self._close_at_eof())
         except RemoteProtocolError as exc:
             self._finish(exc)
-        except Exception as exc:  # a bug in an on_message callback: fail the waiters with it
+        except Exception as exc:  # noqa: BLE001 - a bug in an on_message callback: fail the waiters with it
             self._finish(exc)
 
     async def _close_at_eof(self) -> None:
@@ -193,7 +193,7 @@ class FramedConnection:
             error = ConnectionClosed(f"connection to {self.peer} was closed locally", peer=self.peer)
         except (ConnectionError, OSError) as exc:
             error = await self._eof_error(str(exc))
-        except Exception as exc:  # a bug in an on_message callback: fail the waiters with it
+        except Exception as exc:  # noqa: BLE001 - a bug in an on_message callback: fail the waiters with it
             error = exc
         self._finish(error)
 

@@ -11,6 +11,7 @@ grown for `stall_seconds` is stalled. Finished workers do not count against the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import itertools
 import os
@@ -227,10 +228,8 @@ class WorkerPool:
         proc, inner = worker._proc, worker._inner
         if proc is not None and proc.returncode is None:
             _signal_group(proc.pid, signal.SIGTERM)
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(proc.wait()), self.grace_seconds)
-            except asyncio.TimeoutError:
-                pass
             _signal_group(proc.pid, signal.SIGKILL)
         elif inner is not None:
             inner.cancel()
@@ -338,19 +337,15 @@ async def _call(runner: CallableRunner, worker: Worker) -> Any:
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # the group is gone already
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass  # the group is gone already
 
 
 def _total_size(files: list[Path]) -> int:
     total = 0
     for path in files:
-        try:
+        with contextlib.suppress(OSError):
             total += path.stat().st_size
-        except OSError:
-            pass
     return total
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 __all__ = ["Roster", "CommandRunner", "CallableRunner", "Runner", "RosterError", "TIERS", "as_roster"]
 
@@ -58,7 +58,7 @@ class CallableRunner:
     fn: Callable[[str, Callable[[str], None]], Any]
 
 
-Runner = Union[CommandRunner, CallableRunner]
+Runner = CommandRunner | CallableRunner
 
 
 def _runner(tier: str, value: Any) -> Runner:

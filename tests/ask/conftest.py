@@ -27,7 +27,7 @@ class PtyDriver:
             if remaining <= 0:
                 raise AssertionError(f"{text!r} never appeared; the terminal showed {self.seen[self._offset:]!r}")
             ready = loop.create_future()
-            loop.add_reader(self.master, lambda: ready.done() or ready.set_result(None))
+            loop.add_reader(self.master, lambda fut=ready: fut.done() or fut.set_result(None))
             try:
                 await asyncio.wait_for(ready, remaining)
             except asyncio.TimeoutError:

@@ -22,7 +22,7 @@ def note_tools(root: Path) -> list[Tool]:
         return ToolResult(ok=True, text=f"wrote {args['name']}", data={"name": args["name"]})
 
     async def slow_exec(args: Mapping[str, Any]) -> ToolResult:
-        log = args["_log"] if "_log" in args else None
+        log = args.get("_log")
         await asyncio.sleep(args["seconds"])
         return ToolResult(ok=True, text="slept", data=log)
 

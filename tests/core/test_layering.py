@@ -111,7 +111,7 @@ def test_server_and_adapter_special_cases_live_in_the_catalogs():
                 if any(isinstance(s, ast.Attribute) and s.attr == "id" for s in sides) and any(
                         isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides):
                     bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
-            elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "adapter_by_id":
-                if any(isinstance(a, ast.Constant) for a in node.args):
-                    bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+            elif (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "adapter_by_id"
+                  and any(isinstance(a, ast.Constant) for a in node.args)):
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert not bad, "a server or adapter id compared outside its catalog (make it a catalog field):\n" + "\n".join(bad)

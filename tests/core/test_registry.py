@@ -5,7 +5,6 @@ import pytest
 from minitools import Surface, Tier, ToolSpec, export
 from minitools.registry import Registry
 from minitools.schema import SchemaError, validate
-
 from notes_tools import note_tools
 
 
@@ -45,7 +44,8 @@ def test_spec_rejects_non_object_schema():
         ({"type": "object", "properties": {"a": {"enum": ["accept", "discard"]}}}, {"a": "keep"}, "a", '"keep" is not one of "accept", "discard"'),
         ({"type": "object", "properties": {}, "additionalProperties": False}, {"colour": 1}, "colour", "is not a known argument"),
         ({"type": "object", "properties": {"lines": {"type": "array", "items": {"type": "integer"}}}}, {"lines": [1, "2"]}, "lines[1]", "expected integer"),
-        ({"type": "object", "properties": {"o": {"type": "object", "required": ["label"], "properties": {"label": {"type": "string"}}}}}, {"o": {}}, "o.label", "is required"),
+        ({"type": "object", "properties": {"o": {"type": "object", "required": ["label"], "properties": {"label": {"type": "string"}}}}},
+         {"o": {}}, "o.label", "is required"),
     ],
 )
 def test_validation_names_the_bad_field(schema, value, field, fragment):

@@ -4,8 +4,7 @@ import asyncio
 
 import pytest
 
-from minitools import Run, Tool, ToolResult, ToolSpec, Tier
-
+from minitools import Run, Tier, Tool, ToolResult, ToolSpec
 from notes_tools import note_tools
 
 
@@ -173,7 +172,7 @@ async def test_paths_outside_the_root_are_refused(notes_root, tmp_path_factory):
         for bad in ("../x", str(outside), "link/anything"):
             with pytest.raises(ToolError, match="outside the workspace root"):
                 run.ctx.resolve_path(bad, must_exist=False)
-        with pytest.raises(ToolError, match='"missing.txt" does not exist'):
+        with pytest.raises(ToolError, match=r'"missing\.txt" does not exist'):
             run.ctx.resolve_path("missing.txt")
 
 

@@ -61,7 +61,7 @@ async def serve(tmp_path, request):
         except asyncio.TimeoutError:
             proc.kill()
             await proc.wait()
-            raise AssertionError("serve did not exit when its stdin closed")
+            raise AssertionError("serve did not exit when its stdin closed") from None
 
 
 async def test_tools_and_surfaces(serve):

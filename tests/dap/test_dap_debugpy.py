@@ -127,7 +127,7 @@ async def test_attach_to_debugpy_listen(pyproject: Path, tmp_path: Path) -> None
             assert r.ok, r.text
             r = await run.call("debug", {"op": "pause"})
             assert r.ok and "stopped" in r.text, r.text
-            r = await run.call("debug", {"op": "evaluate", "expression": "port == %d" % port})
+            r = await run.call("debug", {"op": "evaluate", "expression": f"port == {port}"})
             assert "True" in r.text, r.text
     finally:
         proc.kill()

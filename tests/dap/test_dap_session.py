@@ -60,7 +60,7 @@ async def test_handshake_order_reverse_requests_and_output(tmp_path: Path) -> No
     session = DAPSession.over("fake", lambda m, c: FramedConnection.over_child(child, on_message=m, on_close=c), child)
     try:
         await session.initialize("fake", 10)
-        stop, bps = await session.start("launch", {}, {}, 10)
+        stop, _ = await session.start("launch", {}, {}, 10)
         assert stop["event"] == "exited" and session.stop.exit_code == 3
         lines, dropped = session.output.take()
         assert "hello" in lines and "wor" in lines and dropped == 0

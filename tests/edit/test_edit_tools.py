@@ -93,7 +93,7 @@ async def test_a_write_failure_half_way_rolls_back(project):
     assert "failed while writing b/two.py" in failed.text and "nothing changed" in failed.text
     assert failed.data["restored"] == ["a/one.py"]
     assert snapshot(project) == before
-    assert not [p for p in project.rglob("*minitools-tmp")]
+    assert not list(project.rglob("*minitools-tmp"))
 
 
 async def test_discard_and_unknown_ids(project):

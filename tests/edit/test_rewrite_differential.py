@@ -6,9 +6,9 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from reference_tools import ast_grep_cli
 
 from minitools import Run
+from reference_tools import ast_grep_cli
 
 SOURCES = {
     "python": ("m.py", "def f(a, b):\n    print(a)\n    if a is None:\n        print(a,\n              b)\n    return foo(foo(a), b)\n"),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
-from conftest import cell
 
+from conftest import cell
 from minitools import Run, Tier, Tool, ToolResult, ToolSpec
 
 
@@ -234,7 +235,7 @@ async def test_venv_local_interpreter_and_pip(tmp_path: Path) -> None:
 
 async def test_kernel_runs_under_the_enclosure_prefix(tmp_path: Path) -> None:
     class Enclosure:
-        prefix = ["env", "MT_ENCLOSED=object"]
+        prefix: ClassVar[list[str]] = ["env", "MT_ENCLOSED=object"]
 
     for enclosure, expected in ((["env", "MT_ENCLOSED=list"], "list"), (Enclosure(), "object")):
         async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, enclosure=enclosure) as run:

@@ -6,8 +6,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import cell
 
+from conftest import cell
 from minitools import Run, Tier, Tool, ToolResult, ToolSpec
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_support import make_run
 
+from lsp_support import make_run
 from minitools import Run
 
 FAKE_SERVER = Path(__file__).with_name("fake_server.py")

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fake_wire import out, read, send  # noqa: E402
+from fake_wire import out, read, send
 
 mode = os.environ.get("FAKE_LSP_MODE", "silent")
 

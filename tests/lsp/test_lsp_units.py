@@ -34,7 +34,7 @@ def test_column_round_trip(line: str, data: st.DataObject) -> None:
 
 def test_symbol_addressing_rules() -> None:
     assert locate_symbol(LINE, "greet", "a.py", 3) == LINE.index("greet")
-    with pytest.raises(ToolError, match='"nope" is not on line 3 of a.py'):
+    with pytest.raises(ToolError, match=r'"nope" is not on line 3 of a\.py'):
         locate_symbol(LINE, "nope", "a.py", 3)
     # "s" occurs inside other words: ambiguous, and the message shows where
     with pytest.raises(ToolError, match="ambiguous"):
@@ -67,7 +67,8 @@ def test_both_edit_forms_and_resource_operations(tmp_path: Path) -> None:
     plan = plan_workspace_edit(edit, "utf-16", top=tmp_path, versions={path_to_uri(tmp_path / "a.py"): 3})
     apply_plan(plan)
     assert not (tmp_path / "a.py").exists() and (tmp_path / "c.py").read_text() == "new = 1\n" and (tmp_path / "d.py").read_text() == ""
-    changes = {"changes": {path_to_uri(tmp_path / "b.py"): [{"range": {"start": {"line": 0, "character": 14}, "end": {"line": 0, "character": 17}}, "newText": "new"}]}}
+    import_site = {"start": {"line": 0, "character": 14}, "end": {"line": 0, "character": 17}}
+    changes = {"changes": {path_to_uri(tmp_path / "b.py"): [{"range": import_site, "newText": "new"}]}}
     apply_plan(plan_workspace_edit(changes, "utf-16", top=tmp_path))
     assert (tmp_path / "b.py").read_text() == "from a import new\n"
 

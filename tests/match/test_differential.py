@@ -8,12 +8,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from reference_tools import ast_grep_cli
 
 from minitools.match import Searcher, compile_pattern
-
-
-
+from reference_tools import ast_grep_cli
 
 SOURCES: dict[str, tuple[str, str]] = {
     "python": ("a.py", '''import os
@@ -91,7 +88,8 @@ def _theirs(exe: str, root: Path, pattern: str, language: str) -> list[tuple[str
         multi: dict[str, list[str]] = {}
         for k, nodes in m["metaVariables"]["multi"].items():
             multi[k] = [n["text"] for n in nodes]
-        out.append((m["file"], m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"], m["text"], {**single, **{f"$$${k}": v for k, v in multi.items()}}))
+        offsets = m["range"]["byteOffset"]
+        out.append((m["file"], offsets["start"], offsets["end"], m["text"], {**single, **{f"$$${k}": v for k, v in multi.items()}}))
     return sorted(out, key=lambda t: (t[0], t[1], -t[2]))
 
 
@@ -105,7 +103,7 @@ def _ours(root: Path, pattern: str, language: str) -> list[tuple[str, int, int, 
     return sorted(out, key=lambda t: (t[0], t[1], -t[2]))  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize(("language", "pattern"), PATTERNS, ids=[f"{l}:{p}" for l, p in PATTERNS])
+@pytest.mark.parametrize(("language", "pattern"), PATTERNS, ids=[f"{lang}:{p}" for lang, p in PATTERNS])
 def test_same_matches_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern: str) -> None:
     exe = ast_grep_cli()
     name, body = SOURCES[language]

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from minitools.match import Searcher, compile_pattern
-from minitools.match import _fork
+from minitools.match import Searcher, _fork, compile_pattern
 
 
 def _tree(root: Path, n: int = 40) -> None:

@@ -68,7 +68,7 @@ def test_unicode_columns_are_code_points_and_lines_one_based() -> None:
     src = 'x = "héllo😀"; foo(y)\n  foo(é)\n'
     found = find_matches(compile_pattern("foo($A)", "python"), src.encode("utf-8"))
     assert [(m.start, m.end) for m in found] == [((1, 15), (1, 21)), ((2, 3), (2, 9))]
-    assert found[0].start_byte == len('x = "héllo😀"; '.encode("utf-8"))
+    assert found[0].start_byte == len('x = "héllo😀"; '.encode())
     assert found[1].metavars["A"].start == (2, 7)
 
 

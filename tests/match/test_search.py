@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from reference_tools import ast_grep_cli
 
 from minitools.match import PathError, Searcher, compile_pattern, language_for_path
+from reference_tools import ast_grep_cli
 
 
 def _tree(root: Path, files: dict[str, bytes | str]) -> None:

@@ -11,8 +11,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fake_wire import out, read, send  # noqa: E402
-
+from fake_wire import out, read, send
 
 next_id = 1000
 while True:
@@ -35,9 +34,7 @@ while True:
     elif method == "notify_me":
         send({"jsonrpc": "2.0", "method": "hello", "params": params})
         send({"jsonrpc": "2.0", "id": mid, "result": None})
-    elif method == "sleep":
-        pass
-    elif method == "cancelled?":
+    elif method == "sleep" or method == "cancelled?":
         pass
     elif method == "$/cancelRequest":
         send({"jsonrpc": "2.0", "method": "saw_cancel", "params": params})

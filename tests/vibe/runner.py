@@ -11,9 +11,10 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 brief_file, result_file = sys.argv[1], sys.argv[2]
-brief = open(brief_file).read()
+brief = Path(brief_file).read_text()
 orders = [line[3:].strip() for line in brief.splitlines() if line.startswith("do:")]
 order = orders[-1] if orders else "echo"
 word, _, rest = order.partition(" ")
@@ -25,7 +26,7 @@ def block():
 
 
 if word == "echo":
-    print(f"progress: working on it", file=sys.stderr)
+    print("progress: working on it", file=sys.stderr)
     with open(result_file, "w") as out:
         out.write("RESULT\n" + brief)
 elif word == "stdout":

@@ -16,7 +16,7 @@ from minitools.vibe._roster import _read_flat_toml
 def test_commands_fill_in_their_placeholders(tmp_path):
     runner = CommandRunner(("agent", "--brief={brief_file}", "{result_file}"))
     assert runner.command(tmp_path / "b.md", tmp_path / "r.txt") == ["agent", f"--brief={tmp_path}/b.md", f"{tmp_path}/r.txt"]
-    with pytest.raises(RosterError, match="unknown placeholder {brief}"):
+    with pytest.raises(RosterError, match=r"unknown placeholder \{brief\}"):
         CommandRunner(("agent", "{brief}"))
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import os
 
-from vibe_helpers import is_alive, until
-
 from minitools import Run, Tier
+from vibe_helpers import is_alive, until
 
 VIBE = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"]
 
