@@ -5,7 +5,16 @@ WorkspaceEdits applied all-or-nothing."""
 
 from __future__ import annotations
 
-from minitools.lsp._catalog import CATALOG, LANGUAGES, ServerSpec, find_root, language_id, language_of, servers_for
+from minitools.lsp._catalog import (
+    CATALOG,
+    LANGUAGES,
+    ServerSpec,
+    find_binary,
+    find_root,
+    language_id,
+    language_of,
+    servers_for,
+)
 from minitools.lsp._client import LSPClient, ServerStartError
 from minitools.lsp._documents import Document, path_to_uri, split_lines, uri_to_path
 from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, plan_workspace_edit
@@ -16,6 +25,7 @@ __all__ = [
     "CATALOG",
     "LANGUAGES",
     "ServerSpec",
+    "find_binary",
     "find_root",
     "language_id",
     "language_of",

@@ -8,6 +8,9 @@ scaffold ladder, matched structurally (REFERENCE.md, "Structural matching").
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
@@ -28,6 +31,12 @@ from minitools.match._search import (
 from minitools.match._searcher import PathError, Searcher
 from minitools.match._walk import language_for_path
 
+if TYPE_CHECKING:
+    from minitools.match._rewrite import Template, TemplateError, apply_edits, plan_edits
+
+# rewriting loads on first use: a search (the CLI's cold start) does not pay for it
+_LAZY = dict.fromkeys(("Template", "TemplateError", "apply_edits", "plan_edits"), "minitools.match._rewrite")
+
 __all__ = [
     "Capture",
     "GrammarError",
@@ -38,6 +47,9 @@ __all__ = [
     "PatternError",
     "SearchResult",
     "Searcher",
+    "Template",
+    "TemplateError",
+    "apply_edits",
     "available_languages",
     "compile_pattern",
     "find_matches",
@@ -46,5 +58,15 @@ __all__ = [
     "language_for_path",
     "load_language",
     "parse_errors",
+    "plan_edits",
     "vendor_grammars",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'minitools.match' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

@@ -7,12 +7,24 @@ the resource behind them is not wired. `FAMILIES` is the registration order.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
-from minitools.tools._context import RunContext
-from minitools.tools._edge import invoke, refusal
-from minitools.toolspec import Tool
+if TYPE_CHECKING:
+    from minitools.tools._context import RunContext
+    from minitools.tools._edge import invoke, refusal
+    from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, WriteFailed
+    from minitools.toolspec import Tool
 
-__all__ = ["FAMILIES", "RunContext", "build_tools", "invoke", "refusal"]
+# loaded on first use: the CLI's rewrite path takes the edit store without the run machinery
+_LAZY = {
+    "RunContext": "minitools.tools._context",
+    "invoke": "minitools.tools._edge",
+    "refusal": "minitools.tools._edge",
+    **dict.fromkeys(("EditStore", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed"), "minitools.tools._staging"),
+}
+
+__all__ = ["FAMILIES", "EditStore", "RunContext", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed", "build_tools",
+           "invoke", "refusal"]
 
 # module names under minitools.tools, in the order their tools are listed
 FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "debug", "eval", "ask", "vibe")
@@ -24,3 +36,12 @@ def build_tools(ctx: RunContext) -> list[Tool]:
         module = importlib.import_module(f"minitools.tools.{family}")
         tools.extend(module.build(ctx))
     return tools
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'minitools.tools' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

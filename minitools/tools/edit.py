@@ -10,8 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.match import PathError, Pattern, Searcher, find_matches, parse_errors
-from minitools.match._rewrite import Template, TemplateError, apply_edits, plan_edits
+from minitools.match import PathError, Pattern, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, WriteFailed
 from minitools.tools.ast_grep import compile_for, shared_searcher
