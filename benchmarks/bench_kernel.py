@@ -5,7 +5,7 @@ minitools' Python kernel against ipykernel driven by jupyter_client, side by sid
     .venv/bin/python benchmarks/bench_kernel.py [--quick]
 
 Writes benchmarks/results/bench_kernel.json and prints a markdown table.
-Targets (issue 8): start-up under a fifth of ipykernel's, round trip under a twentieth.
+Targets (README.md, "Benchmarks"): start-up under a fifth of ipykernel's, round trip under a twentieth.
 """
 
 from __future__ import annotations

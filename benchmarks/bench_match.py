@@ -10,7 +10,7 @@ Searcher in this process after a first call (median of --reps), set against ast-
 (it has no warm mode). The two must agree on the matches (file, byte range). Prints a markdown
 table and writes benchmarks/results/bench_match.json.
 
-Targets (issue 3), on a 2-core machine: cold geometric-mean ratio <= 1.0, warm <= 0.2; the
+Targets (README.md, "Benchmarks"), on a 2-core machine: cold geometric-mean ratio <= 1.0, warm <= 0.2; the
 script prints where the run stands against each.
 
     python benchmarks/bench_match.py [--reps 3] [--only stdlib|rxjs]

@@ -1,6 +1,6 @@
 """The tool registry: surfaces, and the approval gate.
 
-Rules (SPEC.md, "Approval tiers"):
+Rules (docs/tools.md, "Tiers and registration"):
 - the tier decides visibility: the `plan` and `readonly` surfaces show read-tier tools
   only, so write and exec tools are absent from their schema and refused if called;
 - `read` never asks; `write` and `exec` ask `approve` (a callable, sync or async, given

@@ -5,7 +5,7 @@
         result = await run.call("ast_grep", {"pattern": "print($A)"})
 
 The call path, in order: surface check → argument validation → approval gate →
-serialisation of non-parallel-safe tools → the handler (ARCHITECTURE.md, "The contract").
+serialisation of non-parallel-safe tools → the handler (docs/architecture.md, "The contract").
 Closing the Run stops every child process any of its resources started.
 """
 
@@ -178,7 +178,7 @@ class Run:
 
     async def _bridge_call(self, name: str, args: Mapping[str, Any], surface: str) -> ToolResult:
         # The eval bridge re-enters here, so surface, validation and approval apply
-        # exactly as they do to a call the model emitted (SPEC.md, "Calling your own tools").
+        # exactly as they do to a call the model emitted (docs/tools.md, "eval").
         return await self.call(name, args, surface)
 
     # Write-time diagnostics -----------------------------------------------------------

@@ -4,7 +4,7 @@ A tool is a `ToolSpec` (what the model sees) plus an async handler (what runs).
 Handlers return `ToolResult`s for every expected outcome; an expected failure
 may also be signalled by raising `ToolError` inside `minitools.tools`, which the
 tool edge turns into ``ToolResult(ok=False, ...)``. Any other exception escaping
-a handler is a bug (ARCHITECTURE.md, "The contract").
+a handler is a bug (docs/architecture.md, "The contract").
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ JSONObject = dict[str, Any]
 
 
 class Tier(str, enum.Enum):
-    """What a tool may do; the tier decides which surfaces see it (SPEC.md, "Approval tiers")."""
+    """What a tool may do; the tier decides which surfaces see it (docs/tools.md, "Tiers and registration")."""
 
     READ = "read"  # no side effects
     WRITE = "write"  # modifies files

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Language servers the lsp tests use (REFERENCE.md, "Language servers"): basedpyright and
+# Language servers the lsp tests use (docs/reference.md, "Language servers"): basedpyright and
 # python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
 # typescript-language-server + typescript@5 from npm into ./node_modules (package-lock.json),
 # clangd from apt. Idempotent: each step checks before it installs.

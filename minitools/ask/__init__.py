@@ -1,4 +1,4 @@
-"""Question ports and the card model (SPEC.md, "ask_user").
+"""Question ports and the card model (docs/tools.md, "ask_user").
 
 A card is validated (`Card.parse`) before anyone is asked; every port checks the answer
 against the card (`Answer.parse`), so an empty or foreign answer never reads as success.

@@ -1,4 +1,4 @@
-"""The question card and its answer: one shape everywhere (ARCHITECTURE.md, "Question cards").
+"""The question card and its answer: one shape everywhere (docs/architecture.md, "The contract").
 
     card   = {kind: "question" | "permission", question, context?, options: [{label, description?}],
               allow_free_text, multi_select}
@@ -6,7 +6,7 @@
 
 A bad card is the asker's fault and is refused before anyone is shown it (`CardError`);
 a bad answer is the answerer's fault (`AnswerError`). An empty answer is never valid:
-a person either chose, typed, or skipped (REFERENCE.md: empty answers once read as success).
+a person either chose, typed, or skipped (docs/reference.md, "Questions and workers": empty answers once read as success).
 """
 
 from __future__ import annotations

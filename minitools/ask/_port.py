@@ -3,7 +3,7 @@
 A port turns a question card (a plain dict, see `minitools.ask.card`) into an
 answer dict: ``{"choices": [label, ...], "text"?: str}`` or ``{"skipped": True}``.
 It also says whether a person is attached right now, so a call can fail at once
-instead of blocking forever (SPEC.md, "ask_user").
+instead of blocking forever (docs/tools.md, "ask_user").
 """
 
 from __future__ import annotations

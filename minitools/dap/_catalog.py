@@ -1,4 +1,4 @@
-"""The debug adapters minitools knows, as data, and the detection rule (SPEC.md, "Adapters").
+"""The debug adapters minitools knows, as data, and the detection rule (docs/tools.md, "debug").
 
 An adapter is usable only as an intersection: one of its root markers exists AND its
 binary resolves and starts. Either alone means nothing starts, and `detect` says which
@@ -166,7 +166,7 @@ class Interpreter:
 
 def project_python(root: Path) -> Interpreter:
     """The interpreter the debuggee runs on: the project's `.venv` or `venv` first, because a
-    python taken from PATH is a different environment (SPEC.md, "Adapters")."""
+    python taken from PATH is a different environment (docs/tools.md, "debug")."""
     for venv in (".venv", "venv"):
         candidate = root / venv / "bin" / "python"
         if candidate.exists() and os.access(candidate, os.X_OK):

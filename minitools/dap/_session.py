@@ -1,5 +1,5 @@
 """One DAP session: seq/request_seq correlation, a buffer of every event, reverse requests,
-debuggee output joined into lines, and the order-agnostic handshake (REFERENCE.md,
+debuggee output joined into lines, and the order-agnostic handshake (docs/reference.md,
 "Debug adapters").
 
 DAP is not JSON-RPC: requests carry `seq`, responses `request_seq` and `success`, and

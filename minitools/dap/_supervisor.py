@@ -72,7 +72,7 @@ class DebugSupervisor:
             reader, writer = accepted.result()
             session = DAPSession.over(adapter.id, lambda m, c: FramedConnection(
                 reader, writer, peer=adapter.id, tracer=self.tracer, on_message=m, on_close=c), child)
-            # dlv 1.20 writes the program's stdout to its own stdout (REFERENCE.md)
+            # dlv 1.20 writes the program's stdout to its own stdout (docs/reference.md, "Debug adapters")
             child.take_stdout(lambda chunk: session.output.write("stdout", chunk.decode("utf-8", "replace")) if chunk else None)
             return session
         child = await ChildProcess.start(det.command, peer=adapter.id, cwd=cwd, tracer=self.tracer)

@@ -1,4 +1,4 @@
-"""Persistent Python and JavaScript kernels for `eval` (SPEC.md, "eval — persistent interpreters").
+"""Persistent Python and JavaScript kernels for `eval` (docs/tools.md, "eval").
 
     pool = KernelPool(root, spill_dir=tmp)
     outcome = await pool.run("python", "x = 1\nx + 1", budget=300, grace=5, bridge=call, output=pool.new_output("python", 20000))

@@ -5,7 +5,7 @@ pipes passed as extra descriptors, so nothing the user prints can corrupt it. Th
 own stdout/stderr descriptors (C-level output, a crash dump) are drained into a bounded
 ring. The host owns the inactivity budget: it is suspended while a bridge call is in
 flight; on expiry the group gets SIGINT, and if no result follows within the grace period
-the group is killed and the outcome says the state was lost (ARCHITECTURE.md, Kernel).
+the group is killed and the outcome says the state was lost (docs/architecture.md, "Kernel").
 """
 
 from __future__ import annotations

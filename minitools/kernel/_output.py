@@ -1,6 +1,6 @@
 """A cell's output on the host: ordered text capped to head + tail, the full text spilled to
-a file once it passes the cap, and the images the cell displayed (issue 8: "Output is
-capped (head and tail kept) with the full text saved to a file named in the result")."""
+a file once it passes the cap, and the images the cell displayed (docs/tools.md, "eval":
+output is capped, head and tail kept, with the full text saved to a file named in the result)."""
 
 from __future__ import annotations
 

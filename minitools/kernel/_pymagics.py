@@ -1,6 +1,6 @@
 """The IPython idioms inside the Python kernel: what `__minitools__.line_magic(...)`,
 `cell_magic`, `system` and `getoutput` do once the rewriter has turned `%pip`, `!ls`, `%%bash`
-... into calls (REFERENCE.md, "IPython's rewriting"; issue 8).
+... into calls (docs/reference.md, "Kernels"; docs/tools.md, "eval").
 
 Loaded by the worker by path (it runs on the workspace's interpreter, without minitools).
 """

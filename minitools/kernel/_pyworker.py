@@ -8,7 +8,7 @@ minitools` is not shadowed.
 
 The channel is the framed protocol on two private file descriptors; the user's stdout and
 stderr are captured by replacing `sys.stdout`/`sys.stderr` and travel as ordered output
-messages, so user output never touches the channel's framing (ARCHITECTURE.md, Kernel).
+messages, so user output never touches the channel's framing (docs/architecture.md, "Kernel").
 
 Messages, host -> worker: ``execute {id, code, count}``, ``tool_result {id, ok, text, data,
 images}``. Worker -> host: ``ready``, ``output {items: [[stream|"display", payload]...]}``,

@@ -1,6 +1,6 @@
 """The IPython-idiom rewriter: a pure ``str -> str`` function from a notebook-style cell to
-plain Python (SPEC.md, eval: "The IPython idioms typed by instinct ... are rewritten into
-plain code"; REFERENCE.md, "IPython's rewriting").
+plain Python (docs/tools.md, "eval": the IPython idioms typed by instinct are rewritten into plain
+calls; docs/reference.md, "Kernels", for how IPython rewrites them).
 
 What it recognises, always at the start of a logical line (indentation kept):
 

@@ -1,8 +1,8 @@
 """The language-server catalog, as data: which servers exist, for which languages, how to
 start them, where a project's root is, and what checks a whole project (``diagnostics "*"``).
 
-Order within a language is preference (issue 5): python tries basedpyright, pyright, pylsp,
-jedi-language-server. `columns` records a measured quirk (REFERENCE.md): pylsp and jedi
+Order within a language is preference (docs/tools.md, "lsp"): python tries basedpyright, pyright, pylsp,
+jedi-language-server. `columns` records a measured quirk (docs/reference.md, "Language servers"): pylsp and jedi
 answer in code points whatever encoding they claim.
 """
 
@@ -56,7 +56,8 @@ CATALOG: tuple[ServerSpec, ...] = (
                ("tsconfig.json", "jsconfig.json", "package.json"), checker=("tsc", "--noEmit", "--pretty", "false"),
                extension_languages={ext: "javascript" for ext in _TS_EXT if ext.startswith((".js", ".mjs", ".cjs"))},
                language_ids=_TS_IDS,
-               # rename the symbol itself at an import site, not just alias the import (REFERENCE.md)
+               # rename the symbol itself at an import site, not just alias the import
+               # (docs/reference.md, typescript-language-server)
                init_options={"preferences": {"providePrefixAndSuffixTextForRename": False}},
                node_file_option=("tsserver", "typescript/lib/tsserver.js")),
     ServerSpec("clangd", ("clangd", "--log=error"), ("c", "cpp"), _C_EXT,

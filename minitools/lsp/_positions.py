@@ -1,6 +1,6 @@
 """Columns: LSP counts in the negotiated encoding (UTF-16 code units by default, or UTF-8
 bytes, or UTF-32 code points); Python strings count code points. The client converts both
-ways itself (REFERENCE.md: code-point columns sent as UTF-16 made pyright return null and
+ways itself (docs/reference.md, "Language servers": code-point columns sent as UTF-16 made pyright return null and
 clangd pick another symbol after ``héllo😀``).
 """
 

@@ -2,9 +2,9 @@
 needs it, reused after; a crash is reported once (exit code, stderr tail) and the server
 restarted on the next call; `reload` restarts; `close` stops every server.
 
-Detection is an intersection (SPEC.md): a root marker must exist AND the binary must
+Detection is an intersection (docs/tools.md, "lsp"): a root marker must exist AND the binary must
 resolve, where "resolves" means it spawns and answers initialize — a stub on PATH that
-exits is not a server (REFERENCE.md: the rustup rust-analyzer stub).
+exits is not a server (docs/reference.md, "Language servers": the rustup rust-analyzer stub).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Structural search over tree-sitter: patterns with metavariables, compiled through a
-scaffold ladder, matched structurally (REFERENCE.md, "Structural matching").
+scaffold ladder, matched structurally (docs/reference.md, "Structural matching").
 
     pattern = compile_pattern("if ($X != null) $X.dispose()", "dart")
     find_matches(pattern, source_bytes)           # every match, outer first

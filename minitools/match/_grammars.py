@@ -3,7 +3,7 @@
 The loader prefers `vendored_grammars/` (a trimmed offline bundle written by
 `minitools grammars vendor LANG…`, with a manifest of source version and sha256), then
 `tree-sitter-language-pack` 0.13.0, the last release that bundles its grammars
-(REFERENCE.md, "Grammars"). `grammar_source(lang)` says which one a language uses.
+(docs/reference.md, "Grammars"). `grammar_source(lang)` says which one a language uses.
 """
 
 from __future__ import annotations

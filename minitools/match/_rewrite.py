@@ -1,6 +1,6 @@
 """Rewrite: a template with metavariables → edits → new bytes in one pass.
 
-Rules (REFERENCE.md, "Rewrite", and issue 4):
+Rules (docs/reference.md, "Rewrite"; docs/tools.md, "ast_edit, resolve"):
 - `$NAME`, `$$NAME` and `$$$NAME` in the template are replaced by the captured source text
   (a `$$$` capture is the slice from its first to its last node);
 - a multi-line capture is de-indented by the indentation of the line it came from, then

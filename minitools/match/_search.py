@@ -47,7 +47,7 @@ class NodeMatch(NamedTuple):
     multi: dict[str, list[Capture]]
 
     def to_json(self) -> dict[str, object]:
-        """The CLI's and the tool's JSON shape (ARCHITECTURE.md)."""
+        """The CLI's and the tool's JSON shape (docs/architecture.md, "The contract")."""
 
         def cap(c: Capture) -> dict[str, object]:
             return {

@@ -1,6 +1,6 @@
 """Content-Length framing, as LSP, DAP and the kernel pipe use it. Sans-IO.
 
-Rules (LSP base protocol, "Header Part"; REFERENCE.md):
+Rules (LSP base protocol, "Header Part"; docs/reference.md, "Framing"):
 - a header block is ASCII ``Name: value`` lines, each ended by CRLF, the block ended by an empty line;
 - header names are case-insensitive and may come in any order; unknown headers are ignored;
 - ``Content-Length`` is required, decimal digits only, and counts the bytes of the UTF-8 body;

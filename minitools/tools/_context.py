@@ -2,8 +2,8 @@
 a way back into the registry (the eval bridge), and a place to register clean-up.
 
 Families are modules of `minitools.tools` with ``build(ctx) -> list[Tool]``; a family
-returns no tools when the resource behind them is not wired (SPEC.md: "each tool is
-registered only when the resource behind it is wired").
+returns no tools when the resource behind them is not wired (docs/tools.md, "Tiers and
+registration").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Staged edits: proposed file contents held in the Run until `resolve` accepts or discards them.
 
-Accepting is all or nothing (SPEC.md, "resolve"): every file is re-read and compared with the
+Accepting is all or nothing (docs/tools.md, "ast_edit, resolve"): every file is re-read and compared with the
 bytes captured at staging time before any is written; each is written through a temporary file
 in its own directory and a rename, keeping its mode; a failure half-way restores the files
 already written, so the tree is never left half old and half new.

@@ -1,4 +1,4 @@
-"""The `ask_user` tool (SPEC.md, "ask_user"): the only way a run asks the person something.
+"""The `ask_user` tool (docs/tools.md, "ask_user"): the only way a run asks the person something.
 
 Registered only when the Run has a question port with a destination. Outcomes:
 an answer returns the chosen labels verbatim and the typed text; a skip is a success telling

@@ -1,4 +1,4 @@
-"""ast_grep — structural search (SPEC.md, "ast_grep — structural search"), read tier."""
+"""ast_grep — structural search (docs/tools.md, "ast_grep"), read tier."""
 
 from __future__ import annotations
 

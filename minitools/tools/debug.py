@@ -1,4 +1,4 @@
-"""The `debug` tool: drive a real debugger through minitools' DAP client (SPEC.md, "debug")."""
+"""The `debug` tool: drive a real debugger through minitools' DAP client (docs/tools.md, "debug")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """ast_edit and resolve — structural rewrites, staged, accepted all or nothing
-(SPEC.md, "ast_edit" and "resolve"; issue 4). Both write tier.
+(docs/tools.md, "ast_edit, resolve"). Both write tier.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The eval family: `eval`, persistent Python and JavaScript cells (SPEC.md, "eval").
+"""The eval family: `eval`, persistent Python and JavaScript cells (docs/tools.md, "eval").
 
 Tier exec, not parallel-safe (a kernel is state across calls). The kernel pool is the
 "kernels" resource; Run.close() kills every kernel it started. `tool(name, args)` inside a

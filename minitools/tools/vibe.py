@@ -1,4 +1,4 @@
-"""The five vibe_* tools (SPEC.md, "vibe_*"): direct background workers.
+"""The five vibe_* tools (docs/tools.md, "vibe_*"): direct background workers.
 
 Registered only when the Run was given a roster (``Run(root, vibe=Roster | {"fast": ARGV, ...})``)
 and the Run is not itself inside a worker. All read tier: the gate belongs to the worker's

@@ -1,7 +1,7 @@
 """A bounded ring of a child's stderr: the last bytes it wrote, never more than `limit`.
 
-A chatty server whose stderr nobody reads blocks on a full pipe (CONVENTIONS.md: pygls's
-lesson), so stderr is always drained, and only its tail is kept for error messages.
+A chatty server whose stderr nobody reads blocks on a full pipe (docs/reference.md,
+"Framing"), so stderr is always drained, and only its tail is kept for error messages.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Background workers directed by the vibe_* tools (SPEC.md, "vibe_*"): the roster, the
+"""Background workers directed by the vibe_* tools (docs/tools.md, "vibe_*"): the roster, the
 worker pool and the worker state machine."""
 
 from minitools.vibe._pool import WORKER_ENV, CapReached, VibeError, Worker, WorkerPool

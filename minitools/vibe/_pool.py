@@ -4,7 +4,7 @@ A command worker runs with stdin /dev/null (a CLI agent would block on it otherw
 its own process group (so a kill takes its whole tree), with the Run's root as working
 directory, stdout to a file and stderr to a per-worker log under a run-scoped temp dir.
 Its result is what it wrote to ``{result_file}``, else its stdout; an empty result is a
-failure (REFERENCE.md: empty results once read as success). A worker whose output has not
+failure (docs/reference.md, "Questions and workers"). A worker whose output has not
 grown for `stall_seconds` is stalled. Finished workers do not count against the cap.
 """
 

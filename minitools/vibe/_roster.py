@@ -1,4 +1,4 @@
-"""The roster: which runner does the work for each tier (SPEC.md, "vibe_*").
+"""The roster: which runner does the work for each tier (docs/tools.md, "vibe_*").
 
 `fast` is for mechanical work with a clear specification, `good` for design, judgement or
 review. A runner is a command template — an argv whose items may contain ``{brief_file}``

@@ -1,4 +1,4 @@
-"""Worker states and the moves between them, in one table (SPEC.md, "vibe_*").
+"""Worker states and the moves between them, in one table (docs/tools.md, "vibe_*").
 
 - running → done (exit 0 with a non-empty result), failed (non-zero exit, an exception, or
   an empty result), killed (vibe_kill or Run close), stalled (no output for a while);

@@ -1,4 +1,4 @@
-"""The dependency direction of ARCHITECTURE.md, enforced on the imports in the source.
+"""The dependency direction of docs/architecture.md ("Layering"), enforced on the imports in the source.
 
 protocol → transport → lsp, dap, kernel → tools → registry/run; match sits beside and
 imports only itself; only tools/ (and the run's call edge) build ToolResults; only

@@ -1,4 +1,4 @@
-"""The type checker runs with the tests (CONVENTIONS.md: "The type checker runs in CI")."""
+"""The type checker runs with the tests, so CI runs it (`make lint` runs it too, with ruff)."""
 
 from __future__ import annotations
 

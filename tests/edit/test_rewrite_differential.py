@@ -1,5 +1,5 @@
 """ast_edit + resolve against `ast-grep run --pattern P --rewrite R --update-all` on copies of the
-same files, for rewrites where REFERENCE.md says the two agree (spaces, bound metavariables)."""
+same files, for rewrites where the two agree (docs/reference.md, "Rewrite": spaces, bound metavariables)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Write-time diagnostics (issue 6) with real servers: only what the write just broke."""
+"""Write-time diagnostics (docs/tools.md, "Write-time diagnostics") with real servers: only what the write just broke."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Differential test: the `ast-grep` CLI (PyPI ast-grep-cli 0.51.1) and minitools on the same
-patterns and files, where REFERENCE.md says the two agree (no ladder, no backtracking)."""
+patterns and files, where the two agree (docs/reference.md, "Structural matching": no ladder, no
+backtracking)."""
 
 from __future__ import annotations
 
@@ -114,7 +115,8 @@ def test_same_matches_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern
 
 
 def test_ast_grep_misses_what_the_ladder_finds(tmp_path: Path, repo_root: Path) -> None:
-    """REFERENCE.md: without a ladder ast-grep silently finds nothing for Dart print($A)."""
+    """Without a ladder ast-grep silently finds nothing for Dart print($A) (docs/reference.md,
+    "Structural matching")."""
     exe = ast_grep_cli()
     root = repo_root / "examples" / "sample"
     assert _theirs(exe, root, "print($A)", "dart") == []
