@@ -1,0 +1,61 @@
+"""Comments and docstrings cite the repository's own docs, and what they cite is there: a
+`docs/NAME.md, "Section"` citation names an existing page that contains that section's words.
+Design notes kept outside the repository, and issue numbers, are not citations a reader can follow."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+THIS = Path(__file__).resolve()
+
+CITATION = re.compile(r'docs/([\w-]+)\.md(?:,\s*"([^"]+)")?')
+OUTSIDE = re.compile(r"\b(?:SPEC|REFERENCE|ARCHITECTURE|CONVENTIONS)\.md\b|\bissues? #?\d+\b")
+
+# files other branches are rewriting as this lands; the lead moves their citations onto docs/
+# after the merge and empties this
+PENDING = {
+    "minitools/tools/lsp.py", "minitools/lsp/_client.py", "minitools/match/_pattern.py",
+    "minitools/match/_ladder.py", "minitools/match/_matcher.py", "minitools/transport/_endpoint.py",
+}
+
+
+def _texts() -> list[Path]:
+    files = [p for folder in ("minitools", "tests", "benchmarks", "setup", "examples", "docs")
+             for p in (REPO / folder).rglob("*") if p.suffix in (".py", ".sh", ".md", ".toml")]
+    files += [REPO / "README.md", REPO / "Makefile", REPO / "pyproject.toml"]
+    return sorted(p for p in files if p.is_file() and p.resolve() != THIS and "__pycache__" not in p.parts)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_nothing_cites_documents_outside_the_repository():
+    bad, pending = [], set()
+    for path in _texts():
+        rel = str(path.relative_to(REPO))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if OUTSIDE.search(line):
+                if rel in PENDING:
+                    pending.add(rel)
+                else:
+                    bad.append(f"{rel}:{n}: {line.strip()}")
+    assert not bad, "cite docs/*.md (bring the fact there) instead:\n" + "\n".join(bad)
+    assert pending == PENDING, f"these cite docs/ now, remove them from PENDING: {sorted(PENDING - pending)}"
+
+
+def test_citations_of_docs_resolve():
+    pages = {p.stem: _flat(p.read_text(encoding="utf-8")) for p in (REPO / "docs").glob("*.md")}
+    bad = []
+    for path in _texts():
+        text = path.read_text(encoding="utf-8")
+        for m in CITATION.finditer(text):
+            page, section = m.group(1), m.group(2)
+            where = f"{path.relative_to(REPO)}:{text.count(chr(10), 0, m.start()) + 1}"
+            if page not in pages:
+                bad.append(f"{where}: docs/{page}.md does not exist")
+            elif section and _flat(section) not in pages[page]:
+                bad.append(f'{where}: docs/{page}.md has no "{_flat(section)}"')
+    assert not bad, "\n".join(bad)
