@@ -7,8 +7,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from minitools.lsp import CATALOG, Supervisor, find_root, path_to_uri, servers_for
-from minitools.lsp._catalog import find_binary
+from minitools.lsp import CATALOG, Supervisor, find_binary, find_root, path_to_uri, servers_for
 from minitools.tools._lsp_format import diagnostic_row, format_diagnostic
 from minitools.tools._lsp_session import LSPSession
 from minitools.tools._write_diagnostics import WriteDiagnostics
