@@ -113,12 +113,6 @@ def _seq_capture(source: bytes, nodes: list[tree_sitter.Node], at: int, point: t
     )
 
 
-def _point_at(source: bytes, byte: int) -> tuple[int, int]:
-    row = source.count(b"\n", 0, byte)
-    col = byte - (source.rfind(b"\n", 0, byte) + 1)
-    return row, col
-
-
 # Candidates ---------------------------------------------------------------------------
 
 

@@ -9,7 +9,6 @@ already written, so the tree is never left half old and half new.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import stat
 import tempfile
@@ -26,10 +25,6 @@ class StagedFile:
     original: bytes
     new: bytes
     replacements: int
-
-    @property
-    def original_sha256(self) -> str:
-        return hashlib.sha256(self.original).hexdigest()
 
 
 @dataclass
