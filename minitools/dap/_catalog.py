@@ -1,4 +1,6 @@
 """The debug adapters minitools knows, as data, and the detection rule (docs/tools.md, "debug").
+Every special case of an adapter is a field of its entry (docs/architecture.md, "Catalogs hold
+every special case").
 
 An adapter is usable only as an intersection: one of its root markers exists AND its
 binary resolves and starts. Either alone means nothing starts, and `detect` says which

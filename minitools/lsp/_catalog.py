@@ -1,9 +1,10 @@
 """The language-server catalog, as data: which servers exist, for which languages, how to
 start them, where a project's root is, and what checks a whole project (``diagnostics "*"``).
 
-Order within a language is preference (docs/tools.md, "lsp"): python tries basedpyright, pyright, pylsp,
-jedi-language-server. `columns` records a measured quirk (docs/reference.md, "Language servers"): pylsp and jedi
-answer in code points whatever encoding they claim.
+Order within a language is preference (docs/tools.md, "lsp"): python tries basedpyright,
+pyright, pylsp, jedi-language-server. Every special case of a server is a field of its entry
+(docs/architecture.md, "Catalogs hold every special case"): `columns` records that pylsp and
+jedi answer in code points whatever encoding they claim (docs/reference.md, "Language servers").
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ CATALOG: tuple[ServerSpec, ...] = (
                checker=("pyflakes", "."), columns="code_points"),
     ServerSpec("typescript-language-server", ("typescript-language-server", "--stdio"), ("typescript", "javascript"), _TS_EXT,
                ("tsconfig.json", "jsconfig.json", "package.json"), checker=("tsc", "--noEmit", "--pretty", "false"),
-               extension_languages={ext: "javascript" for ext in _TS_EXT if ext.startswith((".js", ".mjs", ".cjs"))},
+               extension_languages=dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), "javascript"),
                language_ids=_TS_IDS,
                # rename the symbol itself at an import site, not just alias the import
                # (docs/reference.md, typescript-language-server)
@@ -62,7 +63,7 @@ CATALOG: tuple[ServerSpec, ...] = (
                node_file_option=("tsserver", "typescript/lib/tsserver.js")),
     ServerSpec("clangd", ("clangd", "--log=error"), ("c", "cpp"), _C_EXT,
                ("compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile", "meson.build"),
-               extension_languages={ext: "cpp" for ext in _C_EXT if ext not in (".c", ".h")}),
+               extension_languages=dict.fromkeys((".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), "cpp")),
     ServerSpec("gopls", ("gopls",), ("go",), (".go",), ("go.mod", "go.work"), checker=("go", "vet", "./...")),
     ServerSpec("rust-analyzer", ("rust-analyzer",), ("rust",), (".rs",), ("Cargo.toml",),
                checker=("cargo", "check", "--message-format=short")),
