@@ -9,7 +9,7 @@ Batches are not supported: neither LSP nor ``minitools serve`` uses them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union
 
 from minitools.protocol._errors import LocalProtocolError, RemoteProtocolError
 
@@ -36,8 +36,10 @@ __all__ = [
     "REQUEST_CANCELLED",
 ]
 
-JSONRPCId = int | str
-Params = dict[str, Any] | list[Any] | None
+# Union, not X | Y: the eval kernel's worker imports this package on the project's own
+# interpreter, which may predate Python 3.10
+JSONRPCId = Union[int, str]  # noqa: UP007
+Params = Union[dict[str, Any], list[Any], None]  # noqa: UP007
 
 # JSON-RPC 2.0, section 5.1
 PARSE_ERROR = -32700
@@ -126,7 +128,7 @@ class ErrorResponse:
             raise LocalProtocolError(f"error message must be a string, got {self.message!r}")
 
 
-Envelope = Request | Notification | Response | ErrorResponse
+Envelope = Union[Request, Notification, Response, ErrorResponse]  # noqa: UP007 - see JSONRPCId
 
 
 def parse_jsonrpc(obj: Any, *, peer: str = "peer") -> Envelope:
