@@ -153,6 +153,12 @@ class _LSPFamily:
                     raise EditError(f"{change.path.name} changed on disk after the server read it")
             if not plan:
                 raise EditError("the server's edit changes nothing")
+        except EditError as exc:
+            raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
+                            "No file was written; call lsp_rename again.", data={"server": client.spec.id}) from None
+        # the files' diagnostics before the rename, so that only what it broke is reported
+        await self.record.before_write([str(c.path) for c in plan if c.after is not None])
+        try:
             apply_plan(plan)
         except EditError as exc:
             raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
