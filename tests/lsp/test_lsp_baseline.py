@@ -113,3 +113,24 @@ async def test_before_write_on_files_it_cannot_check(py_project: Path, run_facto
     assert "no language server" in reasons["notes.txt"] and not any(f["baseline"] for f in r.data["files"]), r.text
     assert any("outside the workspace root" in why for why in reasons.values()), r.text
     assert "baseline taken for 0 of 2 files" in r.text
+
+
+async def test_rename_takes_the_baseline_of_files_never_checked(py_project: Path, run_factory: Any) -> None:
+    # c.py's error is there before the rename and was never checked: the rename did not cause it
+    (py_project / "c.py").write_text("from b import helper\n\nhelper(1)\nhelper(undefined_x)\n")
+    run = run_factory(py_project, lsp_servers={"python": ["basedpyright"]})
+    r = await run.call("lsp_rename", {"file": "b.py", "line": 1, "symbol": "helper", "new_name": "twice"})
+    assert r.ok and (py_project / "c.py").read_text().endswith("twice(undefined_x)\n"), r.text
+    assert not any("undefined_x" in d["message"] for d in r.data["diagnostics"]["new"]), r.text
+    assert r.data["diagnostics"]["no_baseline"] == [] and "no baseline" not in r.text
+
+
+async def test_accepted_ast_edit_takes_the_baseline(py_project: Path, run_factory: Any) -> None:
+    (py_project / "mod.py").write_text("def f() -> int:\n    return undefined_thing\n\n\nvalue: int = f()\n")
+    run = run_factory(py_project, lsp_servers={"python": ["basedpyright"]})
+    r = await run.call("ast_edit", {"pattern": "value: int = f()", "rewrite": "value: str = f()", "language": "python",
+                                    "path": "mod.py"})
+    assert r.ok, r.text
+    r = await run.call("resolve", {"edit_id": r.data["edit_id"], "action": "accept"})
+    assert r.ok and "mod.py: 1 new diagnostic" in r.text, r.text
+    assert [d["text"] for d in r.data["diagnostics"]["new"]] == ["value: str = f()"], r.text
