@@ -1,12 +1,14 @@
 """The write-time diagnostics record: after a write, sync and save each written file through
 its server and report only the diagnostics that are new to this run (docs/tools.md,
-"Write-time diagnostics"). It is the run's `RunContext.diagnostics` service, which
-`Run.written`, `Run.wrap`, `ast_edit`'s accept and `lsp_rename` call."""
+"Write-time diagnostics"), against a baseline taken before the write (`before_write`). It
+is the run's `RunContext.diagnostics` service, which `Run.before_write`, `Run.written`,
+`Run.wrap`, `ast_edit`'s accept and `lsp_rename` call."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,7 @@ from minitools.tools._lsp_session import LSPSession
 from minitools.toolspec import ToolResult
 from minitools.transport import ConnectionClosed
 
-__all__ = ["WriteDiagnostics"]
+__all__ = ["WriteDiagnostics", "new_instances"]
 
 Key = tuple[Any, Any, str]
 Row = dict[str, Any]
@@ -192,9 +194,9 @@ def new_instances(rows: list[Row], previous: list[Row]) -> list[Row]:
 
     A diagnostic is known by its key — severity, code and message, position deliberately left
     out (docs/tools.md), so one that merely moved is not new. When a key has more instances
-    than before, the new ones are those whose source line text no earlier instance had; an
-    instance on an unchanged line (same text, same line, then same text elsewhere) is an old
-    one and is chosen only when the count cannot be made up otherwise."""
+    than before, the new ones are those on a line whose text no earlier instance had; then,
+    only when the count needs more, copies of an old line elsewhere; last, those on an
+    unchanged line (the same text at the same line number)."""
     before: dict[Key, list[Row]] = {}
     for row in previous:
         before.setdefault(_key(row), []).append(row)
@@ -204,24 +206,25 @@ def new_instances(rows: list[Row], previous: list[Row]) -> list[Row]:
     fresh_text: list[Row] = []
     old_text: list[Row] = []
     for key, group in groups.items():
-        count = len(group) - len(before.get(key, []))
+        old = before.get(key, [])
+        count = len(group) - len(old)
         if count <= 0:
             continue
-        unmatched = list(group)
-        same_place: list[Row] = []
-        moved: list[Row] = []
-        old = list(before.get(key, []))
-        for matches, bucket in ((lambda a, b: a["text"] == b["text"] and a["line"] == b["line"], same_place),
-                                (lambda a, b: a["text"] == b["text"], moved)):
-            for row in list(unmatched):
-                hit = next((i for i, o in enumerate(old) if matches(row, o)), None)
-                if hit is not None:
-                    del old[hit]
-                    unmatched = [u for u in unmatched if u is not row]
-                    bucket.append(row)
-        chosen = (unmatched + moved + same_place)[:count]
-        fresh_text += chosen[: len(unmatched)]
-        old_text += chosen[len(unmatched):]
+        texts = {r["text"] for r in old}
+        places = Counter((r["text"], r["line"]) for r in old)
+        new_text = [r for r in group if r["text"] not in texts]
+        moved, unchanged = [], []
+        for row in group:
+            if row["text"] in texts:
+                place = (row["text"], row["line"])
+                if places[place] > 0:
+                    places[place] -= 1
+                    unchanged.append(row)
+                else:
+                    moved.append(row)
+        chosen = (new_text + moved + unchanged)[:count]
+        fresh_text += chosen[: len(new_text)]
+        old_text += chosen[len(new_text):]
     order = {id(r): i for i, r in enumerate(rows)}
     return sorted(fresh_text, key=lambda r: order[id(r)]) + sorted(old_text, key=lambda r: order[id(r)])
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from minitools.tools._write_diagnostics import new_instances
 from minitools.toolspec import ToolResult
 
 PY_OLD = "def f() -> None:\n    print(undefined_thing)\n"
@@ -134,3 +135,20 @@ async def test_accepted_ast_edit_takes_the_baseline(py_project: Path, run_factor
     r = await run.call("resolve", {"edit_id": r.data["edit_id"], "action": "accept"})
     assert r.ok and "mod.py: 1 new diagnostic" in r.text, r.text
     assert [d["text"] for d in r.data["diagnostics"]["new"]] == ["value: str = f()"], r.text
+
+
+def test_a_duplicated_line_reports_the_copy() -> None:
+    def row(line: int, text: str, message: str = "Argument type is unknown") -> dict[str, Any]:
+        return {"file": "m.py", "line": line, "column": 11, "severity": "warning", "code": "reportUnknownArgumentType",
+                "message": message, "source": "basedpyright", "text": text}
+
+    before = [row(3, "print(x)")]
+    # the same line copied below itself: the instance on the unchanged line is the old one
+    assert [r["line"] for r in new_instances([row(3, "print(x)"), row(4, "print(x)")], before)] == [4]
+    # a new line above moves the old one down: the new text is reported, wherever it is
+    assert [r["text"] for r in new_instances([row(3, "print(y)"), row(4, "print(x)")], before)] == ["print(y)"]
+    # new text first, then (when the count needs more) a copy of an old line
+    rows = [row(3, "print(x)"), row(5, "print(x)"), row(9, "print(z)")]
+    assert [(r["line"], r["text"]) for r in new_instances(rows, before)] == [(9, "print(z)"), (5, "print(x)")]
+    # fewer instances than before, or the same: nothing is new
+    assert new_instances([row(8, "print(x)")], before) == [] and new_instances([], before) == []
