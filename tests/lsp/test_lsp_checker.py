@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write
-from lsp_support import NODE_BIN
+from lsp_support import NODE_BIN, write
 
 MANY = "".join(f"def f{i}() -> None:\n    print(undefined_{i})\n\n\n" for i in range(400))
 
