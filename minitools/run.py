@@ -183,6 +183,20 @@ class Run:
 
     # Write-time diagnostics -----------------------------------------------------------
 
+    async def before_write(self, paths: Sequence[str | os.PathLike[str]]) -> ToolResult:
+        """Say which files are about to be written: their current diagnostics become the
+        baseline, so `written` afterwards reports only what the write introduced (without one,
+        a file never checked before gets all its diagnostics, and the result says so).
+        `wrap` calls this itself before the write."""
+        check = self.ctx.diagnostics
+        if check is None:
+            return ToolResult(
+                ok=True,
+                text="no language-server supervisor is wired in this run; no baseline was taken.",
+                data={"files": [], "reason": "no language-server supervisor"},
+            )
+        return await check.before_write([os.fspath(p) for p in paths])
+
     async def written(self, paths: Sequence[str | os.PathLike[str]]) -> ToolResult:
         """Sync `paths` through their language servers and return only the new diagnostics."""
         check = self.ctx.diagnostics
@@ -197,9 +211,11 @@ class Run:
     def wrap(self, write_fn: Callable[..., Any], *, paths_of: Callable[..., Iterable[str]] | None = None) -> Callable[..., Awaitable[Any]]:
         """Wrap a host's write/edit/apply_patch so its result carries the new diagnostics.
 
-        `paths_of(*args, **kwargs)` names the files the call wrote; by default the `path`
-        keyword or the first positional argument. A str result gets the diagnostics appended;
-        a ToolResult gets them in its text and under ``data["diagnostics"]``.
+        `paths_of(*args, **kwargs)` names the files the call writes; by default the `path`
+        keyword or the first positional argument. Before the call those files' baseline is
+        taken (`before_write`), after it their new diagnostics are checked (`written`). A str
+        result gets the diagnostics appended; a ToolResult gets them in its text and under
+        ``data["diagnostics"]``.
         """
 
         def default_paths(*args: Any, **kwargs: Any) -> list[str]:
@@ -213,10 +229,12 @@ class Run:
 
         @functools.wraps(write_fn)
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
+            paths = [os.fspath(p) for p in which(*args, **kwargs)]
+            await self.before_write(paths)
             result = write_fn(*args, **kwargs)
             if inspect.isawaitable(result):
                 result = await result
-            diagnostics = await self.written([os.fspath(p) for p in which(*args, **kwargs)])
+            diagnostics = await self.written(paths)
             # new diagnostics, or the honest "diagnostics unavailable" (never silently clean)
             data_ = diagnostics.data if isinstance(diagnostics.data, dict) else {}
             note = diagnostics.text if data_.get("new") or data_.get("unavailable") else ""

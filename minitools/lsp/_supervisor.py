@@ -218,23 +218,30 @@ class Supervisor:
 
     # Project checker ------------------------------------------------------------------
 
-    async def run_checker(self, spec: ServerSpec, root: Path, timeout: float, max_chars: int = 20000) -> CheckerResult:
-        """Run the server's project checker in `root` (``diagnostics "*"``)."""
+    async def run_checker(self, spec: ServerSpec, root: Path, timeout: float, max_chars: int = 20000,
+                          max_bytes: int = 8 << 20) -> CheckerResult:
+        """Run the server's project checker in `root` (``diagnostics "*"``): its stdout (the
+        first `max_bytes` and the last eighth as much), then the tail of its stderr."""
         assert spec.checker is not None
         binary = find_binary(spec.checker[0], self.search_path) or spec.checker[0]
         argv = [binary, *spec.checker[1:]]
         child = await ChildProcess.start(argv, peer=f"checker:{spec.checker[0]}", cwd=root, env=self.env(),
                                          tracer=self.tracer, stderr_limit=max_chars)
         child.stdin.close()
-        chunks: list[bytes] = []
+        # the head and the tail of stdout: checkers print their summary (the counts) last
+        head: list[bytes] = []
+        tail = bytearray()
         size = 0
 
         async def read() -> None:
             nonlocal size
             while chunk := await child.stdout.read(65536):
-                if size < max_chars * 4:
-                    chunks.append(chunk)
-                    size += len(chunk)
+                if size < max_bytes:
+                    head.append(chunk)
+                else:
+                    tail.extend(chunk)
+                    del tail[: max(0, len(tail) - max_bytes // 8)]
+                size += len(chunk)
 
         timed_out = False
         try:
@@ -243,7 +250,13 @@ class Supervisor:
         except asyncio.TimeoutError:
             timed_out = True
         await child.stop(close_timeout=0.1, term_timeout=1.0)
-        text = b"".join(chunks).decode("utf-8", errors="replace")
+        text = b"".join(head).decode("utf-8", errors="replace")
+        kept = sum(map(len, head)) + len(tail)
+        if kept < size:
+            rest = tail.decode("utf-8", errors="replace").partition("\n")[2]
+            text += f"\n... ({size - kept} bytes of output left out) ...\n{rest}"
+        elif tail:
+            text += tail.decode("utf-8", errors="replace")
         err = child.stderr_tail(max_chars)
         if err:
             text = f"{text}\n{err}" if text else err

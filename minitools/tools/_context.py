@@ -30,7 +30,13 @@ class DiagnosticsService(Protocol):
     """Write-time diagnostics (the lsp family's, tools/_write_diagnostics.py): after a write,
     the diagnostics of the written files that the write introduced."""
 
-    async def written(self, paths: Sequence[str]) -> ToolResult: ...
+    async def before_write(self, paths: Sequence[str]) -> ToolResult:
+        """Take the baseline of files about to be written (their diagnostics now)."""
+        ...
+
+    async def written(self, paths: Sequence[str]) -> ToolResult:
+        """The diagnostics of the written files that are new against their baseline."""
+        ...
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """The write-time diagnostics record: after a write, sync and save each written file through
 its server and report only the diagnostics that are new to this run (docs/tools.md,
-"Write-time diagnostics"). It is the run's `RunContext.diagnostics` service, which
-`Run.written`, `Run.wrap`, `ast_edit`'s accept and `lsp_rename` call."""
+"Write-time diagnostics"), against a baseline taken before the write (`before_write`). It
+is the run's `RunContext.diagnostics` service, which `Run.before_write`, `Run.written`,
+`Run.wrap`, `ast_edit`'s accept and `lsp_rename` call."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ from minitools.tools._lsp_session import LSPSession
 from minitools.toolspec import ToolResult
 from minitools.transport import ConnectionClosed
 
-__all__ = ["WriteDiagnostics"]
+__all__ = ["WriteDiagnostics", "new_instances"]
 
 Key = tuple[Any, Any, str]
+Row = dict[str, Any]
 
 
 class WriteDiagnostics:
@@ -30,17 +32,53 @@ class WriteDiagnostics:
         self.s = session
         self.ctx = session.ctx
         self.sup = session.sup
-        # file -> Counter of (severity, code, message) last reported
-        self.ledger: dict[str, Counter[Key]] = {}
+        # file -> its diagnostics (rows) last reported or taken as the baseline
+        self.ledger: dict[str, list[Row]] = {}
 
-    def shown(self, rel: str, rows: list[dict[str, Any]]) -> None:
+    def shown(self, rel: str, rows: list[Row]) -> None:
         """`rows` (all diagnostics of `rel`) were shown to the model: none of them is new any more."""
-        self.ledger[rel] = Counter(_key(d) for d in rows)
+        self.ledger[rel] = list(rows)
+
+    async def before_write(self, paths: Sequence[str]) -> ToolResult:
+        """Take the baseline of `paths`, which the host is about to write: the diagnostics of
+        their current text, so that the check after the write reports only what it introduced.
+
+        Files already in the ledger keep it (no server call); a file that does not exist yet
+        has an empty baseline; a server that publishes nothing in time leaves no baseline, and
+        the check after the write says so."""
+        entries: list[dict[str, Any]] = []
+        pending: list[_Synced] = []
+        for raw in paths:
+            path, rel, reason = self._place(raw, must_exist=False)
+            if reason:
+                entries.append({"file": rel, "baseline": False, "reason": reason})
+            elif rel in self.ledger:
+                entries.append({"file": rel, "baseline": True, "from": "earlier check"})
+            elif not path.exists():
+                self.ledger[rel] = []
+                entries.append({"file": rel, "baseline": True, "from": "new file"})
+            else:
+                synced = await self._send(path, rel, save=False)
+                if isinstance(synced, dict):
+                    entries.append(dict(synced, baseline=False))
+                else:
+                    pending.append(synced)
+        for synced, found in zip(pending, await asyncio.gather(*(self._wait(s) for s in pending))):
+            if isinstance(found, str):
+                entries.append({"file": synced.rel, "server": synced.client.spec.id, "baseline": False, "reason": found})
+                continue
+            self.ledger[synced.rel] = [diagnostic_row(synced.client, synced.rel, synced.doc.text, d) for d in found]
+            entries.append({"file": synced.rel, "server": synced.client.spec.id, "baseline": True, "from": "server",
+                            "total": len(found)})
+        taken = sum(1 for e in entries if e["baseline"])
+        lines = [f"baseline taken for {taken} of {len(entries)} file{'s' if len(entries) != 1 else ''}"]
+        lines += [f"  {e['file']}: no baseline: {e['reason']}" for e in entries if not e["baseline"]]
+        return ToolResult(ok=True, text="\n".join(lines), data={"files": entries})
 
     async def written(self, paths: Sequence[str]) -> ToolResult:
         """Sync and save `paths` through their servers; report only diagnostics new to the ledger."""
         files: list[dict[str, Any]] = []
-        new_all: list[dict[str, Any]] = []
+        new_all: list[Row] = []
         unavailable: list[dict[str, Any]] = []
         # Every file is sent before any is checked: diagnostics of one file of a multi-file
         # write (a rename, an accepted edit) depend on the others' new text.
@@ -55,8 +93,14 @@ class WriteDiagnostics:
         for entry in files:
             if entry.get("unavailable"):
                 lines.append(f"{entry['file']}: diagnostics unavailable: {entry['unavailable']}")
+            elif entry.get("new") and entry.get("baseline") is False:
+                n = len(entry["new"])
+                lines.append(f"{entry['file']}: {n} diagnostic{'s' if n != 1 else ''} ({entry['server']}); no baseline: the file "
+                             "was not checked before this write, so these are all its current diagnostics, not only "
+                             "the ones the write introduced")
             elif entry.get("new"):
                 lines.append(f"{entry['file']}: {len(entry['new'])} new diagnostic{'s' if len(entry['new']) != 1 else ''} ({entry['server']})")
+            if entry.get("new"):
                 lines.extend("  " + format_diagnostic(d) for d in entry["new"][:cap])
                 if len(entry["new"]) > cap:
                     lines.append(f"  ... and {len(entry['new']) - cap} more")
@@ -66,19 +110,28 @@ class WriteDiagnostics:
         if not lines:
             lines = [f"no new diagnostics in {len(checked)} checked file{'s' if len(checked) != 1 else ''}" if checked
                      else "no file was checked (no language server covers these files)"]
+        no_baseline = [e["file"] for e in checked if e.get("baseline") is False]
         return ToolResult(ok=True, text="\n".join(lines),
-                          data={"files": files, "new": new_all, "unavailable": unavailable, "checked": bool(checked)})
+                          data={"files": files, "new": new_all, "unavailable": unavailable, "checked": bool(checked),
+                                "no_baseline": no_baseline})
 
-    async def _sync_written(self, raw: str) -> dict[str, Any] | _Synced:
+    # Steps --------------------------------------------------------------------------
+
+    def _place(self, raw: str, *, must_exist: bool = True) -> tuple[Path, str, str]:
+        """`raw` as an absolute path, its display name, and why it is not checked ("" when it is)."""
         path = Path(raw) if os.path.isabs(raw) else self.ctx.root / raw
         path = Path(os.path.realpath(path))
         rel = self.ctx.relpath(path)
         if path != self.ctx.root and self.ctx.root not in path.parents:
-            return {"file": rel, "checked": False, "reason": "outside the workspace root"}
-        if not path.is_file():
-            return {"file": rel, "checked": False, "reason": "not a file (deleted?)"}
+            return path, rel, "outside the workspace root"
+        if (must_exist and not path.is_file()) or path.is_dir():
+            return path, rel, "not a file (deleted?)"
         if language_of(path) is None:
-            return {"file": rel, "checked": False, "reason": "no language server serves this kind of file"}
+            return path, rel, "no language server serves this kind of file"
+        return path, rel, ""
+
+    async def _send(self, path: Path, rel: str, *, save: bool) -> dict[str, Any] | _Synced:
+        """Open or re-send `path` to its server (and save it); the mark to wait from."""
         try:
             client, _notes = await self.sup.client_for(path)
         except NoServer as exc:
@@ -88,13 +141,14 @@ class WriteDiagnostics:
         # server had published for the file before (those the write did not break)
         baseline = self.ledger.get(rel)
         if baseline is None and uri in client.diagnostics and uri in client.documents:
-            baseline = Counter(_key(diagnostic_row(client, rel, client.documents[uri].text, d)) for d in client.diagnostics[uri])
+            baseline = [diagnostic_row(client, rel, client.documents[uri].text, d) for d in client.diagnostics[uri]]
         try:
             mark = client.diagnostics_mark(uri)
             before = client.documents.get(uri)
             version = before.version if before else 0
             doc = await client.sync(path)
-            await client.save(doc)
+            if save:
+                await client.save(doc)
         except (ConnectionClosed, ProtocolError) as exc:
             self.sup.acknowledge_crash(client)
             return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
@@ -102,34 +156,77 @@ class WriteDiagnostics:
             mark -= 1  # nothing new was sent: the last publish stands for this text
         return _Synced(rel, client, uri, doc, mark, baseline)
 
+    async def _wait(self, synced: _Synced) -> list[dict[str, Any]] | str:
+        """The diagnostics published after the sync, or why there are none."""
+        client, timeout = synced.client, self.s.diag_timeout
+        try:
+            found = await client.wait_diagnostics(synced.uri, synced.mark, timeout=timeout, quiet=self.s.diag_quiet)
+        except (ConnectionClosed, ProtocolError) as exc:
+            self.sup.acknowledge_crash(client)
+            return f"{client.spec.id} crashed: {exc}"
+        if found is None:
+            return f"{client.spec.id} published nothing within {timeout:g} s (not checked, not clean)"
+        return found
+
+    async def _sync_written(self, raw: str) -> dict[str, Any] | _Synced:
+        path, rel, reason = self._place(raw)
+        if reason:
+            return {"file": rel, "checked": False, "reason": reason}
+        return await self._send(path, rel, save=True)
+
     async def _check_written(self, synced: dict[str, Any] | _Synced) -> dict[str, Any]:
         if isinstance(synced, dict):
             return synced
-        rel, client, uri, doc, mark, baseline = (synced.rel, synced.client, synced.uri, synced.doc, synced.mark, synced.baseline)
-        timeout = self.s.diag_timeout
-        try:
-            found = await client.wait_diagnostics(uri, mark, timeout=timeout, quiet=self.s.diag_quiet)
-        except (ConnectionClosed, ProtocolError) as exc:
-            self.sup.acknowledge_crash(client)
-            return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
-        if found is None:
-            return {"file": rel, "server": client.spec.id, "checked": False,
-                    "unavailable": f"{client.spec.id} published nothing within {timeout:g} s (not checked, not clean)"}
-        rows = [diagnostic_row(client, rel, doc.text, d) for d in found]
-        keys = Counter(_key(r) for r in rows)
-        previous = baseline or Counter()
-        self.ledger[rel] = keys
-        fresh = keys - previous
-        new, minor = [], 0
-        for row in rows:
-            key = _key(row)
-            if fresh.get(key, 0) > 0:
-                fresh[key] -= 1
-                if row["severity"] in ("error", "warning"):
-                    new.append(row)
+        rel, client, server = synced.rel, synced.client, synced.client.spec.id
+        found = await self._wait(synced)
+        if isinstance(found, str):
+            return {"file": rel, "server": server, "checked": False, "unavailable": found}
+        rows = [diagnostic_row(client, rel, synced.doc.text, d) for d in found]
+        self.ledger[rel] = rows
+        fresh = new_instances(rows, synced.baseline or [])
+        new = [r for r in fresh if r["severity"] in ("error", "warning")]
+        return {"file": rel, "server": server, "checked": True, "new": new, "new_minor": len(fresh) - len(new),
+                "total": len(rows), "baseline": synced.baseline is not None}
+
+
+def new_instances(rows: list[Row], previous: list[Row]) -> list[Row]:
+    """The rows that are new against `previous`, those whose line text is new first.
+
+    A diagnostic is known by its key — severity, code and message, position deliberately left
+    out (docs/tools.md), so one that merely moved is not new. When a key has more instances
+    than before, the new ones are those on a line whose text no earlier instance had; then,
+    only when the count needs more, copies of an old line elsewhere; last, those on an
+    unchanged line (the same text at the same line number)."""
+    before: dict[Key, list[Row]] = {}
+    for row in previous:
+        before.setdefault(_key(row), []).append(row)
+    groups: dict[Key, list[Row]] = {}
+    for row in rows:
+        groups.setdefault(_key(row), []).append(row)
+    fresh_text: list[Row] = []
+    old_text: list[Row] = []
+    for key, group in groups.items():
+        old = before.get(key, [])
+        count = len(group) - len(old)
+        if count <= 0:
+            continue
+        texts = {r["text"] for r in old}
+        places = Counter((r["text"], r["line"]) for r in old)
+        new_text = [r for r in group if r["text"] not in texts]
+        moved, unchanged = [], []
+        for row in group:
+            if row["text"] in texts:
+                place = (row["text"], row["line"])
+                if places[place] > 0:
+                    places[place] -= 1
+                    unchanged.append(row)
                 else:
-                    minor += 1
-        return {"file": rel, "server": client.spec.id, "checked": True, "new": new, "new_minor": minor, "total": len(rows)}
+                    moved.append(row)
+        chosen = (new_text + moved + unchanged)[:count]
+        fresh_text += chosen[: len(new_text)]
+        old_text += chosen[len(new_text):]
+    order = {id(r): i for i, r in enumerate(rows)}
+    return sorted(fresh_text, key=lambda r: order[id(r)]) + sorted(old_text, key=lambda r: order[id(r)])
 
 
 @dataclass
@@ -141,7 +238,7 @@ class _Synced:
     uri: str
     doc: Document
     mark: int
-    baseline: Counter[Key] | None
+    baseline: list[Row] | None
 
 
 def _key(row: dict[str, Any]) -> Key:

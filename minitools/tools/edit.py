@@ -175,6 +175,8 @@ def build(ctx: RunContext) -> list[Tool]:
         if action == "discard":
             return ToolResult(ok=True, text=f"discarded {edit.id} ({edit.summary}); nothing was written.",
                               data={"edit_id": edit.id, "action": "discard", "written": []})
+        if ctx.diagnostics is not None:  # the baseline: only what the edit breaks is reported after it
+            await ctx.diagnostics.before_write([str(f.path) for f in edit.files])
         try:
             await asyncio.to_thread(EditStore.commit, edit)
         except StaleEdit as exc:

@@ -1,11 +1,11 @@
 """The "lsp" family: `lsp` (read tier: queries) and `lsp_rename` (write tier), and the
 write-time diagnostics service (`RunContext.diagnostics`) that `Run.written` and `Run.wrap` call.
 
-The family is split by what each part holds: `_lsp_session` (the steps every action shares and
-the options), `_lsp_query` (navigation, symbols, code actions, status), `_lsp_diagnostics` (the
-`diagnostics` action, a file or the project checker), `_write_diagnostics` (the write-time
-record) and `_lsp_format` (pure formatting). This module registers the tools, dispatches the
-actions and applies a rename.
+The family is split by what each part holds: `_lsp_session` (the steps every action shares
+and the options), `_lsp_query` (navigation, symbols, code actions, status), `_lsp_diagnostics`
+(the `diagnostics` action for a file), `_lsp_checker` (`diagnostics "*"`, the project checker),
+`_write_diagnostics` (the write-time record) and `_lsp_format` (pure formatting). This module
+registers the tools, dispatches the actions and applies a rename.
 
 Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/tools.md): a
 guessed column resolves to another symbol on the same line and looks right.
@@ -25,6 +25,7 @@ from typing import Any
 
 from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
+from minitools.tools._lsp_checker import ProjectChecker
 from minitools.tools._lsp_diagnostics import LSPDiagnostics
 from minitools.tools._lsp_format import locate_symbol
 from minitools.tools._lsp_query import LSPQueries
@@ -110,6 +111,7 @@ class _LSPFamily:
         self.record = WriteDiagnostics(session)
         self.queries = LSPQueries(session)
         self.diagnostics = LSPDiagnostics(session, self.record)
+        self.checker = ProjectChecker(session.ctx, session.sup)
 
     async def lsp(self, args: Mapping[str, Any]) -> ToolResult:
         action = args["action"]
@@ -122,7 +124,7 @@ class _LSPFamily:
                               data={"stopped": stopped})
         if action == "diagnostics":
             if args.get("file") == "*":
-                return await self.diagnostics.project()
+                return await self.checker.run()
             return await self.diagnostics.file(args)
         if action == "symbols":
             return await self.queries.symbols(args)
@@ -153,6 +155,12 @@ class _LSPFamily:
                     raise EditError(f"{change.path.name} changed on disk after the server read it")
             if not plan:
                 raise EditError("the server's edit changes nothing")
+        except EditError as exc:
+            raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
+                            "No file was written; call lsp_rename again.", data={"server": client.spec.id}) from None
+        # the files' diagnostics before the rename, so that only what it broke is reported
+        await self.record.before_write([str(c.path) for c in plan if c.after is not None])
+        try:
             apply_plan(plan)
         except EditError as exc:
             raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '

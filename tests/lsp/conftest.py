@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from lsp_support import make_run
+from lsp_support import make_run, write
 from minitools import Run
 
 FAKE_SERVER = Path(__file__).with_name("fake_server.py")
@@ -30,14 +30,6 @@ PY_B = '''def helper(x: int) -> int:
     """Double it."""
     return x * 2
 '''
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
 
 
 @pytest.fixture

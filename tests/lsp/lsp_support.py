@@ -12,6 +12,15 @@ REPO = Path(__file__).resolve().parents[2]
 NODE_BIN = REPO / "node_modules" / ".bin"
 
 
+def write(root: Path, files: dict[str, str]) -> Path:
+    """`files` (name -> text) written under `root`; returns `root`."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
 def make_run(root: Path, **options: Any) -> Run:
     options.setdefault("lsp_path", [str(NODE_BIN)])
     options.setdefault("approve", lambda spec, args: True)

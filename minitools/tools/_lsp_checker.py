@@ -1,0 +1,133 @@
+"""``lsp diagnostics "*"``: the project checker of each language at the workspace root
+(basedpyright/pyright, pyflakes, tsc, go vet, cargo check, dart analyze), its output abridged
+to its head and its tail, where the summary is, and the counts it reports (docs/tools.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from minitools.lsp import CATALOG, ServerSpec, Supervisor, find_binary, find_root, servers_for
+from minitools.tools._context import RunContext
+from minitools.toolspec import ToolError, ToolResult
+
+__all__ = ["ProjectChecker", "abridge", "checker_counts"]
+
+LIMIT = 12000  # characters of one checker's output shown
+TAIL = 3000  # of which at most this many from its end
+_HELP = re.compile(r"^\s*(usage:|COMMON COMMANDS\b)", re.IGNORECASE | re.MULTILINE)
+_PYRIGHT_SUMMARY = re.compile(r"^(\d+) errors?, (\d+) warnings?, (\d+) (?:informations?|notes?)\s*$", re.MULTILINE)
+_TSC_ERROR = re.compile(r"\): error TS\d+:", re.MULTILINE)
+_PYFLAKES_PROBLEM = re.compile(r"^[^\s:][^:]*:\d+:(?:\d+:)? ", re.MULTILINE)
+
+
+class ProjectChecker:
+    def __init__(self, ctx: RunContext, supervisor: Supervisor) -> None:
+        self.ctx = ctx
+        self.sup = supervisor
+
+    async def run(self) -> ToolResult:
+        timeout = float(self.ctx.option("lsp_checker_timeout", 120.0))
+        prefer = self.ctx.option("lsp_servers", None) or {}
+        outputs: list[dict[str, Any]] = []
+        reasons: dict[str, list[str]] = {}  # why not checked -> the languages it applies to
+        done: set[str] = set()
+        for lang in dict.fromkeys(lang for spec in CATALOG for lang in spec.languages):
+            specs = servers_for(lang, prefer.get(lang))
+            rooted = [(s, root) for s in specs if (root := find_root(self.ctx.root, s.root_markers, self.ctx.root))]
+            if not rooted or any(s.id in done for s, _ in rooted):
+                continue  # not this project's language, or checked already (typescript covers javascript)
+            with_checker = [(s, root) for s, root in rooted if s.checker is not None]
+            if not with_checker:
+                names = ", ".join(s.id for s, _ in rooted)
+                reasons.setdefault(f"{names} {'has' if len(rooted) == 1 else 'have'} no project checker", []).append(lang)
+                continue
+            for spec, root in with_checker:
+                argv = self._argv(spec, root)
+                if isinstance(argv, str):
+                    reasons.setdefault(argv, []).append(lang)
+                    break
+                if find_binary(argv[0], self.sup.search_path) is None:
+                    reasons.setdefault(f"{spec.id}'s checker {argv[0]} is not installed", []).append(lang)
+                    continue
+                done.add(spec.id)
+                outputs.append(await self._check(lang, dataclasses.replace(spec, checker=argv), root, timeout))
+                break
+        why = "; ".join(f"{', '.join(langs)}: {reason}" for reason, langs in reasons.items())
+        if not outputs:
+            why = why or "no language's root marker (pyproject.toml, tsconfig.json, go.mod, …) is at the workspace root"
+            raise ToolError(f'diagnostics "*" found no project checker to run ({why}); ask diagnostics file by file instead.',
+                            data={"checkers": [], "not_checked": why})
+        blocks = []
+        for o in outputs:
+            counts = f": {_counts_text(o['counts'])}" if o["counts"] else ""
+            blocks.append(f"$ {o['checker']}  ({o['language']}, {o['status']}){counts}\n{o['output']}")
+        if why:
+            blocks.append(f"not checked: {why}")
+        ran = [o for o in outputs if o["checked"]]
+        return ToolResult(ok=bool(ran), text="\n\n".join(blocks), data={"checkers": outputs, "not_checked": why or None})
+
+    def _argv(self, spec: ServerSpec, root: Path) -> tuple[str, ...] | str:
+        """The checker's command line for `root`, or why it has nothing to check there."""
+        assert spec.checker is not None
+        if spec.checker[0] == "tsc" and not (root / "tsconfig.json").is_file():
+            # tsc without a tsconfig.json prints its help page and exits 0; a jsconfig.json is
+            # a tsconfig.json whose allowJs is true
+            if (root / "jsconfig.json").is_file():
+                return (*spec.checker, "-p", "jsconfig.json", "--allowJs")
+            return "no tsconfig.json or jsconfig.json at the root, so tsc has no project to check"
+        return spec.checker
+
+    async def _check(self, lang: str, spec: ServerSpec, root: Path, timeout: float) -> dict[str, Any]:
+        result = await self.sup.run_checker(spec, root, timeout)
+        name = os.path.basename(result.argv[0])
+        output = result.output.strip()
+        checked = not result.timed_out and not (result.returncode == 0 and _HELP.search(output[:4000]))
+        if result.timed_out:
+            status = f"timed out after {timeout:g} s: not checked, not clean"
+        elif not checked:
+            status = f"exit 0, but it printed its help page: nothing was checked (run {name} yourself to see why)"
+        else:
+            status = f"exit {result.returncode}"
+        counts = checker_counts(name, output) if checked else None
+        shown, abridged = abridge(output or "(no output)")
+        return {"language": lang, "checker": " ".join([name, *result.argv[1:]]), "returncode": result.returncode,
+                "timed_out": result.timed_out, "checked": checked, "status": status, "counts": counts,
+                "output": shown, "abridged": abridged}
+
+
+def abridge(output: str, limit: int = LIMIT, tail: int = TAIL) -> tuple[str, bool]:
+    """`output` within `limit` characters: its first lines and its last ones (whole lines),
+    with what was left out counted between them."""
+    if len(output) <= limit:
+        return output, False
+    head = output[: limit - tail]
+    head = head[: head.rfind("\n")] if "\n" in head else head
+    end = output[-tail:]
+    end = end[end.find("\n") + 1:] if "\n" in end else end
+    middle = output[len(head): len(output) - len(end)]
+    gap = f"... ({middle.count(chr(10)) - 1} lines, {len(middle)} characters left out) ..."
+    return f"{head}\n{gap}\n{end}", True
+
+
+def checker_counts(name: str, output: str) -> dict[str, int] | None:
+    """The counts a checker reports (pyright's summary line), or counts its problem lines (tsc,
+    pyflakes); None for a checker whose output is not known here."""
+    if name in ("basedpyright", "pyright"):
+        found = _PYRIGHT_SUMMARY.findall(output)
+        if found:
+            errors, warnings, notes = found[-1]
+            return {"errors": int(errors), "warnings": int(warnings), "notes": int(notes)}
+        return None
+    if name == "tsc":
+        return {"errors": len(_TSC_ERROR.findall(output))}
+    if name == "pyflakes":
+        return {"problems": len(_PYFLAKES_PROBLEM.findall(output))}
+    return None
+
+
+def _counts_text(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {kind if n != 1 else kind.rstrip('s')}" for kind, n in counts.items())
