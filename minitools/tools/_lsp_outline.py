@@ -2,9 +2,9 @@
 
 The server's answer is made one tree (a DocumentSymbol tree as is; a flat SymbolInformation
 list nested by range containment). Under the row cap the outline is filled level by level —
-every top-level entry first, then what is inside them, then deeper — and shown nested in
-document order, so a module's classes and functions are never pushed out by the parameters
-and locals of the first few. An entry whose inside was cut says how many entries it hides;
+every top-level entry first, then what is inside them, then deeper, and what is local to a
+function or method (parameters, variables) last — and shown nested in document order, so a
+module's classes and their methods are never pushed out by the locals of the first functions. An entry whose inside was cut says how many entries it hides;
 `symbols` with `file` and `line` gives the outline of the entry at that line.
 """
 
@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = ["Node", "symbol_tree", "enclosing", "outline_rows"]
 
+_CALLABLE = {6, 9, 12}  # SymbolKind method, constructor, function: what is inside them is local
 Locate = Callable[[str, dict[str, Any]], dict[str, Any]]  # (uri, range) -> file, line, column, text
 
 
@@ -74,22 +75,31 @@ def _pos(value: Any) -> tuple[int, int]:
 
 
 def enclosing(nodes: list[Node], line: int) -> Node | None:
-    """The innermost node whose extent holds 0-based `line`."""
+    """The innermost node with entries inside it whose extent holds 0-based `line` (a
+    function, not its parameter on the same line); a leaf only when no such node does."""
     for node in nodes:
         if node.start[0] <= line <= node.end[0]:
-            return enclosing(node.children, line) or node
+            inner = enclosing(node.children, line)
+            if inner is not None and (inner.children or not node.children):
+                return inner
+            return node if node.children or inner is None else inner
     return None
 
 
 def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[Any], str]) -> tuple[list[dict[str, Any]], int]:
-    """At most `cap` rows, chosen level by level and listed nested in document order; and
-    how many entries there are in all. A row whose inside was cut has `hidden` > 0."""
-    chosen: set[int] = set()
-    level = list(nodes)
-    while level and len(chosen) < cap:
-        for node in level[: cap - len(chosen)]:
-            chosen.add(id(node))
-        level = [child for node in level if id(node) in chosen for child in node.children]
+    """At most `cap` rows, listed nested in document order; and how many entries there are
+    in all. Rows are chosen level by level, entries local to a function or method (its
+    parameters and variables) after every other; a row whose inside was cut has `hidden` > 0."""
+    ranked: list[tuple[bool, int, int, Node]] = []
+
+    def rank(items: list[Node], depth: int, local: bool) -> None:
+        for node in items:
+            ranked.append((local, depth, len(ranked), node))
+            rank(node.children, depth + 1, local or node.item.get("kind") in _CALLABLE)
+
+    rank(nodes, 0, False)
+    ranked.sort(key=lambda r: r[:3])
+    chosen = {id(r[3]) for r in ranked[:cap]}
     rows: list[dict[str, Any]] = []
 
     def emit(items: list[Node], depth: int) -> None:
@@ -106,4 +116,4 @@ def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[An
             row["hidden"] = node.size() - (len(rows) - shown_inside - 1)
 
     emit(nodes, 0)
-    return rows, sum(1 + node.size() for node in nodes)
+    return rows, len(ranked)
