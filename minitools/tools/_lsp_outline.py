@@ -89,7 +89,8 @@ def enclosing(nodes: list[Node], line: int) -> Node | None:
 def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[Any], str]) -> tuple[list[dict[str, Any]], int]:
     """At most `cap` rows, listed nested in document order; and how many entries there are
     in all. Rows are chosen level by level, entries local to a function or method (its
-    parameters and variables) after every other; a row whose inside was cut has `hidden` > 0."""
+    parameters and variables) after every other; a row whose inside was cut has `hidden` > 0:
+    how many entries inside it are not shown and not counted by a row inside it."""
     ranked: list[tuple[bool, int, int, Node]] = []
 
     def rank(items: list[Node], depth: int, local: bool) -> None:
@@ -107,13 +108,12 @@ def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[An
             if id(node) not in chosen:
                 continue
             item = node.item
-            shown_inside = len(rows)
+            # what is inside and not shown (the inside of a child not shown is not shown either)
+            hidden = sum(1 + child.size() for child in node.children if id(child) not in chosen)
             rows.append({"name": item.get("name"), "kind": kind(item.get("kind")),
                          "container": item.get("containerName"), "detail": item.get("detail"),
-                         **locate(node.uri, node.selection), "depth": depth, "hidden": 0})
-            row = rows[-1]
+                         **locate(node.uri, node.selection), "depth": depth, "hidden": hidden})
             emit(node.children, depth + 1)
-            row["hidden"] = node.size() - (len(rows) - shown_inside - 1)
 
     emit(nodes, 0)
     return rows, len(ranked)
