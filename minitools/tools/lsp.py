@@ -4,7 +4,8 @@ write-time diagnostics service (`RunContext.diagnostics`) that `Run.written` and
 The family is split by what each part holds: `_lsp_session` (the steps every action shares and
 the options), `_lsp_query` (navigation, symbols, code actions, status), `_lsp_diagnostics` (the
 `diagnostics` action, a file or the project checker), `_write_diagnostics` (the write-time
-record) and `_lsp_format` (pure formatting). This module registers the tools, dispatches the
+record), `_lsp_format` (pure formatting), `_lsp_position` (where a `symbol` points on its line)
+and `_lsp_outline` (a file's outline under the row cap). This module registers the tools, dispatches the
 actions and applies a rename.
 
 Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/tools.md): a
@@ -13,8 +14,9 @@ Options (``Run(root, **options)``): `lsp_timeout` (seconds per request, 30),
 `lsp_init_timeout` (30), `lsp_diagnostics_timeout` (seconds to wait for a push, 8),
 `lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_ready_timeout` (the wait
 for a new server's first publish, its only readiness signal, 10), `lsp_diagnostics_cap`
-(per file, 20), `lsp_checker_timeout` (120), `lsp_path` (extra directories searched for
-server binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order).
+(per file, 20), `lsp_checker_timeout` (120), `lsp_index_timeout` (the first project-wide
+query's wait for a server's index, 30), `lsp_path` (extra directories searched for server
+binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order).
 """
 
 from __future__ import annotations
