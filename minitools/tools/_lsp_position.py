@@ -21,6 +21,7 @@ __all__ = ["Resolved", "resolve_symbol", "identifier_class"]
 
 # identifier characters per language (the language's own rules; `$` is a letter in JS/TS and Dart)
 _DOLLAR = {"javascript", "typescript", "dart"}
+_LISTED = 10  # occurrences listed in a refusal
 
 
 def identifier_class(language: str | None) -> re.Pattern[str]:
@@ -53,7 +54,7 @@ def resolve_symbol(body: str, symbol: str, language: str | None, rel: str, line:
     ident = identifier_class(language)
     starts = _occurrences(body, symbol)
     if not starts:
-        raise ToolError(f'symbol "{symbol}" is not on line {line} of {rel}; the line is:\n{line}: {body}\n'
+        raise ToolError(f'symbol "{symbol}" is not on line {line} of {rel}; the line is:\n{line}: {_clip(body)}\n'
                         "Give text of that line (e.g. the identifier), or the right line number.")
     whole = [s for s in starts if _is_whole(body, s, s + len(symbol), ident)]
     if len(whole) == 1 or (not whole and len(starts) == 1):
@@ -61,9 +62,11 @@ def resolve_symbol(body: str, symbol: str, language: str | None, rel: str, line:
     else:
         listed = whole or starts
         kind = "as a whole word " if whole else ""
-        shown = "; ".join(_describe(body, s, symbol, ident) for s in listed)
+        shown = "; ".join(_describe(body, s, symbol, ident) for s in listed[:_LISTED])
+        if len(listed) > _LISTED:
+            shown += f"; and {len(listed) - _LISTED} more"
         raise ToolError(f'symbol "{symbol}" is ambiguous on line {line} of {rel}: it occurs {kind}{len(listed)} times '
-                        f"({shown}). Give the quoted text for the one you mean. The line is:\n{line}: {body}")
+                        f"({shown}). Give the quoted text for the one you mean. The line is:\n{line}: {_clip(body)}")
     return _resolved(body, start, symbol, ident)
 
 
@@ -123,20 +126,31 @@ def _describe(body: str, start: int, symbol: str, ident: re.Pattern[str]) -> str
 
 
 def _unique_text(body: str, start: int, end: int, column: int, ident: re.Pattern[str]) -> str | None:
-    """The shortest text around body[start:end] that occurs once on the line and resolves to
-    the identifier at `column` (its last identifier is that one); text without whitespace at its
-    edges first."""
+    """The shortest text around body[start:end] (up to 40 characters more) that occurs once on
+    the line and resolves to the identifier at `column`; text without whitespace at its edges
+    is preferred, by up to 8 characters more."""
     target = _word_span(body, column, ident)
-    best: tuple[int, int, str] | None = None
-    for i in range(start, max(start - 40, 0) - 1, -1):
-        for j in range(end, min(end + 40, len(body)) + 1):
-            text = body[i:j]
-            rank = (int(text != text.strip()), len(text), text)
-            if best is not None and rank >= best:
+    spaced: str | None = None
+    for extra in range(0, 41):
+        if spaced is not None and extra > len(spaced) - (end - start) + 8:
+            break
+        for i in range(max(start - extra, 0), start + 1):
+            j = i + (end - start) + extra
+            if j > len(body) or j < end:
                 continue
-            if len(_occurrences(body, text)) == 1 and _word_span(body, i + _target_offset(text, ident), ident) == target:
-                best = rank
-    return best[2] if best else None
+            text = body[i:j]
+            first = body.find(text)
+            if body.find(text, first + 1) >= 0 or _word_span(body, i + _target_offset(text, ident), ident) != target:
+                continue
+            if text == text.strip():
+                return text
+            spaced = spaced or text
+    return spaced
+
+
+def _clip(body: str, limit: int = 400) -> str:
+    """A line as quoted in an error: a minified one is cut."""
+    return body if len(body) <= limit else f"{body[:limit]}… ({len(body) - limit} more characters)"
 
 
 def _ordinal(n: int) -> str:

@@ -139,3 +139,12 @@ def test_lines_are_counted_as_lsp_counts_them() -> None:
     from minitools.lsp import split_lines
 
     assert split_lines("a\x0cb\nc\r\nd\re\u2028f\n") == ["a\x0cb", "c", "d", "e\u2028f"]
+
+
+def test_a_refusal_on_a_minified_line_is_bounded() -> None:
+    body = "var a=b(a,c);" * 8000
+    with pytest.raises(ToolError) as caught:
+        resolve_symbol(body, "a", "javascript", "min.js", 1)
+    message = str(caught.value)
+    assert "occurs as a whole word 16000 times" in message and "; and 15990 more" in message
+    assert len(message) < 2000 and "(103600 more characters)" in message
