@@ -148,7 +148,9 @@ async def test_a_qualified_name_means_its_last_identifier_python(real_py: Path, 
 
 
 async def test_a_qualified_name_means_its_last_identifier_typescript(real_js: Path, run_factory: Any) -> None:
-    run = run_factory(real_js)
+    # tsserver takes seconds to load npm's lib/, over 10 s on a loaded machine, and until
+    # its first publish answers definitions with nothing: wait for that publish, however long
+    run = run_factory(real_js, lsp_ready_timeout=120)
     use = line_of(real_js / "lib/arborist-cmd.js", "= this.npm")
     r = await run.call("lsp", {"action": "definition", "file": "lib/arborist-cmd.js", "line": use, "symbol": "this.npm"})
     assert r.ok and r.data["server"] == "typescript-language-server", r.text
