@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, LSPClient, NoServer, from_lsp_column, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.lsp import CATALOG, LSPClient, NoServer, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.protocol import ProtocolError
 from minitools.tools._lsp_format import hover_text, location, locations, symbol_kind
 from minitools.tools._lsp_outline import enclosing, outline_rows, symbol_tree
@@ -131,14 +131,13 @@ class LSPQueries:
         client, notes = await s.client(path)
         mark = client.diagnostics_mark(path_to_uri(path))
         doc = await s.sync(client, path)
-        line, position, at = s.position(client, doc.text, path, args, "code_actions", need_symbol=False)
+        line, _, at = s.position(client, doc.text, path, args, "code_actions", need_symbol=False)
         symbol = args.get("symbol") or ""
         s.require(client, "codeActionProvider", "code actions")
         # quick fixes are offered for the diagnostics we pass: make sure they are current
         await s.fresh_diagnostics(client, doc, mark)
         body = split_lines(doc.text)[line - 1]
         end_col = len(body)
-        start = position
         if at is not None:  # the text the symbol covers on the line
             start = {"line": line - 1, "character": to_lsp_column(body, at.start, client.encoding)}
             end_col = at.end
