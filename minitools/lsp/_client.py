@@ -17,6 +17,7 @@ from typing import Any
 
 from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
 from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
+from minitools.lsp._progress import WorkProgress
 from minitools.tracing import Tracer
 from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint
 
@@ -83,6 +84,7 @@ class LSPClient:
         self._diag_seq: dict[str, int] = {}
         self._diag_time: dict[str, float] = {}
         self._diag_event = asyncio.Event()
+        self.progress = WorkProgress()  # work the server reports ($/progress), e.g. clangd's index
 
     @classmethod
     async def start(cls, spec: ServerSpec, root: Path, argv: list[str], *, tracer: Tracer | None = None,
@@ -125,6 +127,7 @@ class LSPClient:
         for refresh in ("diagnostic", "semanticTokens", "inlayHint", "inlineValue", "codeLens", "foldingRange"):
             rpc.on_request(f"workspace/{refresh}/refresh", lambda p: None)
         rpc.on_notification("textDocument/publishDiagnostics", self._publish)
+        rpc.on_notification("$/progress", self.progress.notify)
 
     def _configuration(self, params: Any) -> list[Any]:
         items = params.get("items", []) if isinstance(params, dict) else []
@@ -193,6 +196,14 @@ class LSPClient:
         method = {"renameProvider": "textDocument/rename", "codeActionProvider": "textDocument/codeAction",
                   "workspaceSymbolProvider": "workspace/symbol"}.get(capability)
         return method is not None and any(r.get("method") == method for r in self.registrations.values())
+
+    async def wait_idle(self, timeout: float) -> bool:
+        """Wait (bounded) until the server has no work in progress (an index being built);
+        whether it is idle. Returns at once when the server reports none."""
+        if not self.progress.busy:
+            return True
+        gone = self.rpc.connection.wait_closed() if self.rpc and self.rpc.connection else None
+        return await self.progress.wait_idle(timeout, gone)
 
     # Documents ------------------------------------------------------------------------
 

@@ -194,7 +194,8 @@ class Supervisor:
                                 if c.server == client.spec.id)
             languages[lang] = rows
         running = [{"server": c.spec.id, "root": os.path.relpath(c.root, self.root), "pid": c.child.pid if c.child else None,
-                    "encoding": c.encoding, "open_documents": len(c.documents)} for c in self.running()]
+                    "encoding": c.encoding, "open_documents": len(c.documents), "working": c.progress.describe()}
+                   for c in self.running()]
         return {"languages": languages, "running": running, "roots": sorted(os.path.relpath(r, self.root) for r in seen_roots)}
 
     async def reload(self) -> list[str]:

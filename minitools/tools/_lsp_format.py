@@ -1,56 +1,23 @@
-"""Pure formatting for the lsp tools: a symbol substring to a column, LSP results (locations,
-hovers, symbol trees, diagnostics) to rows, and rows to the text the model reads (docs/tools.md)."""
+"""Pure formatting for the lsp tools: LSP results (locations, hovers, symbol kinds,
+diagnostics) to rows, and rows to the text the model reads (docs/tools.md)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from minitools.lsp import LSPClient, from_lsp_column, path_to_uri, split_lines, uri_to_path
-from minitools.toolspec import ToolError
 
-__all__ = ["SEVERITY", "locate_symbol", "hover_text", "symbol_kind", "flatten_symbols", "diagnostic_row",
+__all__ = ["SEVERITY", "hover_text", "symbol_kind", "diagnostic_row",
            "format_diagnostic", "location", "locations"]
 
 SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 SYMBOL_KINDS = ["", "file", "module", "namespace", "package", "class", "method", "property", "field", "constructor",
                 "enum", "interface", "function", "variable", "constant", "string", "number", "boolean", "array",
                 "object", "key", "null", "enum member", "struct", "event", "operator", "type parameter"]
-_WORD = re.compile(r"\w", re.UNICODE)
 
 RelPath = Callable[[Path], str]
-
-
-def locate_symbol(body: str, symbol: str, rel: str, line: int) -> int:
-    """Code-point column of `symbol` on `body`. Errors (with the line shown) when it is absent,
-    or ambiguous: found more than once unless every occurrence is the same whole name."""
-    starts = [m.start() for m in re.finditer(re.escape(symbol), body)]
-    if not starts:
-        raise ToolError(f'symbol "{symbol}" is not on line {line} of {rel}; the line is:\n{line}: {body}\n'
-                        "Give a substring of that line, or the right line number.")
-
-    def word_at(i: int) -> str:
-        a, b = i, i + len(symbol)
-        while a > 0 and _WORD.match(body[a - 1]):
-            a -= 1
-        while b < len(body) and _WORD.match(body[b]):
-            b += 1
-        return body[a:b]
-
-    if len(starts) > 1:
-        words = [word_at(i) for i in starts]
-        if any(w != symbol for w in words):
-            shown = ", ".join(f'"{w}" at column {i + 1}' for w, i in zip(words, starts))
-            raise ToolError(f'symbol "{symbol}" is ambiguous on line {line} of {rel}: it occurs {len(starts)} times ({shown}). '
-                            f"Give a longer substring that occurs once. The line is:\n{line}: {body}")
-    start = starts[0]
-    # point at the first identifier character inside the substring ("self.x" → x's name start is fine too)
-    for offset, char in enumerate(symbol):
-        if _WORD.match(char):
-            return start + offset
-    return start
 
 
 def hover_text(result: Any) -> str:
@@ -73,22 +40,6 @@ def hover_text(result: Any) -> str:
 
 def symbol_kind(kind: Any) -> str:
     return SYMBOL_KINDS[kind] if isinstance(kind, int) and 0 < kind < len(SYMBOL_KINDS) else "symbol"
-
-
-def flatten_symbols(items: list[dict[str, Any]], locate: Any, uri: str, depth: int = 0) -> list[dict[str, Any]]:
-    """DocumentSymbol trees (or flat SymbolInformation lists) as rows with a depth."""
-    rows = []
-    for item in items:
-        if "location" in item:  # SymbolInformation
-            loc = item["location"]
-            rows.append({"name": item.get("name"), "kind": symbol_kind(item.get("kind")), "container": item.get("containerName"),
-                         **locate(loc.get("uri", uri), loc.get("range", {})), "depth": depth})
-            continue
-        rng = item.get("selectionRange") or item.get("range") or {}
-        rows.append({"name": item.get("name"), "kind": symbol_kind(item.get("kind")), "container": None,
-                     "detail": item.get("detail"), **locate(uri, rng), "depth": depth})
-        rows.extend(flatten_symbols(item.get("children") or [], locate, uri, depth + 1))
-    return rows
 
 
 def diagnostic_row(client: LSPClient, rel: str, text: str, diag: dict[str, Any]) -> dict[str, Any]:

@@ -4,13 +4,15 @@ symbols (a workspace search or a file's outline), code_actions and status (docs/
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, LSPClient, NoServer, from_lsp_column, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.lsp import CATALOG, LSPClient, NoServer, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.protocol import ProtocolError
-from minitools.tools._lsp_format import flatten_symbols, hover_text, location, locations, symbol_kind
+from minitools.tools._lsp_format import hover_text, location, locations, symbol_kind
+from minitools.tools._lsp_outline import enclosing, outline_rows, symbol_tree
 from minitools.tools._lsp_session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 from minitools.transport import ConnectionClosed
@@ -32,26 +34,37 @@ class LSPQueries:
         self.s = session
         self.ctx = session.ctx
         self.sup = session.sup
+        # a project-wide query waits for a server's index (its work in progress) once per
+        # server, bounded: later ones answer at once, marked incomplete while it still works
+        self.index_timeout = float(self.ctx.option("lsp_index_timeout", 30.0))
+        self._index_waited: weakref.WeakSet[LSPClient] = weakref.WeakSet()
 
     async def navigate(self, action: str, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
         path = s.file(args, action)
         client, notes = await s.client(path)
         doc = await s.sync(client, path)
-        line, position, symbol = s.position(client, doc.text, path, args, action)
+        line, position, at = s.position(client, doc.text, path, args, action)
+        assert at is not None
         method, capability = NAVIGATION[action]
         s.require(client, capability, action.replace("_", " "))
         params: dict[str, Any] = {"textDocument": {"uri": doc.uri}, "position": position}
         if action == "references":
             params["context"] = {"includeDeclaration": True}
+        if action != "hover":
+            await self._wait_index(client)
         result = await s.request(client, method, params, action)
-        where = f'"{symbol}" at {self.ctx.relpath(path)}:{line}'
+        notes = notes + ([at.note(line)] if at.note(line) else [])
+        where = f'"{at.name}" at {self.ctx.relpath(path)}:{line}:{at.column + 1}'
+        place = {"line": line, "column": at.column + 1, "name": at.name, "occurrence": at.occurrence, "of": at.occurrences}
         if action == "hover":
             text = hover_text(result)
             if not text:
                 return ToolResult(ok=True, text="\n".join(notes + [f"{client.spec.id} has no hover information for {where}."]),
-                                  data={"server": client.spec.id, "hover": None})
-            return ToolResult(ok=True, text="\n".join(notes + [text[:6000]]), data={"server": client.spec.id, "hover": text})
+                                  data={"server": client.spec.id, "hover": None, "position": place})
+            return ToolResult(ok=True, text="\n".join(notes + [text[:6000]]),
+                              data={"server": client.spec.id, "hover": text, "position": place})
+        notes += self._incomplete(client)
         found = locations(client, self.ctx.relpath, result)
         await self._track(client, found)
         total = len(found)
@@ -64,7 +77,8 @@ class LSPQueries:
             head = f"{label} of {where}" + (f" ({total}, showing the first {cap})" if total > cap else f" ({total})")
             body = "\n".join([head] + [f"{loc['file']}:{loc['line']}: {loc['text']}" for loc in shown])
         return ToolResult(ok=True, text="\n".join(notes + [body]),
-                          data={"server": client.spec.id, "locations": shown, "total": total, "truncated": total > cap})
+                          data={"server": client.spec.id, "locations": shown, "total": total, "truncated": total > cap,
+                                "position": place, "incomplete": client.progress.busy})
 
     async def symbols(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
@@ -75,8 +89,7 @@ class LSPQueries:
             doc = await s.sync(client, path)
             s.require(client, "documentSymbolProvider", "document symbols")
             result = await s.request(client, "textDocument/documentSymbol", {"textDocument": {"uri": doc.uri}}, "symbols")
-            rows = flatten_symbols(result or [], lambda uri, rng: location(client, self.ctx.relpath, uri, rng, {}), doc.uri)
-            return self._symbol_result(client.spec.id, rows, CAPS["document_symbols"], f"symbols in {self.ctx.relpath(path)}", notes)
+            return self._outline(client, path, doc.uri, result, args.get("line"), notes)
         clients: list[LSPClient] = []
         notes = []
         if args.get("file"):
@@ -96,7 +109,9 @@ class LSPQueries:
             servers.append(client.spec.id)
             await s.sync_quietly(client)
             await self._make_ready(client)
+            await self._wait_index(client)
             result = await s.request(client, "workspace/symbol", {"query": query}, "symbols")
+            notes += self._incomplete(client)
             cache: dict[Path, list[str]] = {}
             for item in result or []:
                 loc = item.get("location") or {}
@@ -106,7 +121,9 @@ class LSPQueries:
                              "container": item.get("containerName"), **place, "depth": 0})
         if not servers:
             raise ToolError(" ".join(notes) + " Use symbols with `file` for one file's outline instead.")
-        return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"], f'workspace symbols matching "{query}"', notes)
+        return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"],
+                                   f'workspace symbols matching "{query}"', notes,
+                                   incomplete=any(c.progress.busy for c in clients))
 
     async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
@@ -114,16 +131,16 @@ class LSPQueries:
         client, notes = await s.client(path)
         mark = client.diagnostics_mark(path_to_uri(path))
         doc = await s.sync(client, path)
-        line, position, symbol = s.position(client, doc.text, path, args, "code_actions", need_symbol=False)
+        line, _, at = s.position(client, doc.text, path, args, "code_actions", need_symbol=False)
+        symbol = args.get("symbol") or ""
         s.require(client, "codeActionProvider", "code actions")
         # quick fixes are offered for the diagnostics we pass: make sure they are current
         await s.fresh_diagnostics(client, doc, mark)
         body = split_lines(doc.text)[line - 1]
         end_col = len(body)
-        start = position
-        if symbol:
-            col = from_lsp_column(body, position["character"], client.encoding)
-            end_col = col + len(symbol)
+        if at is not None:  # the text the symbol covers on the line
+            start = {"line": line - 1, "character": to_lsp_column(body, at.start, client.encoding)}
+            end_col = at.end
         else:
             start = {"line": line - 1, "character": 0}
         end = {"line": line - 1, "character": to_lsp_column(body, end_col, client.encoding)}
@@ -157,10 +174,41 @@ class LSPQueries:
                 root = f" root {row['root']}" if row["root"] else ""
                 lines.append(f"  {row['server']}: {row['state']}{root} — {row['reason']}")
         running = status["running"]
-        lines.append("running: " + (", ".join(f"{r['server']} for {r['root']} (pid {r['pid']})" for r in running) or "none"))
+        lines.append("running: " + (", ".join(f"{r['server']} for {r['root']} (pid {r['pid']}"
+                                             + (f", {r['working']})" if r.get("working") else ")") for r in running) or "none"))
         return ToolResult(ok=True, text="\n".join(lines), data=status)
 
     # Steps --------------------------------------------------------------------------
+
+    async def _wait_index(self, client: LSPClient) -> None:
+        if client in self._index_waited or not client.progress.busy:
+            return
+        self._index_waited.add(client)
+        await client.wait_idle(self.index_timeout)
+
+    def _incomplete(self, client: LSPClient) -> list[str]:
+        """The note for an answer given while the server still works (its index being built)."""
+        if not client.progress.busy:
+            return []
+        return [f"{client.spec.id} is still {client.progress.describe()}: this answer may be incomplete; "
+                "ask again when it is done (lsp status shows its progress)."]
+
+    def _outline(self, client: LSPClient, path: Path, uri: str, result: Any, line: int | None,
+                 notes: list[str]) -> ToolResult:
+        rel = self.ctx.relpath(path)
+        nodes = symbol_tree(result, uri)
+        title = f"symbols in {rel}"
+        if line is not None:
+            inside = enclosing(nodes, line - 1)
+            if inside is None:
+                raise ToolError(f"no symbol of {rel} spans line {line} ({client.spec.id} lists {len(nodes)} top-level "
+                                "entries); call symbols with `file` alone for the outline.")
+            nodes = [inside]
+            title = f"symbols in {rel} inside {inside.item.get('name')} (line {line})"
+        cache: dict[Path, list[str]] = {}
+        rows, total = outline_rows(nodes, CAPS["document_symbols"],
+                                   lambda u, rng: location(client, self.ctx.relpath, u, rng, cache), symbol_kind)
+        return self._symbol_result(client.spec.id, rows, CAPS["document_symbols"], title, notes, total=total)
 
     async def _track(self, client: LSPClient, rows: list[dict[str, Any]]) -> None:
         # Open the files a result points into, so that the next query re-syncs them if
@@ -212,15 +260,27 @@ class LSPQueries:
                 clients.append(client)
         return clients
 
-    def _symbol_result(self, server: str, rows: list[dict[str, Any]], cap: int, title: str, notes: list[str]) -> ToolResult:
-        total = len(rows)
+    def _symbol_result(self, server: str, rows: list[dict[str, Any]], cap: int, title: str, notes: list[str],
+                       total: int | None = None, incomplete: bool = False) -> ToolResult:
+        # an outline passes its rows already chosen (total counts every entry); a search, all
+        total = len(rows) if total is None else total
         shown = rows[:cap]
-        lines = [f"{title} ({total}" + (f", showing the first {cap})" if total > cap else ")")]
+        hidden = sum(row.get("hidden", 0) for row in shown)
+        if hidden:
+            head = f", showing {len(shown)}: top-level entries first, locals last"
+        else:
+            head = f", showing the first {cap}" if total > cap else ""
+        lines = [f"{title} ({total}{head})"]
         for row in shown:
             where = f"  {row['file']}:{row['line']}" if row.get("file") else ""
             container = f"  (in {row['container']})" if row.get("container") else ""
-            lines.append(f"{'  ' * row.get('depth', 0)}{row['kind']} {row['name']}{where}{container}")
+            more = f"  (+{row['hidden']} inside)" if row.get("hidden") else ""
+            lines.append(f"{'  ' * row.get('depth', 0)}{row['kind']} {row['name']}{where}{container}{more}")
+        if hidden:
+            lines.append(f"{total - len(shown)} more entries are inside those marked +N; symbols with `file` and the "
+                         "`line` of an entry lists everything inside it.")
         if not shown:
             lines = [f"{server} found no {title}."]
         return ToolResult(ok=True, text="\n".join(notes + lines),
-                          data={"server": server, "symbols": shown, "total": total, "truncated": total > cap})
+                          data={"server": server, "symbols": shown, "total": total, "truncated": total > len(shown),
+                                "incomplete": incomplete})

@@ -9,10 +9,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import Document, LSPClient, NoServer, Supervisor, split_lines, to_lsp_column
+from minitools.lsp import Document, LSPClient, NoServer, Supervisor, language_of, split_lines, to_lsp_column
 from minitools.protocol import ProtocolError
 from minitools.tools._context import RunContext
-from minitools.tools._lsp_format import locate_symbol
+from minitools.tools._lsp_position import Resolved, resolve_symbol
 from minitools.toolspec import ToolError
 from minitools.transport import ConnectionClosed, RPCError
 
@@ -82,7 +82,9 @@ class LSPSession:
                             data={"server": client.spec.id, "code": exc.code}) from None
 
     def position(self, client: LSPClient, text: str, path: Path, args: Mapping[str, Any], action: str,
-                 need_symbol: bool = True) -> tuple[int, dict[str, int], str]:
+                 need_symbol: bool = True) -> tuple[int, dict[str, int], Resolved | None]:
+        """The 1-based line, the LSP position, and where `symbol` resolved on the line (None
+        when no symbol was given and `need_symbol` is false: the line's first non-blank)."""
         rel = self.ctx.relpath(path)
         line = args.get("line")
         if line is None:
@@ -97,9 +99,9 @@ class LSPSession:
                 raise ToolError(f"{action} needs `symbol`: a substring of line {line} naming what you mean, e.g. "
                                 f"the identifier. The line is:\n{line}: {body}")
             column = len(body) - len(body.lstrip())
-            return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, ""
-        column = locate_symbol(body, symbol, rel, line)
-        return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, symbol
+            return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, None
+        at = resolve_symbol(body, symbol, language_of(path), rel, line)
+        return line, {"line": line - 1, "character": to_lsp_column(body, at.column, client.encoding)}, at
 
     async def fresh_diagnostics(self, client: LSPClient, doc: Document, mark: int) -> list[dict[str, Any]] | None:
         """The diagnostics published for `doc`'s current text (None: nothing within the timeout).

@@ -4,8 +4,9 @@ write-time diagnostics service (`RunContext.diagnostics`) that `Run.written` and
 The family is split by what each part holds: `_lsp_session` (the steps every action shares
 and the options), `_lsp_query` (navigation, symbols, code actions, status), `_lsp_diagnostics`
 (the `diagnostics` action for a file), `_lsp_checker` (`diagnostics "*"`, the project checker),
-`_write_diagnostics` (the write-time record) and `_lsp_format` (pure formatting). This module
-registers the tools, dispatches the actions and applies a rename.
+`_write_diagnostics` (the write-time record), `_lsp_format` (pure formatting), `_lsp_position`
+(where a `symbol` points on its line) and `_lsp_outline` (a file's outline under the row cap).
+This module registers the tools, dispatches the actions and applies a rename.
 
 Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/tools.md): a
 guessed column resolves to another symbol on the same line and looks right.
@@ -13,8 +14,9 @@ Options (``Run(root, **options)``): `lsp_timeout` (seconds per request, 30),
 `lsp_init_timeout` (30), `lsp_diagnostics_timeout` (seconds to wait for a push, 8),
 `lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_ready_timeout` (the wait
 for a new server's first publish, its only readiness signal, 10), `lsp_diagnostics_cap`
-(per file, 20), `lsp_checker_timeout` (120), `lsp_path` (extra directories searched for
-server binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order).
+(per file, 20), `lsp_checker_timeout` (120), `lsp_index_timeout` (the first project-wide
+query's wait for a server's index, 30), `lsp_path` (extra directories searched for server
+binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order).
 """
 
 from __future__ import annotations
@@ -27,13 +29,12 @@ from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_w
 from minitools.tools._context import RunContext
 from minitools.tools._lsp_checker import ProjectChecker
 from minitools.tools._lsp_diagnostics import LSPDiagnostics
-from minitools.tools._lsp_format import locate_symbol
 from minitools.tools._lsp_query import LSPQueries
 from minitools.tools._lsp_session import LSPSession
 from minitools.tools._write_diagnostics import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "locate_symbol"]
+__all__ = ["build"]
 
 ACTIONS = ("diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols",
            "code_actions", "status", "reload")
@@ -42,11 +43,13 @@ LSP_SPEC = ToolSpec(
     name="lsp",
     tier=Tier.READ,
     description=(
-        "Ask the project's language server. Positions are a 1-based `line` plus a `symbol` substring of that "
-        "line (never a column). Actions: diagnostics (file, or \"*\" for the project checker), definition, "
-        "type_definition, implementation, references (cap 50), hover, symbols (`query` for a workspace search, "
-        "cap 100; or `file` for its outline, cap 200), code_actions, status (which servers run and why not), "
-        "reload (restart the servers). Results are path:line with the line's text."
+        "Ask the project's language server. Positions are a 1-based `line` plus a `symbol`: text of that line "
+        "(never a column) whose last identifier is the one meant (`self._spec` means `_spec`). Actions: "
+        "diagnostics (file, or \"*\" for the project checker), definition, type_definition, implementation, "
+        "references (cap 50), hover, symbols (`query` for a workspace search, cap 100; or `file` for its outline, "
+        "top-level entries first, cap 200, and with `line` too the entries inside the one at that line), "
+        "code_actions, status (which servers run and why not), reload (restart the servers). Results are "
+        "path:line with the line's text."
     ),
     parameters={
         "type": "object",
@@ -54,9 +57,12 @@ LSP_SPEC = ToolSpec(
             "action": {"type": "string", "enum": list(ACTIONS), "description": "What to ask the server."},
             "file": {"type": "string", "description": "File the question is about, relative to the workspace root; "
                      "\"*\" with diagnostics runs the whole-project checker."},
-            "line": {"type": "integer", "minimum": 1, "description": "1-based line number in `file`."},
-            "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` that names the symbol "
-                       "(e.g. the identifier); required by definition, type_definition, implementation, references, hover."},
+            "line": {"type": "integer", "minimum": 1, "description": "1-based line number in `file` (with symbols: "
+                     "list the entries inside the one at that line)."},
+            "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` naming the symbol: its identifier "
+                       "(a whole word found once on the line), or more of the line when it occurs several times; its "
+                       "last identifier is the one meant. Required by definition, type_definition, implementation, "
+                       "references, hover."},
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
         },
         "required": ["action"],
@@ -77,7 +83,8 @@ RENAME_SPEC = ToolSpec(
         "properties": {
             "file": {"type": "string", "description": "File where the symbol appears, relative to the workspace root."},
             "line": {"type": "integer", "minimum": 1, "description": "1-based line number where the symbol appears."},
-            "symbol": {"type": "string", "minLength": 1, "description": "Substring of that line naming the symbol."},
+            "symbol": {"type": "string", "minLength": 1, "description": "Text of that line naming the symbol (as for lsp: "
+                       "its last identifier is the one renamed)."},
             "new_name": {"type": "string", "minLength": 1, "description": "The new name."},
         },
         "required": ["file", "line", "symbol", "new_name"],
@@ -137,7 +144,9 @@ class _LSPFamily:
         path = s.file(args, "lsp_rename")
         client, notes = await s.client(path)
         doc = await s.sync(client, path)
-        line, position, symbol = s.position(client, doc.text, path, args, "lsp_rename")
+        line, position, at = s.position(client, doc.text, path, args, "lsp_rename")
+        assert at is not None
+        symbol = at.name
         s.require(client, "renameProvider", "rename")
         params = {"textDocument": {"uri": doc.uri}, "position": position, "newName": args["new_name"]}
         edit = await s.request(client, "textDocument/rename", params, "rename")
@@ -172,6 +181,8 @@ class _LSPFamily:
         await s.sync_quietly(client)
         total = sum(c.edits for c in plan)
         lines = [f'renamed "{symbol}" to "{args["new_name"]}": {total} edit{"s" if total != 1 else ""} in {len(plan)} file{"s" if len(plan) != 1 else ""}']
+        if at.note(line):
+            lines.append(at.note(line))
         files = []
         for c in plan:
             ops = f" ({', '.join(c.operations)})" if c.operations else ""

@@ -17,8 +17,11 @@ async def test_typescript_navigation(ts_project: Path, run_factory: Any) -> None
     assert r.data["server"] == "typescript-language-server"
     assert places(r) == [("main.ts", 1), ("main.ts", 3), ("shapes.ts", 1), ("shapes.ts", 5), ("shapes.ts", 13)]
     # after "héllo😀" on the same line: UTF-16 columns
-    r = await run.call("lsp", {"action": "type_definition", "file": "main.ts", "line": 4, "symbol": "s.area"})
+    r = await run.call("lsp", {"action": "type_definition", "file": "main.ts", "line": 4, "symbol": "label, s"})
     assert places(r) == [("shapes.ts", 1)]
+    # a qualified name means its last identifier: `s.area` is the method, not `s`
+    r = await run.call("lsp", {"action": "definition", "file": "main.ts", "line": 4, "symbol": "s.area"})
+    assert places(r) == [("shapes.ts", 2)] and r.data["position"]["name"] == "area"
     r = await run.call("lsp", {"action": "implementation", "file": "shapes.ts", "line": 1, "symbol": "Shape"})
     assert places(r) == [("shapes.ts", 5)]
     r = await run.call("lsp", {"action": "definition", "file": "shapes.ts", "line": 14, "symbol": "Square"})
@@ -61,8 +64,11 @@ async def test_clangd_every_action(c_project: Path, run_factory: Any) -> None:
     assert r.ok and r.data["server"] == "clangd" and places(r) == [("util.h", 5)], r.text
     r = await run.call("lsp", {"action": "type_definition", "file": "main.c", "line": 3, "symbol": "p = "})
     assert places(r) == [("util.h", 3)]
-    r = await run.call("lsp", {"action": "references", "file": "main.c", "line": 3, "symbol": "p.x"})
+    r = await run.call("lsp", {"action": "references", "file": "main.c", "line": 3, "symbol": "point p"})
     assert [(loc["line"], loc["column"]) for loc in r.data["locations"]] == [(3, 44), (3, 68), (3, 73)]
+    # `p.x` is the field x, not p
+    r = await run.call("lsp", {"action": "references", "file": "main.c", "line": 3, "symbol": "p.x"})
+    assert (3, 70) in [(loc["line"], loc["column"]) for loc in r.data["locations"]] and r.data["position"]["name"] == "x"
     r = await run.call("lsp", {"action": "hover", "file": "main.c", "line": 3, "symbol": "add"})
     assert "int add(int a, int b)" in r.text and "Adds two ints." in r.text
     r = await run.call("lsp", {"action": "implementation", "file": "util.h", "line": 5, "symbol": "add"})
@@ -81,7 +87,7 @@ async def test_clangd_every_action(c_project: Path, run_factory: Any) -> None:
 
 async def test_clangd_rename_after_emoji(c_project: Path, run_factory: Any) -> None:
     run = run_factory(c_project)
-    r = await run.call("lsp_rename", {"file": "main.c", "line": 3, "symbol": "p.x", "new_name": "pt"})
+    r = await run.call("lsp_rename", {"file": "main.c", "line": 3, "symbol": "point p", "new_name": "pt"})
     assert r.ok, r.text
     assert r.data["edits"] == 3
     assert (c_project / "main.c").read_text().splitlines()[2] == \

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minitools.lsp import EditError, apply_plan, apply_text_edits, from_lsp_column, path_to_uri, plan_workspace_edit, to_lsp_column
-from minitools.tools.lsp import locate_symbol
+from minitools.tools._lsp_position import resolve_symbol
 from minitools.toolspec import ToolError
 
 LINE = 's = "héllo😀"; g.greet(s)'
@@ -32,17 +32,40 @@ def test_column_round_trip(line: str, data: st.DataObject) -> None:
         assert from_lsp_column(line, to_lsp_column(line, col, enc), enc) == col
 
 
+def column_of(body: str, symbol: str, language: str = "python") -> int:
+    return resolve_symbol(body, symbol, language, "a.py", 1).column
+
+
 def test_symbol_addressing_rules() -> None:
-    assert locate_symbol(LINE, "greet", "a.py", 3) == LINE.index("greet")
-    with pytest.raises(ToolError, match=r'"nope" is not on line 3 of a\.py'):
-        locate_symbol(LINE, "nope", "a.py", 3)
-    # "s" occurs inside other words: ambiguous, and the message shows where
+    assert column_of(LINE, "greet") == LINE.index("greet")
+    with pytest.raises(ToolError, match=r'"nope" is not on line 1 of a\.py'):
+        column_of(LINE, "nope")
+    # once as a whole word, also inside a longer name: the whole word
+    assert column_of("sq = make_square(2.0)", "sq") == 0
+    assert column_of("foo(food)", "foo") == 0
+    # only inside longer names, once: that one; several times: refused, each listed with text that picks it
+    assert column_of("a_x = b", "_x") == 1
+    with pytest.raises(ToolError, match=r'occurs 2 times \(column 2 in "a_x": "a_x"; column 8 in "b_x": "b_x"\)'):
+        column_of("a_x = b_x", "_x")
+    # several whole-word occurrences: refused, and the listed text resolves to each one
+    with pytest.raises(ToolError, match=r'as a whole word 2 times \(column 1: "x ="; column 5: "= x"\)'):
+        column_of("x = x + 1", "x")
+    assert column_of("x = x + 1", "x =") == 0 and column_of("x = x + 1", "= x") == 4
+    # the last identifier the symbol writes: never the receiver of a qualified name
+    assert column_of("return self.value", "self.value") == len("return self.")
+    assert column_of("    gz.fd = open(name, O_RDWR, 0);", "gz.fd", "c") == 7
+    assert column_of("f(make_square(2.0))", "make_square(") == 2
+    # identifier rules by language: `$` is part of a JS name, not of a Python one
+    assert column_of("const $el = el;", "el", "javascript") == len("const $el = ")
     with pytest.raises(ToolError, match="ambiguous"):
-        locate_symbol("foo(food)", "foo", "a.py", 1)
-    # every occurrence is the same whole name: fine, the first is used
-    assert locate_symbol("x = x + 1", "x", "a.py", 1) == 0
-    # a substring with punctuation points at its identifier
-    assert locate_symbol("return self.value", ".value", "a.py", 1) == len("return self.")
+        column_of("a = $el + el", "el")
+
+
+def test_a_repeated_name_says_which_occurrence_was_used() -> None:
+    at = resolve_symbol("        self.plugin = plugin", "= plugin", "python", "m.py", 138)
+    assert (at.name, at.column, at.occurrence, at.occurrences) == ("plugin", 22, 2, 2)
+    assert at.note(138) == '"plugin" occurs 2 times on line 138; used the 2nd (column 23).'
+    assert resolve_symbol("sq = make_square(2.0)", "sq", "python", "m.py", 1).note(1) == ""
 
 
 def test_text_edits_and_overlap() -> None:
@@ -119,12 +142,10 @@ def test_lines_are_counted_as_lsp_counts_them() -> None:
     assert split_lines("a\x0cb\nc\r\nd\re\u2028f\n") == ["a\x0cb", "c", "d", "e\u2028f"]
 
 
-def test_languages_and_language_ids_by_extension() -> None:
-    from minitools.lsp import language_id, language_of
-
-    cases = {"a.py": ("python", "python"), "a.ts": ("typescript", "typescript"),
-             "a.tsx": ("typescript", "typescriptreact"), "a.mts": ("typescript", "typescript"),
-             "a.js": ("javascript", "javascript"), "a.jsx": ("javascript", "javascriptreact"),
-             "a.cjs": ("javascript", "javascript"), "a.c": ("c", "c"), "a.h": ("c", "c"), "a.hpp": ("cpp", "cpp"),
-             "a.cc": ("cpp", "cpp"), "a.go": ("go", "go"), "a.rs": ("rust", "rust"), "a.txt": (None, "plaintext")}
-    assert {name: (language_of(name), language_id(name)) for name in cases} == cases
+def test_a_refusal_on_a_minified_line_is_bounded() -> None:
+    body = "var a=b(a,c);" * 8000
+    with pytest.raises(ToolError) as caught:
+        resolve_symbol(body, "a", "javascript", "min.js", 1)
+    message = str(caught.value)
+    assert "occurs as a whole word 16000 times" in message and "; and 15990 more" in message
+    assert len(message) < 2000 and "(103600 more characters)" in message

@@ -1,0 +1,100 @@
+"""Work a server reports as in progress (``window/workDoneProgress/create`` then
+``$/progress`` begin / report / end), kept so that a project-wide answer computed while the
+server is still working — clangd's background index, "indexing 5/13" — can wait for it or
+be marked as possibly incomplete (docs/tools.md, "Answers while a server indexes").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["WorkProgress", "Work"]
+
+
+@dataclass
+class Work:
+    """One piece of work the server began and has not ended."""
+
+    title: str
+    message: str = ""
+    percentage: int | None = None
+
+    def describe(self) -> str:
+        text = self.title or "working"
+        if self.message:
+            text += f" {self.message}"
+        elif self.percentage is not None:
+            text += f" {self.percentage}%"
+        return text
+
+
+class WorkProgress:
+    """The server's work in progress, by token; `wait_idle` waits until none is left."""
+
+    def __init__(self) -> None:
+        self.active: dict[Any, Work] = {}
+        self.seen = False  # the server has begun some work at least once
+        self._changed = asyncio.Event()
+
+    def notify(self, params: Any) -> None:
+        """``$/progress``: begin, report or end of one token's work."""
+        if not isinstance(params, dict) or not isinstance(params.get("value"), dict):
+            return
+        token, value = params.get("token"), params["value"]
+        if not isinstance(token, (str, int)):
+            return
+        kind = value.get("kind")
+        if kind == "begin":
+            self.seen = True
+            self.active[token] = Work(str(value.get("title") or ""), str(value.get("message") or ""),
+                                      _percentage(value))
+        elif kind == "report" and token in self.active:
+            work = self.active[token]
+            if value.get("message") is not None:
+                work.message = str(value["message"])
+            if _percentage(value) is not None:
+                work.percentage = _percentage(value)
+        elif kind == "end":
+            self.active.pop(token, None)
+        else:
+            return
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self.active)
+
+    def describe(self) -> str:
+        """What the server is still doing, e.g. "indexing 5/13" ("" when idle)."""
+        return "; ".join(work.describe() for work in self.active.values())
+
+    async def wait_idle(self, timeout: float, gone: Awaitable[Any] | None = None) -> bool:
+        """Wait up to `timeout` seconds for every piece of work to end, or for `gone` (the
+        connection closing); whether the server is idle."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        stop = asyncio.ensure_future(gone) if gone is not None else None
+        try:
+            while self.active and (stop is None or not stop.done()):
+                left = deadline - loop.time()
+                if left <= 0:
+                    break
+                changed = asyncio.ensure_future(self._changed.wait())
+                waiters: set[asyncio.Future[Any]] = {changed} | ({stop} if stop is not None else set())
+                try:
+                    await asyncio.wait(waiters, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    changed.cancel()
+        finally:
+            if stop is not None:
+                stop.cancel()
+        return not self.active
+
+
+def _percentage(value: dict[str, Any]) -> int | None:
+    pct = value.get("percentage")
+    return int(pct) if isinstance(pct, (int, float)) and not isinstance(pct, bool) else None
