@@ -1,12 +1,15 @@
 """`minitools` — the command line: a thin front over the Python API.
 
-Exit codes: 0 success, 1 a tool error (or no match, for ast-grep), 2 usage.
+Exit codes: 0 success, 1 a tool error (or no match, for ast-grep), 2 usage. A reader that
+closes the pipe early (`minitools … | head -1`) ends the command quietly with 0, as ripgrep and
+ast-grep do.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -23,6 +26,9 @@ def _parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str,
         description="Server-bound agent tools: language servers, structural search and rewrite, "
         "debuggers, persistent kernels, questions and background workers.",
     )
+    from minitools import __version__
+
+    parser.add_argument("--version", "-V", action="version", version=f"minitools {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name in COMMANDS if only is None else [only]:
@@ -52,9 +58,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         code: int = module.main(args)  # type: ignore[attr-defined]
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     return code
+
+
+def _quiet_stdout() -> None:
+    """The reader went away: point stdout at /dev/null so the interpreter's own flush at exit
+    does not report the broken pipe again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":
