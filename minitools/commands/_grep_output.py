@@ -61,8 +61,11 @@ def render(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:
 
 
 def _with_context(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:
-    """ast-grep's layout: every line of each match and its context as `path:line:text`;
-    groups that overlap or touch merge, and `--` separates the groups of one file."""
+    """ast-grep's layout, as its CLI prints it: the lines of each match and its context as
+    `path:line:text`. A match inside the one before is left out; a match whose context starts
+    no later than the previous group's first match's last line plus the after-context joins
+    that group; `--` separates groups. Context counts newlines from the match's ends, so a
+    last context line that is empty is not shown (ast-grep 0.51.1 does the same)."""
     before, after = style.before or 0, style.after or 0
     out: list[str] = []
     by_file: dict[str, list[NodeMatch]] = {}
@@ -70,46 +73,71 @@ def _with_context(matches: Sequence[NodeMatch], style: Style, root: Path) -> str
         by_file.setdefault(str(m.path), []).append(m)
     for path, found in by_file.items():
         try:
-            lines = (root / path).read_bytes().decode("utf-8", errors="replace").splitlines()
+            source = (root / path).read_bytes()
         except OSError:
             continue
-        # per line: the matched code-point spans on it
-        spans: dict[int, list[tuple[int, int]]] = {}
-        groups: list[list[int]] = []
-        for m in found:
-            (l0, c0), (l1, c1) = m.start, m.end
-            for line in range(l0, l1 + 1):
-                text_len = len(lines[line - 1]) if line <= len(lines) else 0
-                start = c0 - 1 if line == l0 else 0
-                end = c1 - 1 if line == l1 else text_len
-                spans.setdefault(line, []).append((start, end))
-            first, last = max(1, l0 - before), min(len(lines), l1 + after)
-            if groups and first <= groups[-1][1] + 1:
-                groups[-1][1] = max(groups[-1][1], last)
+        groups: list[tuple[int, str]] = []  # (first line number, text)
+        first = found[0]
+        lead, trail, start = _context(source, first, before, after)
+        number, last_line = start + 1, first.end[0]
+        end, tail = first.end_byte, trail
+        text = [_text(source, lead, first.start_byte), _matched(first, style.color)]
+        for m in found[1:]:
+            if m.start_byte < end:
+                continue  # inside the previous match
+            lead, trail, start = _context(source, m, before, after)
+            if start <= last_line + after:
+                text += [_text(source, end, m.start_byte), _matched(m, style.color)]
             else:
-                groups.append([first, last])
-        for i, (first, last) in enumerate(groups):
-            if i:
+                text.append(_text(source, end, tail))
+                groups.append((number, "".join(text)))
+                number, last_line = start + 1, m.end[0]
+                text = [_text(source, lead, m.start_byte), _matched(m, style.color)]
+            end, tail = m.end_byte, trail
+        text.append(_text(source, end, tail))
+        groups.append((number, "".join(text)))
+        for i, (number, body) in enumerate(groups):
+            if i and before + after > 0:
                 out.append("--\n")
-            for line in range(first, last + 1):
-                text = lines[line - 1]
-                if style.color and line in spans:
-                    text = _paint(text, spans[line])
-                out.append(f"{path}:{line}:{text}\n")
+            out += [f"{path}:{number + k}:{line}\n" for k, line in enumerate(_lines(body))]
     return "".join(out)
 
 
-def _paint(text: str, spans: list[tuple[int, int]]) -> str:
-    """`text` with the union of `spans` (code-point ranges) coloured."""
-    merged: list[list[int]] = []
-    for start, end in sorted(spans):
-        if merged and start < merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    out, at = [], 0
-    for start, end in merged:
-        out += [text[at:start], MATCH_COLOR, text[start:end], RESET]
-        at = end
-    out.append(text[at:])
-    return "".join(out)
+def _context(source: bytes, m: NodeMatch, before: int, after: int) -> tuple[int, int, int]:
+    """(first byte of the leading context, end byte of the trailing one, 0-based first line):
+    back to just after the before+1-th newline above the match, on to the after+1-th below."""
+    lead, seen, at = 0, 0, m.start_byte
+    while seen <= before:
+        nl = source.rfind(b"\n", 0, at)
+        if nl < 0:
+            lead = 0
+            break
+        seen, at, lead = seen + 1, nl, nl + 1
+    trail, count, at = len(source), 0, min(m.end_byte, len(source))
+    while count <= after:
+        nl = source.find(b"\n", at)
+        if nl < 0:
+            trail = len(source)
+            break
+        count, at, trail = count + 1, nl + 1, nl
+    return lead, trail, m.start[0] - 1 - min(seen, before)
+
+
+def _text(source: bytes, start: int, end: int) -> str:
+    return source[start:end].decode("utf-8", errors="replace") if end > start else ""
+
+
+def _matched(m: NodeMatch, color: bool) -> str:
+    if not color:
+        return m.text
+    return "\n".join(f"{MATCH_COLOR}{piece}{RESET}" for piece in m.text.split("\n"))
+
+
+def _lines(text: str) -> list[str]:
+    """Lines as Rust's `str::lines` gives them: no last empty line after a final newline."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
