@@ -105,11 +105,14 @@ def test_a_named_file_of_no_known_language_is_a_usage_error(project: Path) -> No
 
 
 @pytest.mark.parametrize("globs", [["*.py"], ["!web"], ["web/*.js"], ["*.ts", "*.rs"], ["*", "!*.rs"], ["!*.js", "f.js"],
-                                   ["ignored.py"]])
+                                   ["ignored.py"], [".hidden.py"], [".hid/*.py"], ["!ignored.py"]])
 def test_globs_choose_the_files_as_ast_grep_does(project: Path, globs: list[str]) -> None:
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     (project / ".gitignore").write_text("ignored.py\n")
     (project / "ignored.py").write_text("print(0)\n")
+    (project / ".hidden.py").write_text("print(-1)\n")
+    (project / ".hid").mkdir()
+    (project / ".hid" / "x.py").write_text("print(-2)\n")
     flags = [f"--globs={g}" for g in globs]
     mine = ours("print($A)", ".", "--json", *flags, cwd=project)
     ref = theirs("-p", "print($A)", ".", "--json=stream", *flags, cwd=project)
