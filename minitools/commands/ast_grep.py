@@ -66,9 +66,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pattern-file", "-f", metavar="FILE",
                         help="read the pattern from FILE (- for standard input); every positional is a PATH")
     parser.add_argument("--lang", "-l", help="grammar id; default: each file's, from its extension")
-    parser.add_argument("--globs", action="append", default=[], metavar="GLOB",
+    parser.add_argument("--globs", "-g", action="append", default=[], metavar="GLOB",
                         help="search only the files GLOB names, or with !GLOB skip them (gitignore syntax, "
-                        "relative to the root; repeatable, the last match wins; overrides the ignore rules)")
+                        "relative to the root; repeatable, the last match wins; overrides the ignore rules; -g as in ripgrep)")
     parser.add_argument("-A", "--after", type=_count, metavar="NUM", help="show NUM lines after each match")
     parser.add_argument("-B", "--before", type=_count, metavar="NUM", help="show NUM lines before each match")
     parser.add_argument("-C", "--context", type=_count, metavar="NUM", help="show NUM lines around each match")
@@ -133,10 +133,8 @@ def _style(args: argparse.Namespace) -> Style | int:
         return _fail("--apply needs --rewrite TEMPLATE")
     before = args.context if args.context is not None else args.before
     after = args.context if args.context is not None else args.after
-    if (before is not None or after is not None) and after is None:
-        after = 0
-    if after is not None and before is None:
-        before = 0
+    if before is not None or after is not None:  # one given: the other is 0
+        before, after = before or 0, after or 0
     return Style(args.json, args.files_with_matches, before, after, use_color(args.color))
 
 
