@@ -9,9 +9,10 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from minitools.match import NodeMatch
+if TYPE_CHECKING:
+    from minitools.match import NodeMatch
 
 __all__ = ["Style", "use_color", "render"]
 
