@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+# the first test builds the wheel and fills the venv (a download of the language pack on a fresh machine)
+pytestmark = pytest.mark.timeout(600)
 
 
 def _checkout_files() -> list[str]:
