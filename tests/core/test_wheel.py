@@ -124,3 +124,5 @@ def test_installed_wheel_runs_the_tour(installed: Path, tmp_path: Path) -> None:
     assert "a Run over a copy of sample/" in tour.stdout and "tool calls made." in tour.stdout
     # the search steps work from the packaged sample (the language servers are the tour extra's)
     assert "lib/controller.dart" in tour.stdout and "native/buffer.c" in tour.stdout
+    # the background worker (examples/workers, packaged too) counted the packaged sample's files
+    assert ".dart: 1" in tour.stdout and ".c: 1" in tour.stdout
