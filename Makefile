@@ -41,4 +41,4 @@ bench: setup-test
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

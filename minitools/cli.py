@@ -1,18 +1,22 @@
 """`minitools` — the command line: a thin front over the Python API.
 
-Exit codes: 0 success, 1 a tool error (or no match, for ast-grep), 2 usage.
+Exit codes: 0 success, 1 a tool error (or no match, for ast-grep), 2 usage. A reader that
+closes the pipe early (`minitools … | head -1`) ends the command quietly with 0, as ripgrep and
+ast-grep do.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from minitools.commands import COMMANDS
 
-__all__ = ["main"]
+__all__ = ["main", "run_command", "standalone_parser"]
 
 
 def _parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str, object]]:
@@ -23,6 +27,9 @@ def _parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str,
         description="Server-bound agent tools: language servers, structural search and rewrite, "
         "debuggers, persistent kernels, questions and background workers.",
     )
+    from minitools import __version__
+
+    parser.add_argument("--version", "-V", action="version", version=f"minitools {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     modules: dict[str, object] = {}
     for name in COMMANDS if only is None else [only]:
@@ -35,26 +42,48 @@ def _parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in COMMANDS:
+        module = importlib.import_module(f"minitools.commands.{argv[0].replace('-', '_')}")
+        if getattr(module, "INTERMIXED", False):
+            # options may come between positionals (`ast-grep P --rewrite T file.py`), which
+            # argparse only allows on a parser without subcommands
+            return run_command(module.main, standalone_parser(module).parse_intermixed_args(argv[1:]))
     parser, modules = _parser(argv[0] if argv and argv[0] in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    module = modules[args.command]
-    if getattr(module, "INTERMIXED", False):
-        # options may come between positionals (`ast-grep P --rewrite T file.py`), which
-        # argparse only allows on a parser without subcommands
-        standalone = argparse.ArgumentParser(prog=f"minitools {args.command}", description=module.HELP)  # type: ignore[attr-defined]
-        module.configure(standalone)  # type: ignore[attr-defined]
-        args = standalone.parse_intermixed_args(argv[argv.index(args.command) + 1 :])
-        args.command = module.NAME  # type: ignore[attr-defined]
-    elif extra:
+    if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return run_command(modules[args.command].main, args)  # type: ignore[attr-defined]
+
+
+def standalone_parser(module: Any) -> argparse.ArgumentParser:
+    """One subcommand's parser on its own (`python -m minitools.commands.NAME` uses it too)."""
+    parser = argparse.ArgumentParser(prog=f"minitools {module.NAME}", description=module.HELP)
+    module.configure(parser)
+    return parser
+
+
+def run_command(command: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """A subcommand's exit code; 130 on ^C, and 0, quietly, when stdout's reader went away."""
     try:
-        code: int = module.main(args)  # type: ignore[attr-defined]
+        code = command(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        _quiet_stdout()
+        return 0
     return code
+
+
+def _quiet_stdout() -> None:
+    """The reader went away: point stdout at /dev/null so the interpreter's own flush at exit
+    does not report the broken pipe again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

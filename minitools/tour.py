@@ -24,9 +24,17 @@ from minitools.toolspec import ToolResult
 __all__ = ["sample_project", "run_tour", "STEPS"]
 
 
+def _example(name: str) -> Path:
+    """A folder of examples/: inside an installed package (the wheel carries it as
+    minitools/_examples/, see setup.py), else in the checkout beside the package."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "_examples" / name
+    return packaged if packaged.is_dir() else here.parent / "examples" / name
+
+
 def sample_project() -> Path:
-    """The sample project shipped in the repository (examples/sample)."""
-    return Path(__file__).resolve().parent.parent / "examples" / "sample"
+    """The sample project the tour works on (examples/sample)."""
+    return _example("sample")
 
 
 @dataclass
@@ -113,7 +121,7 @@ async def run_tour(sample: Path | None = None, *, out: Callable[[str], None] = _
         shutil.copytree(source, root)
         # The tour approves every write and exec call itself, and a scripted person answers
         # ask_user with the first option; a real host wires its own approver and question port.
-        worker = Path(__file__).resolve().parent.parent / "examples" / "workers" / "count_files.py"
+        worker = _example("workers") / "count_files.py"
         roster = {"fast": [sys.executable, str(worker), "{brief_file}", "{result_file}"]}
         async with Run(root, approve=lambda spec, args: True, questions=_scripted_person, vibe=roster) as run:
             out(f"minitools tour — a Run over a copy of {source.name}/ ({run.conversation_id})")

@@ -1,17 +1,23 @@
-"""`minitools ast-grep PATTERN [PATH…] --lang L [--json]`: structural search for people and
-scripts, with the `ast-grep` CLI's exit codes (0 a match, 1 none, 2 usage, 8 unparseable)."""
+"""`minitools ast-grep PATTERN [PATH…]`: structural search for people and scripts, with the
+`ast-grep` CLI's flags and exit codes (0 a match, 1 none, 2 usage, 8 unparseable pattern).
+
+Without `--lang` each file is searched in the language its extension names, the pattern
+compiled once per language; a language the pattern does not parse in is skipped with a note.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from minitools.commands._grep_output import Style, render, use_color
 from minitools.match import (
     GrammarError,
+    NodeMatch,
     PathError,
     Pattern,
     PatternError,
@@ -28,13 +34,51 @@ NAME = "ast-grep"
 HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
 INTERMIXED = True  # the CLI parses options between the paths
 EXIT_MATCH, EXIT_NONE, EXIT_USAGE, EXIT_PATTERN = 0, 1, 2, 8
+JSON_STYLES = ("pretty", "stream", "compact")
+
+
+class _JsonStyle(argparse.Action):
+    """`--json` (a JSON list on one line) or `--json=STYLE`; only the `=` form takes a style,
+    as in ast-grep, so `--json src/` still searches src/."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        style = (option_string or "").partition("=")[2] or "compact"
+        setattr(namespace, self.dest, style)
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of lines") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of lines cannot be negative")
+    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("pattern", help="a code fragment with metavariables, e.g. 'print($A)'")
+    parser.add_argument("pattern", nargs="?", metavar="PATTERN",
+                        help="a code fragment with metavariables, e.g. 'print($A)' (with -p or -f: the first PATH)")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
-    parser.add_argument("--lang", "-l", help="grammar id; inferred from a single file's extension")
-    parser.add_argument("--json", action="store_true", help="print the matches as a JSON list")
+    parser.add_argument("--pattern", "-p", dest="pattern_option", metavar="PATTERN",
+                        help="the pattern, as an option (then every positional is a PATH)")
+    parser.add_argument("--pattern-file", "-f", metavar="FILE",
+                        help="read the pattern from FILE (- for standard input); every positional is a PATH")
+    parser.add_argument("--lang", "-l", help="grammar id; default: each file's, from its extension")
+    parser.add_argument("--globs", "-g", action="append", default=[], metavar="GLOB",
+                        help="search only the files GLOB names, or with !GLOB skip them (gitignore syntax, "
+                        "relative to the root; repeatable, the last match wins; overrides the ignore rules; -g as in ripgrep)")
+    parser.add_argument("-A", "--after", type=_count, metavar="NUM", help="show NUM lines after each match")
+    parser.add_argument("-B", "--before", type=_count, metavar="NUM", help="show NUM lines before each match")
+    parser.add_argument("-C", "--context", type=_count, metavar="NUM", help="show NUM lines around each match")
+    parser.add_argument("--color", "--colour", default="auto", choices=["auto", "always", "ansi", "never"],
+                        help="colour the matches: auto (a terminal, unless NO_COLOR is set), always, never")
+    parser.add_argument("--files-with-matches", action="store_true",
+                        help="print only the paths of the files with a match")
+    parser.add_argument("--json", *(f"--json={s}" for s in JSON_STYLES), nargs=0, action=_JsonStyle, default=None,
+                        help="print the matches as JSON: a list on one line; =pretty indented; "
+                        "=stream one object a line; =compact the same as bare --json")
     parser.add_argument("--root", default=None,
                         help="workspace root; paths must lie inside it (default: the current directory, "
                         "or the paths' common folder when they lie outside it)")
@@ -46,7 +90,55 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="with --rewrite: write the files (all or none) instead of only printing the diff")
 
 
-def main(args: argparse.Namespace) -> int:
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"minitools ast-grep: {message}", file=sys.stderr)
+    return code
+
+
+def _read_pattern(args: argparse.Namespace) -> str | int:
+    """The pattern source (and args.paths completed), or an exit code after a message."""
+    given = [name for name, value in (("-p", args.pattern_option), ("-f", args.pattern_file)) if value is not None]
+    if len(given) > 1:
+        return _fail("give the pattern once: -p PATTERN or -f FILE, not both")
+    if given:
+        args.paths = ([args.pattern] if args.pattern is not None else []) + list(args.paths)
+    if args.pattern_option is not None:
+        source: str = args.pattern_option
+    elif args.pattern_file is not None:
+        try:
+            if args.pattern_file == "-":
+                source = sys.stdin.read()
+            else:
+                source = Path(args.pattern_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            return _fail(f"cannot read the pattern file {args.pattern_file!r}: {exc}")
+        source = source.rstrip("\r\n")
+    elif args.pattern is not None:
+        source = args.pattern
+    else:
+        return _fail("no pattern: give one, e.g. minitools ast-grep 'print($A)' src/, or -f FILE")
+    if not source.strip():
+        where = f" (from {args.pattern_file!r})" if args.pattern_file is not None else ""
+        return _fail(f"the pattern{where} is empty; write the code to find, e.g. 'print($A)'")
+    return source
+
+
+def _style(args: argparse.Namespace) -> Style | int:
+    if args.context is not None and (args.after is not None or args.before is not None):
+        return _fail("-C/--context cannot be used with -A/--after or -B/--before; give -C NUM, or -A and -B")
+    if args.files_with_matches and (args.json is not None or args.rewrite is not None):
+        other = "--json" if args.json is not None else "--rewrite"
+        return _fail(f"--files-with-matches cannot be used with {other}")
+    if args.apply and args.rewrite is None:
+        return _fail("--apply needs --rewrite TEMPLATE")
+    before = args.context if args.context is not None else args.before
+    after = args.context if args.context is not None else args.after
+    if before is not None or after is not None:  # one given: the other is 0
+        before, after = before or 0, after or 0
+    return Style(args.json, args.files_with_matches, before, after, use_color(args.color))
+
+
+def _root_and_paths(args: argparse.Namespace) -> tuple[Path, list[Path]]:
     paths = [Path(p).resolve() for p in args.paths]
     if args.root is not None:
         root = Path(args.root).resolve()
@@ -55,65 +147,124 @@ def main(args: argparse.Namespace) -> int:
         if paths and not all(p == root or root in p.parents for p in paths):
             common = Path(os.path.commonpath(paths))
             root = common if common.is_dir() else common.parent
-    paths = paths or [root]
-    language = args.lang
-    if not language and len(paths) == 1 and paths[0].is_file():
-        language = language_for_path(paths[0])
-    if not language:
-        print(f'minitools ast-grep: no --lang given and none can be inferred from {args.paths or ["."]}', file=sys.stderr)
-        return EXIT_USAGE
+    return root, paths or [root]
+
+
+def _compile_one(source: str, language: str) -> Pattern | int:
     if language not in available_languages():
-        print(f"minitools ast-grep: unknown language {language!r}; see `minitools grammars list`", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(f"unknown language {language!r}; see `minitools grammars list`")
     try:
-        pattern = compile_pattern(args.pattern, language)
+        return compile_pattern(source, language)
     except PatternError as exc:
-        print(f"minitools ast-grep: {exc}", file=sys.stderr)
-        return EXIT_PATTERN
+        return _fail(str(exc), EXIT_PATTERN)
     except GrammarError as exc:
-        print(f"minitools ast-grep: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.apply and args.rewrite is None:
-        print("minitools ast-grep: --apply needs --rewrite TEMPLATE", file=sys.stderr)
-        return EXIT_USAGE
-    searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore)
+        return _fail(str(exc))
+
+
+def _compile_per_file(
+    source: str, searcher: Searcher, paths: list[Path]
+) -> tuple[list[tuple[Pattern, list[str]]], list[str]] | int:
+    """Without --lang: the searched files grouped by the language of their extension, with
+    the pattern compiled for each (languages it does not parse in are skipped with a note),
+    and every file in search order. An exit code when it parses in none."""
+    files = searcher.collect(paths, None)
+    groups: dict[str, list[str]] = {}
+    for f in files:
+        language = language_for_path(f)
+        if language is None:  # only a file named explicitly gets here
+            return _fail(f'cannot infer the language of "{searcher.display(f)}" from its extension; pass --lang L '
+                         "(see `minitools grammars list`)")
+        groups.setdefault(language, []).append(f)
+    compiled: list[tuple[Pattern, list[str]]] = []
+    failed = EXIT_NONE
+    known = set(available_languages())
+    for language, group in groups.items():
+        count = f"{len(group)} {language} file{'s' if len(group) != 1 else ''}"
+        if language not in known:
+            print(f"minitools ast-grep: skipping {count}: no {language} grammar here", file=sys.stderr)
+            failed = max(failed, EXIT_USAGE)
+            continue
+        try:
+            compiled.append((compile_pattern(source, language), group))
+        except (PatternError, GrammarError) as exc:
+            print(f"minitools ast-grep: skipping {count}: {exc}", file=sys.stderr)
+            failed = EXIT_PATTERN if isinstance(exc, PatternError) else max(failed, EXIT_USAGE)
+    if groups and not compiled:
+        return failed
+    return compiled, files
+
+
+def main(args: argparse.Namespace) -> int:
+    source = _read_pattern(args)
+    if isinstance(source, int):
+        return source
+    style = _style(args)
+    if isinstance(style, int):
+        return style
+    root, paths = _root_and_paths(args)
+    single: Pattern | None = None
+    if args.lang:
+        compiled = _compile_one(source, args.lang)
+        if isinstance(compiled, int):
+            return compiled
+        single = compiled
+    searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore, globs=args.globs)
     try:
+        if single is not None:
+            plan: list[tuple[Pattern, list[str] | None]] = [(single, None)]
+            order = None
+        else:
+            found = _compile_per_file(source, searcher, paths)
+            if isinstance(found, int):
+                return found
+            plan, order = list(found[0]), found[1]
         if args.rewrite is not None:
-            return _rewrite(searcher, pattern, args.rewrite, paths, apply=args.apply)
-        result = searcher.search(pattern, paths)
+            return _rewrite(searcher, plan, args.rewrite, paths, apply=args.apply)
+        matches = _search(searcher, plan, paths, order)
     except PathError as exc:
-        print(f"minitools ast-grep: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return _fail(str(exc))
     finally:
         searcher.close()
-    if args.json:
-        # one write: json.dump to a text stream issues a write per token
-        sys.stdout.write(json.dumps([m.to_json() for m in result.matches], ensure_ascii=False) + "\n")
-    else:
-        for m in result.matches:
-            first = m.text.splitlines()[0] if m.text else ""
-            print(f"{m.path}:{m.start[0]}:{m.start[1]}: {first}")
-    return EXIT_MATCH if result.total else EXIT_NONE
+    text = render(matches, style, searcher.root)
+    if text:
+        sys.stdout.write(text)  # one write: the whole output at once
+    return EXIT_MATCH if matches else EXIT_NONE
 
 
-def _rewrite(searcher: Searcher, pattern: Pattern, template_source: str, paths: list[Path], *, apply: bool) -> int:
+def _search(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]], paths: list[Path],
+            order: list[str] | None) -> list[NodeMatch]:
+    """Every match, files in search order (across the languages), matches in pre-order."""
+    results = [searcher.search(pattern, paths, files=files).matches for pattern, files in plan]
+    if order is None or len(results) == 1:
+        return results[0] if results else []
+    per_file: dict[str | None, list[NodeMatch]] = {}
+    for found in results:
+        for m in found:
+            per_file.setdefault(m.path, []).append(m)
+    return [m for f in order for m in per_file.get(searcher.display(f), [])]
+
+
+def _rewrite(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]], template_source: str,
+             paths: list[Path], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
     from minitools.match._rewrite import Template, TemplateError
     from minitools.tools._staging import EditStore, StagedEdit, StaleEdit, WriteFailed
     from minitools.tools.edit import propose_rewrite, unified_diff
 
     template = Template.parse(template_source)
-    try:
-        template.check_bound(pattern.metavar_names, pattern.source)
-    except TemplateError as exc:
-        print(f"minitools ast-grep: {exc}", file=sys.stderr)
-        return EXIT_USAGE
     staged: list[StagedFile] = []
-    for target in paths:
-        found, _inner, _data, broken = propose_rewrite(searcher, pattern, template, target)
-        staged += [f for f in found if f.path not in {s.path for s in staged}]
-        for b in broken:
-            print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
+    for pattern, files in plan:
+        try:
+            template.check_bound(pattern.metavar_names, pattern.source)
+        except TemplateError as exc:
+            return _fail(str(exc))
+        # inferred languages: each pattern over its own files only
+        targets = paths if files is None else [Path(f) for f in files]
+        for target in targets:
+            found, _inner, _data, broken = propose_rewrite(searcher, pattern, template, target)
+            staged += [f for f in found if f.path not in {s.path for s in staged}]
+            for b in broken:
+                print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
     if not staged:
         return EXIT_NONE
     sys.stdout.write(unified_diff(staged))
@@ -121,14 +272,13 @@ def _rewrite(searcher: Searcher, pattern: Pattern, template_source: str, paths: 
         try:
             EditStore.commit(StagedEdit("cli", staged, ""))
         except (StaleEdit, WriteFailed) as exc:
-            print(f"minitools ast-grep: nothing was written: {exc}", file=sys.stderr)
-            return EXIT_USAGE
+            return _fail(f"nothing was written: {exc}")
         count = sum(f.replacements for f in staged)
         print(f"applied {count} replacements in {len(staged)} files", file=sys.stderr)
     return EXIT_MATCH
 
 
 if __name__ == "__main__":
-    _p = argparse.ArgumentParser(prog="minitools ast-grep", description=HELP)
-    configure(_p)
-    sys.exit(main(_p.parse_args()))
+    from minitools.cli import run_command, standalone_parser
+
+    sys.exit(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))

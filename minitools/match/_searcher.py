@@ -26,7 +26,7 @@ from minitools.match._search import (
     _has_literals,
     _matches_in_tree,
 )
-from minitools.match._walk import walk_files
+from minitools.match._walk import Globs, walk_files
 
 __all__ = ["Searcher", "PathError"]
 
@@ -100,6 +100,7 @@ class Searcher:
         pool_min_bytes: int = POOL_MIN_BYTES,
         one_shot: bool = False,
         ignore_parents: bool = True,
+        globs: Sequence[str] = (),
     ) -> None:
         """`cache_bytes` bounds the source bytes whose trees are kept, in this process and
         (shared out) in the shard workers; `workers` is how many processes a large search
@@ -109,7 +110,8 @@ class Searcher:
         trees, and a search forks copies of this process instead of starting workers, when
         fork is safe here. `ignore_parents` applies the ignore files of the folders above
         `root` within its git repository, as ripgrep and ast-grep do (`--no-ignore parent`
-        turns that off in both)."""
+        turns that off in both). `globs` (gitignore syntax, relative to `root`, `!` excludes)
+        choose the files of a walk over every ignore rule, as `--globs` does in ast-grep."""
         self.root = Path(os.path.realpath(root))
         self._root = str(self.root)
         self._prefix = self._root.rstrip(os.sep) + os.sep
@@ -123,6 +125,7 @@ class Searcher:
         self.pool_min_bytes = pool_min_bytes
         self.one_shot = one_shot
         self.ignore_parents = ignore_parents
+        self.globs = Globs(self._root, globs) if globs else None
         self._pool: ShardPool | None = None
         if self.workers > 1 and not one_shot:
             # this process is shard 0; the pool runs the other workers - 1 shards
@@ -153,16 +156,18 @@ class Searcher:
 
     def files(self, pattern: Pattern, paths: Sequence[Path] | None = None) -> list[Path]:
         """The files a search of `paths` (default: the root) would look at, in order."""
-        return [Path(f) for f in self._collect(pattern, paths)]
+        return [Path(f) for f in self.collect(paths, pattern.language)]
 
-    def _collect(self, pattern: Pattern, paths: Sequence[Path] | None) -> list[str]:
+    def collect(self, paths: Sequence[Path] | None, language: str | None) -> list[str]:
+        """The real paths of the files a search of `paths` (default: the root) looks at, in
+        order: in folders, `language`'s files, or with None those of any known language."""
         targets = [self._resolve(Path(p)) for p in paths] if paths else [self._root]
         out: list[str] = []
         seen: set[str] = set()
         for target in targets:
             # a file named explicitly is searched whatever its extension or ignore rules
             found = [target] if os.path.isfile(target) else walk_files(
-                self._root, target, pattern.language, parents=self.ignore_parents
+                self._root, target, language, parents=self.ignore_parents, globs=self.globs
             )
             for f in found:
                 if f not in seen:
@@ -272,11 +277,17 @@ class Searcher:
         return pool.run(pattern.source, pattern.language, shards[1:], lambda: self.search_files(pattern, shards[0]))
 
     def search(
-        self, pattern: Pattern, paths: Sequence[Path] | None = None, *, max_results: int | None = None
+        self,
+        pattern: Pattern,
+        paths: Sequence[Path] | None = None,
+        *,
+        max_results: int | None = None,
+        files: Sequence[str] | None = None,
     ) -> SearchResult:
         """Every match of `pattern` under `paths` (default: the whole root), files in sorted
-        order, matches in pre-order; at most `max_results` kept, `total` counts them all."""
-        files = self._collect(pattern, paths)
+        order, matches in pre-order; at most `max_results` kept, `total` counts them all.
+        `files` (from `collect`) searches exactly those instead of collecting them."""
+        files = list(files) if files is not None else self.collect(paths, pattern.language)
         outcome = self._search_parallel(pattern, files)
         if outcome is None:
             outcome = self.search_files(pattern, files)

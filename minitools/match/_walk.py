@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Iterable
 
-__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "language_for_path", "walk_files"]
+__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "Globs", "language_for_path", "walk_files"]
 
 EXTENSIONS: dict[str, str] = {
     ".py": "python", ".pyi": "python",
@@ -119,6 +119,26 @@ def _read_ignore(directory: str, names: Iterable[str] = IGNORE_FILES) -> _Ignore
     return _Ignore(directory, rules) if rules else None
 
 
+class Globs:
+    """Include and exclude globs (`--globs`, gitignore syntax, relative to a base folder; `!`
+    excludes; the last glob that matches decides) that override every other rule of the walk,
+    as ripgrep's and ast-grep's do: a file an include glob names is searched even when ignored,
+    and once any include glob is given, a file none names is not. Folders are only excluded."""
+
+    def __init__(self, base: str, globs: Iterable[str]) -> None:
+        self.globs = list(globs)
+        # _Ignore's verdict "ignored" is read here as "named by an include glob"
+        self._rules = _Ignore(base, self.globs)
+        self._includes = any(not g.startswith("!") for g in self.globs)
+
+    def decide(self, path: str, is_dir: bool) -> bool | None:
+        """True searched, False skipped, None left to the ignore rules."""
+        verdict = self._rules.decide(path, is_dir)
+        if verdict is None and self._includes and not is_dir:
+            return False
+        return verdict
+
+
 def _is_ignored(stack: list[_Ignore], path: str, is_dir: bool) -> bool:
     verdict = False
     for ign in stack:
@@ -143,12 +163,15 @@ def _repository_folders(root: str) -> list[str]:
         folders.append(d)
 
 
-def walk_files(root: str, start: str, language: str | None, *, parents: bool = True) -> list[str]:
+def walk_files(
+    root: str, start: str, language: str | None, *, parents: bool = True, globs: Globs | None = None
+) -> list[str]:
     """Files under `start` (a real path inside the real path `root`) in sorted order,
     honouring ignore files from `root` down and, with `parents`, those of the folders above
     `root` within its git repository (as ripgrep and ast-grep do); skipping hidden and
-    dependency folders; only `language`'s extensions (every file when None)."""
-    wanted = None if language is None else {ext for ext, lang in EXTENSIONS.items() if lang == language}
+    dependency folders; `globs` override all of that. Only `language`'s extensions, or with
+    None those of every language `EXTENSIONS` knows."""
+    wanted = set(EXTENSIONS) if language is None else {ext for ext, lang in EXTENSIONS.items() if lang == language}
     stack: list[_Ignore] = []
     # the ignore files of the folders between root and start apply too
     above = []
@@ -177,18 +200,21 @@ def walk_files(root: str, start: str, language: str | None, *, parents: bool = T
                 stack = [*stack, ign]
         for entry in entries:
             name = entry.name
-            if name[0] == ".":
+            if name[0] == "." and globs is None:
                 continue
             try:
                 is_dir = entry.is_dir(follow_symlinks=False)
             except OSError:
                 continue
+            chosen = None if globs is None else globs.decide(entry.path, is_dir)
+            if chosen is False or (chosen is None and name[0] == "."):
+                continue
             if is_dir:
-                if name in DEPENDENCY_DIRS or (stack and _is_ignored(stack, entry.path, True)):
+                if chosen is None and (name in DEPENDENCY_DIRS or (stack and _is_ignored(stack, entry.path, True))):
                     continue
                 visit(entry.path, stack)
-            elif (wanted is None or _suffix(name) in wanted) and entry.is_file(follow_symlinks=False):
-                if stack and _is_ignored(stack, entry.path, False):
+            elif _suffix(name) in wanted and entry.is_file(follow_symlinks=False):
+                if chosen is None and stack and _is_ignored(stack, entry.path, False):
                     continue
                 out.append(entry.path)
 

@@ -1,8 +1,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+from minitools import __version__
 
 
 def minitools(*args: str, cwd=None) -> subprocess.CompletedProcess[str]:
@@ -58,3 +62,28 @@ def test_tour_runs_over_the_sample():
     assert "The plan surface sees read-tier tools only" in tour.stdout
     assert "[not ok]" not in tour.stdout
     assert "minitools mcp --root" in tour.stdout
+
+
+def test_version():
+    for flag in ("--version", "-V"):
+        out = minitools(flag)
+        assert out.returncode == 0 and out.stdout == f"minitools {__version__}\n"
+
+
+def _with_closed_stdout(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The command with a stdout whose reader is gone (`… | head -0`): every write fails."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        return subprocess.run([sys.executable, "-m", "minitools", *args], stdout=write, stderr=subprocess.PIPE,
+                              text=True, timeout=120, cwd=cwd)
+    finally:
+        os.close(write)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path):
+    (tmp_path / "a.py").write_text("print(1)\n" * 2000)
+    for args in (["tools", "--json", "--root", str(tmp_path)], ["ast-grep", "print($A)", str(tmp_path)],
+                 ["ast-grep", "print($A)", str(tmp_path), "--json=stream"]):
+        out = _with_closed_stdout(*args, cwd=tmp_path)
+        assert (out.returncode, out.stderr) == (0, ""), args

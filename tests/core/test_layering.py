@@ -95,9 +95,14 @@ def _private_imports(path: Path) -> list[tuple[int, str]]:
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append((node.lineno, node.module))
-            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names if alias.name.startswith("_")]
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names if _private(alias.name)]
     return [(line, module) for line, module in found
-            if module.startswith("minitools.") and any(seg.startswith("_") for seg in module.split(".")[1:])]
+            if module.startswith("minitools.") and any(_private(seg) for seg in module.split(".")[1:])]
+
+
+def _private(name: str) -> bool:
+    """`_name`, not a dunder such as `__version__` (public by convention)."""
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
 def test_parts_import_each_other_only_through_their_packages():
