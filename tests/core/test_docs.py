@@ -5,6 +5,7 @@ Design notes kept outside the repository, and issue numbers, are not citations a
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,10 +23,13 @@ PENDING = {
 
 
 def _texts() -> list[Path]:
-    files = [p for folder in ("minitools", "tests", "benchmarks", "setup", "examples", "docs")
-             for p in (REPO / folder).rglob("*") if p.suffix in (".py", ".sh", ".md", ".toml")]
+    # the files git tracks: corpora and caches a set-up or benchmark left in the tree are not ours
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+    folders = ("minitools", "tests", "benchmarks", "setup", "examples", "docs")
+    names = [n for n in listed.decode().split("\0") if n]
+    files = [REPO / n for n in names if n.split("/", 1)[0] in folders and Path(n).suffix in (".py", ".sh", ".md", ".toml")]
     files += [REPO / "README.md", REPO / "Makefile", REPO / "pyproject.toml"]
-    return sorted(p for p in files if p.is_file() and p.resolve() != THIS and "__pycache__" not in p.parts)
+    return sorted(p for p in files if p.is_file() and p.resolve() != THIS)
 
 
 def _flat(text: str) -> str:
