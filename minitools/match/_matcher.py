@@ -1,10 +1,20 @@
-"""Matching a compiled pattern against a parsed tree (REFERENCE.md, "Structural matching").
+"""Matching a compiled pattern against a parsed tree (docs/tools.md, "How a pattern matches").
 
-Rules: nodes compare by kind; leaves by exact text; comments and unmatched unnamed tokens in
-the target are skipped; every token the pattern writes must match; extra trailing children
-of the target are ignored; `$$$` is lazy but backtracks (it takes as few siblings as the rest
-of the pattern allows); a repeated metavariable must capture an equal token sequence. A
-failed attempt leaves no bindings behind: environments are copied at each binding.
+Every node the pattern writes must match, in order; a target may differ only in formatting:
+- comments (and other extras: Python's line continuations) are skipped wherever they sit;
+- an unnamed token of the target that the pattern does not write (a `static` among the
+  modifiers, a trailing `,`) is skipped only where the pattern expects another literal
+  token; where it expects a metavariable or a sub-construct the token is a difference
+  (`() => true` does not match `async () => true`, `var $A $B` not `var x = g()`);
+- a statement terminator that a line break can stand for (`;` in Go and Python) may be
+  present on one side and a line break on the other;
+- extra trailing children of the target are ignored (`if ($C) { $$$ }` matches an if/else).
+`$$$` is lazy but backtracks (it takes as few siblings as the rest of the pattern allows)
+and never stops just before a comment it could hold, so a capture keeps the comments among,
+before and after its items. A single metavariable captures a node, or in Dart a node with
+the `selector` siblings that continue it (`t.id`, `jsonEncode(x)`). A repeated metavariable
+must capture an equal token sequence. A failed attempt leaves no bindings behind:
+environments are copied at each binding.
 """
 
 from __future__ import annotations
@@ -15,10 +25,11 @@ from itertools import zip_longest
 import tree_sitter
 
 from minitools.match._pattern import ANY, MULTI, SINGLE, Pattern, PNode
+from minitools.match._rules import LanguageRules, rules_for
 
-__all__ = ["EmptySeq", "MetaVarEnv", "match_at", "iter_matches"]
+__all__ = ["EmptySeq", "Run", "MetaVarEnv", "match_at", "iter_matches"]
 
-# name -> a node (single) or a list of nodes (sequence)
+# name -> a node (single) or a list of nodes (sequence, or a single metavariable's Run)
 MetaVarEnv = dict[str, "tree_sitter.Node | list[tree_sitter.Node]"]
 
 
@@ -28,10 +39,11 @@ def _leaves(nodes: list[tree_sitter.Node]) -> Iterator[bytes]:
     stack = list(reversed(nodes))
     while stack:
         n = stack.pop()
+        if n.is_extra:
+            continue
         if n.child_count == 0:
-            if not (n.is_extra and "comment" in n.type):
-                yield n.text or b""
-        elif not (n.is_extra and "comment" in n.type):
+            yield n.text or b""
+        else:
             stack.extend(reversed(n.children))
 
 
@@ -67,20 +79,23 @@ class EmptySeq(list):  # type: ignore[type-arg]
         self.point = point
 
 
+class Run(list):  # type: ignore[type-arg]
+    """What a single metavariable captured when that is a node and its continuing siblings:
+    reported as one capture, the source from the first node to the last."""
+
+
 def _slice(ts: list[tree_sitter.Node], j: int, k: int) -> list[tree_sitter.Node]:
     if k > j:
         return ts[j:k]
+    if not ts:
+        return []
     if j < len(ts):
         return EmptySeq(ts[j].start_byte, tuple(ts[j].start_point))  # type: ignore[arg-type]
     last = ts[-1]
     return EmptySeq(last.end_byte, tuple(last.end_point))  # type: ignore[arg-type]
 
 
-def _children(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    return [c for c in node.children if not c.is_extra]
-
-
-def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRules) -> MetaVarEnv | None:
     """`env` extended by matching pattern node `p` at target node `t`, or None."""
     meta = p.meta
     if meta:
@@ -93,85 +108,122 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | N
         return None
     if not p.children:
         return env if t.text == p.btext else None
-    return match_seq(p.children, 0, _children(t), 0, env)
+    r = match_seq(p.children, 0, t.children, 0, env, rules)
+    return None if r is None else r[0]
 
 
 def match_seq(
-    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv
-) -> MetaVarEnv | None:
-    """Match pattern siblings ps[i:] against target siblings ts[j:] (trailing targets ignored)."""
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules
+) -> tuple[MetaVarEnv, int] | None:
+    """Match pattern siblings ps[i:] against target siblings ts[j:] (trailing targets
+    ignored); returns the environment and the index after the last target consumed."""
     np, nt = len(ps), len(ts)
     while i < np:
         p = ps[i]
         if p.meta == MULTI:
             if i == np - 1:
                 # a trailing sequence takes the rest: nothing after it could constrain it
-                return _bind(env, p.name, _slice(ts, j, nt)) if ts else _bind(env, p.name, [])
-            # lazy with backtracking: as few siblings as the rest of the pattern allows
+                bound = _bind(env, p.name, _slice(ts, j, nt))
+                return None if bound is None else (bound, nt)
+            # lazy with backtracking: as few siblings as the rest of the pattern allows,
+            # never ending just before a comment (the capture keeps it)
             for k in range(j, nt + 1):
-                bound = _bind(env, p.name, _slice(ts, j, k) if ts else [])
+                if k < nt and k > j and ts[k].is_extra:
+                    continue
+                bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:
-                    r = match_seq(ps, i + 1, ts, k, bound)
+                    r = match_seq(ps, i + 1, ts, k, bound, rules)
                     if r is not None:
                         return r
             return None
+        while j < nt and ts[j].is_extra:
+            j += 1  # comments are formatting
         if j >= nt:
+            if not p.meta and p.kind_id in rules.terminators:
+                i += 1  # the pattern's `;` stands for the line break that ends the target
+                continue
             return None
         t = ts[j]
-        r = match_node(p, t, env)
+        r = match_node(p, t, env, rules)
         if r is not None:
+            if p.meta and rules.continuations and j + 1 < nt and ts[j + 1].kind_id in rules.continuations:
+                return _match_run_capture(ps, i, ts, j, env, rules)
             env, i, j = r, i + 1, j + 1
             continue
-        if not t.is_named:
-            j += 1  # an unmatched unnamed token of the target is not significant
+        if not p.meta and not p.children:
+            if not t.is_named:
+                j += 1  # a token the pattern does not write, where it expects a token
+                continue
+            if p.kind_id in rules.terminators:
+                i += 1  # the pattern's `;`, where the target breaks the line instead
+                continue
+        if t.kind_id in rules.terminators:
+            j += 1  # the target's `;`, where the pattern breaks the line instead
             continue
         return None
-    return env
+    return env, j
+
+
+def _match_run_capture(
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules
+) -> tuple[MetaVarEnv, int] | None:
+    """A single metavariable at ts[j] followed by continuing siblings: the longest run the
+    rest of the pattern allows (a postfix chain is one expression)."""
+    p = ps[i]
+    end = j + 1
+    while end < len(ts) and ts[end].kind_id in rules.continuations:
+        end += 1
+    for stop in range(end, j, -1):
+        value: tree_sitter.Node | list[tree_sitter.Node] = ts[j] if stop == j + 1 else Run(ts[j:stop])
+        bound = _bind(env, p.name, value)
+        if bound is not None:
+            r = match_seq(ps, i + 1, ts, stop, bound, rules)
+            if r is not None:
+                return r
+    return None
 
 
 def match_at(pattern: Pattern, node: tree_sitter.Node) -> MetaVarEnv | None:
     """Match a single-node pattern at `node`."""
-    return match_node(pattern.nodes[0], node, {})
-
-
-def match_run(pattern: Pattern, siblings: list[tree_sitter.Node], start: int) -> tuple[MetaVarEnv, int] | None:
-    """Match a sibling-run pattern at siblings[start:]; returns the env and the index after the run."""
-    ps = pattern.nodes
-    env: MetaVarEnv | None = {}
-    j = start
-    for p in ps:
-        if j >= len(siblings) or env is None:
-            return None
-        if p.meta == MULTI:
-            return None  # sequences at the top of a run are not supported
-        env = match_node(p, siblings[j], env)
-        j += 1
-    if env is None:
-        return None
-    return env, j
+    return match_node(pattern.nodes[0], node, {}, rules_for(pattern.language))
 
 
 def iter_matches(
     pattern: Pattern, candidates: list[tree_sitter.Node]
 ) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
     """(first node, last node, env) for every match among `candidates`: nodes of the pattern's
-    root kind (for a sibling-run pattern, of its first node's kind), in the order given."""
+    root kind (for a sibling-run pattern, of its first node's kind), in the order given.
+    A sibling-run pattern matches a run of siblings anywhere: at the top of a file or in
+    any block."""
+    rules = rules_for(pattern.language)
     if not pattern.is_sequence:
         p = pattern.nodes[0]
         for node in candidates:
-            env = match_node(p, node, {})
+            env = match_node(p, node, {}, rules)
             if env is not None:
                 yield node, node, env
         return
+    ps = pattern.nodes
+    siblings: dict[int, tuple[list[tree_sitter.Node], dict[tuple[int, int, int], int]]] = {}
     for node in candidates:
         parent = node.parent
         if parent is None:
             continue
-        kids = _children(parent)
-        idx = next((i for i, k in enumerate(kids) if k.start_byte == node.start_byte and k.end_byte == node.end_byte and k.kind_id == node.kind_id), None)
+        known = siblings.get(parent.id)
+        if known is None:
+            kids = parent.children
+            # the parent's own closing tokens (a block's `}`) are not part of any run
+            while kids and not kids[-1].is_named and not kids[-1].is_extra:
+                kids = kids[:-1]
+            known = siblings[parent.id] = (kids, {(k.start_byte, k.end_byte, k.kind_id): n for n, k in enumerate(kids)})
+        kids, where = known
+        idx = where.get((node.start_byte, node.end_byte, node.kind_id))
         if idx is None:
             continue
-        r = match_run(pattern, kids, idx)
+        r = match_seq(ps, 0, kids, idx, {}, rules)
         if r is not None:
             env, after = r
-            yield node, kids[after - 1], env
+            last = after - 1
+            while last > idx and kids[last].is_extra:
+                last -= 1
+            yield node, kids[last], env

@@ -12,6 +12,7 @@ import tree_sitter
 
 from minitools.match._grammars import load_language
 from minitools.match._ladder import METAVAR_CHAR, ladder_for
+from minitools.match._rules import TERMINATORS
 
 __all__ = ["PatternError", "Pattern", "PNode", "compile_pattern", "SINGLE", "ANY", "MULTI", "parser_for"]
 
@@ -168,11 +169,38 @@ def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tre
     return None
 
 
+# Kinds that only hold a run of statements and share the run's extent in a scaffold (Go's
+# `statement_list`): a fragment that is such a node is the run it holds.
+_STATEMENT_RUNS = frozenset({"statement_list"})
+
+
+def _statement_run(hole: list[tree_sitter.Node]) -> list[tree_sitter.Node]:
+    """A hole that is a whole file (a rung with no scaffold) or a statement-run node, as
+    the statements it holds: a run of several statements matches in any block, not only
+    as a whole file; a single one, with a comment beside it, is that statement."""
+    if len(hole) != 1:
+        return hole
+    node = hole[0]
+    if node.parent is not None and node.type not in _STATEMENT_RUNS:
+        return hole
+    kids = [c for c in node.children if not c.is_extra]
+    if not kids:
+        return hole
+    if len(kids) == 1:
+        one = kids[0]
+        while one.child_count == 1 and one.children[0].start_byte == one.start_byte and one.children[0].end_byte == one.end_byte:
+            one = one.children[0]
+        return [one]
+    return kids
+
+
 def _has_problem(node: tree_sitter.Node) -> bool:
     return node.has_error or node.is_missing
 
 
-def _literals(nodes: tuple[PNode, ...]) -> tuple[bytes, ...]:
+def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[bytes, ...]:
+    """The tokens every matching file contains; `optional` (a terminator a line break can
+    stand for) is not one of them."""
     out: dict[bytes, None] = {}
 
     def walk(p: PNode) -> None:
@@ -180,7 +208,7 @@ def _literals(nodes: tuple[PNode, ...]) -> tuple[bytes, ...]:
             return
         if not p.children:
             token = p.text.strip()
-            if token:
+            if token and token != optional:
                 out[token.encode("utf-8")] = None
             return
         for c in p.children:
@@ -254,8 +282,9 @@ def compile_pattern(source: str, language: str) -> Pattern:
         hole = _hole(tree.root_node, len(pre), len(pre) + len(body), absorb)
         if not hole:
             continue
+        hole = _statement_run(hole)
         built = tuple(b for b in (_build(n, char, regexes, False) for n in hole) if b is not None)
         if not built:
             continue
-        return Pattern(source, language, name, built, _names(built), _literals(built), _anchors(built))
+        return Pattern(source, language, name, built, _names(built), _literals(built, TERMINATORS.get(language)), _anchors(built))
     raise PatternError(f'pattern "{source}" is unparseable as {language}: tried {", ".join(tried)}')
