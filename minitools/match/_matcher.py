@@ -144,11 +144,11 @@ def match_seq(
                 continue
             return None
         t = ts[j]
-        r = match_node(p, t, env, rules)
-        if r is not None:
+        got = match_node(p, t, env, rules)
+        if got is not None:
             if p.meta and rules.continuations and j + 1 < nt and ts[j + 1].kind_id in rules.continuations:
                 return _match_run_capture(ps, i, ts, j, env, rules)
-            env, i, j = r, i + 1, j + 1
+            env, i, j = got, i + 1, j + 1
             continue
         if not p.meta and not p.children:
             if not t.is_named:
