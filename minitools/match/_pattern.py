@@ -220,9 +220,12 @@ def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[by
     return tuple(sorted(out, key=len, reverse=True))
 
 
-def _anchors(nodes: tuple[PNode, ...]) -> tuple[tuple[bytes, tuple[tuple[int, ...], ...]], ...]:
+def _anchors(
+    nodes: tuple[PNode, ...], optional: str | None = None
+) -> tuple[tuple[bytes, tuple[tuple[int, ...], ...]], ...]:
     """Each token the root's subtree writes as a whole leaf, with the kinds on the way from
-    each leaf that writes it up to the root (leaf first): a candidate must have them too."""
+    each leaf that writes it up to the root (leaf first): a candidate must have them too
+    (`optional`, a terminator a line break can stand for, need not be there)."""
     if len(nodes) != 1 or nodes[0].meta:
         return ()
     paths: dict[bytes, dict[tuple[int, ...], None]] = {}
@@ -232,7 +235,7 @@ def _anchors(nodes: tuple[PNode, ...]) -> tuple[tuple[bytes, tuple[tuple[int, ..
             return
         here = (p.kind_id, *above)
         if not p.children:
-            if p.btext and p.btext.strip() == p.btext:
+            if p.btext and p.btext.strip() == p.btext and p.text != optional:
                 paths.setdefault(p.btext, {})[here] = None
             return
         for c in p.children:
@@ -283,8 +286,9 @@ def compile_pattern(source: str, language: str) -> Pattern:
         if not hole:
             continue
         hole = _statement_run(hole)
+        optional = TERMINATORS.get(language)
         built = tuple(b for b in (_build(n, char, regexes, False) for n in hole) if b is not None)
         if not built:
             continue
-        return Pattern(source, language, name, built, _names(built), _literals(built, TERMINATORS.get(language)), _anchors(built))
+        return Pattern(source, language, name, built, _names(built), _literals(built, optional), _anchors(built, optional))
     raise PatternError(f'pattern "{source}" is unparseable as {language}: tried {", ".join(tried)}')
