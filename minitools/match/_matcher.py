@@ -144,10 +144,13 @@ def match_seq(
                 continue
             return None
         t = ts[j]
+        if p.meta and rules.continuations:
+            if t.kind_id in rules.continuations:
+                return None  # a continuation is no expression of its own
+            if j + 1 < nt and ts[j + 1].kind_id in rules.continuations:
+                return _match_run_capture(ps, i, ts, j, env, rules)
         got = match_node(p, t, env, rules)
         if got is not None:
-            if p.meta and rules.continuations and j + 1 < nt and ts[j + 1].kind_id in rules.continuations:
-                return _match_run_capture(ps, i, ts, j, env, rules)
             env, i, j = got, i + 1, j + 1
             continue
         if not p.meta and not p.children:
@@ -174,8 +177,10 @@ def _match_run_capture(
     while end < len(ts) and ts[end].kind_id in rules.continuations:
         end += 1
     for stop in range(end, j, -1):
-        value: tree_sitter.Node | list[tree_sitter.Node] = ts[j] if stop == j + 1 else Run(ts[j:stop])
-        bound = _bind(env, p.name, value)
+        if stop == j + 1:
+            bound = match_node(p, ts[j], env, rules)
+        else:
+            bound = _bind(env, p.name, Run(ts[j:stop]))
         if bound is not None:
             r = match_seq(ps, i + 1, ts, stop, bound, rules)
             if r is not None:

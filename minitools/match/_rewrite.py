@@ -8,7 +8,9 @@ Rules (docs/reference.md, "Rewrite"; docs/tools.md, "ast_edit, resolve"):
   indentation is taken literally, so tabs work as well as spaces;
 - template lines after the first take the match's line indentation;
 - the file's newline convention is kept (a CRLF file stays CRLF);
-- overlapping matches: the outer edit wins, and the inner ones are counted.
+- overlapping matches: the outer edit wins, and the inner ones are counted;
+- a capture keeps its comments; one that ends in a comment running to the end of its line
+  is followed by a line break (at the match's line indentation) before the template goes on.
 """
 
 from __future__ import annotations
@@ -109,7 +111,11 @@ def render(template: Template, match: NodeMatch, source: bytes) -> str:
     newline = newline_of(source)
     base = _line_indent(source, match.start_byte)
     lines: list[str] = [""]
+    open_line = False  # the last capture ended in a line comment
     for part in template.parts:
+        if open_line and not (isinstance(part, str) and part.startswith(("\n", "\r\n"))):
+            lines.append(base)
+        open_line = False
         if isinstance(part, str):
             pieces = part.replace("\r\n", "\n").split("\n")
             lines[-1] += pieces[0]
@@ -126,6 +132,9 @@ def render(template: Template, match: NodeMatch, source: bytes) -> str:
         chunk = _reindent(text, _line_indent(source, capture.start_byte), to_indent)
         lines[-1] += chunk[0]
         lines.extend(chunk[1:])
+        open_line = capture.open_line
+    if open_line and source[match.end_byte : match.end_byte + 1] not in (b"\n", b"\r", b""):
+        lines.append(base)  # the rest of the source line would land in the comment
     # a line left holding only indentation (an empty capture, a blank template line) is blank
     return newline.join(line if line.strip() else "" for line in lines)
 

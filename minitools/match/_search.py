@@ -33,6 +33,9 @@ class Capture(NamedTuple):
     end_byte: int
     start: tuple[int, int]  # (line, column), 1-based, column in code points
     end: tuple[int, int]
+    # the capture ends in a comment that runs to the end of its line: a rewrite must start
+    # what follows it on a new line, or the comment would swallow it
+    open_line: bool = False
 
 
 class NodeMatch(NamedTuple):
@@ -110,6 +113,7 @@ def _seq_capture(source: bytes, nodes: list[tree_sitter.Node], at: int, point: t
         last.end_byte,
         _position(source, first.start_byte, tuple(first.start_point)),  # type: ignore[arg-type]
         _position(source, last.end_byte, tuple(last.end_point)),  # type: ignore[arg-type]
+        last.is_extra and source[last.end_byte : last.end_byte + 1] in (b"\n", b"\r"),
     )
 
 

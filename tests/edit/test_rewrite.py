@@ -43,6 +43,18 @@ CASES = [
     ("go", "if $C { $$$B }", "for $C {\n\t$$$B\n}",
      "package main\n\nfunc main() {\n\tif ok {\n\t\tstep()\n\t\tother()\n\t}\n}\n",
      "package main\n\nfunc main() {\n\tfor ok {\n\t\tstep()\n\t\tother()\n\t}\n}\n"),
+    # a rewrite never loses source text that was inside the match: comments in a `$$$`
+    # capture (before, among and after its items) are carried over
+    ("python", "foo($$$ARGS)", "bar($$$ARGS)",
+     "foo(a, # note\n b)\nfoo(  # lead\n    z)\nfoo(z  # trail\n)\n",
+     "bar(a, # note\n b)\nbar(# lead\n    z)\nbar(z  # trail\n)\n"),
+    ("python", "foo($$$ARGS)", "bar($$$ARGS)",
+     "if x:\n    foo(a,  # t\n        b  # u\n    )\n",
+     "if x:\n    bar(a,  # t\n        b  # u\n    )\n"),
+    ("javascript", "f($$$A)", "g($$$A)",
+     "f(/* first */ 1, 2 /* last */);\n", "g(/* first */ 1, 2 /* last */);\n"),
+    ("javascript", "f($$$A)", "g($$$A)",
+     "f(1, // one\n  2 // two\n);\n", "g(1, // one\n  2 // two\n);\n"),
     ("go", "fmt.Println($$$A)", "log.Println($$$A)",
      "package main\n\nfunc main() {\n\tfmt.Println(\"a\",\n\t\t\"b\")\n}\n",
      "package main\n\nfunc main() {\n\tlog.Println(\"a\",\n\t\t\"b\")\n}\n"),

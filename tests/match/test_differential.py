@@ -85,9 +85,10 @@ def _theirs(exe: str, root: Path, pattern: str, language: str) -> list[tuple[str
     out = []
     for line in proc.stdout.splitlines():
         m = json.loads(line)
-        single = {k: v["text"] for k, v in m["metaVariables"]["single"].items()}
+        found = m.get("metaVariables", {})  # absent when the pattern has none
+        single = {k: v["text"] for k, v in found.get("single", {}).items()}
         multi: dict[str, list[str]] = {}
-        for k, nodes in m["metaVariables"]["multi"].items():
+        for k, nodes in found.get("multi", {}).items():
             multi[k] = [n["text"] for n in nodes]
         offsets = m["range"]["byteOffset"]
         out.append((m["file"], offsets["start"], offsets["end"], m["text"], {**single, **{f"$$${k}": v for k, v in multi.items()}}))
@@ -123,3 +124,64 @@ def test_ast_grep_misses_what_the_ladder_finds(tmp_path: Path, repo_root: Path) 
     assert len(_ours(root, "print($A)", "dart")) == 2
     assert _theirs(exe, root, "free($P)", "c") == []
     assert [t[3] for t in _ours(root, "free($P)", "c")] == ["free(p)"]
+
+
+# What a target may leave out of a pattern (docs/tools.md, "How a pattern matches"): where
+# ast-grep's default strictness and minitools agree, the two must give the same matches.
+STRICT_SOURCES: dict[str, tuple[str, str]] = {
+    "typescript": ("s.ts", '''const a = async () => true;
+const b = () => true;
+cb?.(1);
+cb(1);
+async function f() {}
+function g() {}
+'''),
+    "go": ("s.go", '''package p
+
+var x = g()
+var y int
+var z int = 3
+
+type T struct {
+\ta, b int
+}
+
+type U struct {
+\tc string
+}
+'''),
+    "java": ("S.java", '''class S { private static final String B = "x"; }
+class T { private final int c = 1; }
+class R { final private int d = 2; }
+'''),
+    "python": ("s.py", '''foo(a, # note
+    b)
+foo(  # lead
+    z)
+foo(z  # trail
+)
+foo(1, # c
+    2)
+'''),
+}
+STRICT_PATTERNS: list[tuple[str, str]] = [
+    ("typescript", "() => true"),  # `async` is a token the pattern leaves out before a sub-construct
+    ("typescript", "cb(1)"),  # so is `?.`
+    ("typescript", "function $A() {}"),  # but before the token `function` it may be skipped
+    ("go", "var $A $B"),  # `=` where the pattern expects a metavariable: not `var x = g()`
+    ("go", "type $A struct { $B $C }"),  # `,` likewise: not `a, b int`
+    ("java", "class $C { private final $T $F = $V; }"),  # `static` among the modifiers is skipped
+    ("python", "foo($$$A)"),  # a sequence keeps the comments before, among and after its items
+    ("python", "foo(1, 2)"),
+    ("python", "foo($A, $B)"),
+]
+
+
+@pytest.mark.parametrize(("language", "pattern"), STRICT_PATTERNS, ids=[f"{l}:{p}" for l, p in STRICT_PATTERNS])
+def test_same_strictness_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern: str) -> None:
+    exe = ast_grep_cli()
+    name, body = STRICT_SOURCES[language]
+    (tmp_path / name).write_text(body, encoding="utf-8")
+    theirs = _theirs(exe, tmp_path, pattern, language)
+    assert theirs, "the case must match something"
+    assert _ours(tmp_path, pattern, language) == theirs, f"pattern tree: {compile_pattern(pattern, language).nodes}"

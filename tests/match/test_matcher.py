@@ -49,6 +49,49 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("c", "return $X;", "int f(void) { return 0; }", [("return 0;", {"X": "0"})]),
     ("java", "System.out.println($A)", "class C { void m() { System.out.println(1); } }", [("System.out.println(1)", {"A": "1"})]),
     ("rust", "$A.unwrap()", "fn m() { let v = x.unwrap(); y.expect(\"e\"); }", [("x.unwrap()", {"A": "x"})]),
+    # a token the pattern leaves out is a difference where the pattern expects a metavariable
+    # or a sub-construct (docs/tools.md, "How a pattern matches")
+    ("typescript", "() => true", "const a = async () => true;\nconst b = () => true;", [("() => true", {})]),
+    ("typescript", "cb(1)", "cb?.(1);\ncb(1);", [("cb(1)", {})]),
+    ("javascript", "foo.bar($A)", "foo?.bar(1); foo.bar(2);", [("foo.bar(2)", {"A": "2"})]),
+    ("go", "var $A $B", "package p\nvar x = g()\nvar y int\n", [("var y int", {"A": "y", "B": "int"})]),
+    ("go", "type $A struct { $B $C }", "package p\ntype T struct {\n\ta, b int\n}\ntype U struct {\n\tc string\n}\n",
+     [("type U struct {\n\tc string\n}", {"A": "U", "B": "c", "C": "string"})]),
+    ("python", "lambda: $A", "f = lambda x: 1\ng = lambda: 2\n", [("lambda: 2", {"A": "2"})]),
+    # ... and may be skipped only where the pattern expects another token of that node
+    ("typescript", "function $A() {}", "async function f() {}\nfunction g() {}", [("async function f() {}", {"A": "f"}), ("function g() {}", {"A": "g"})]),
+    ("java", "class $C { private final $T $F = $V; }",
+     'class S { private static final String B = "x"; }\nclass R { final private int d = 2; }',
+     [('class S { private static final String B = "x"; }', {"C": "S", "T": "String", "F": "B", "V": '"x"'})]),
+    ("javascript", "foo($A, $B)", "foo(a, b,);", [("foo(a, b,)", {"A": "a", "B": "b"})]),
+    # comments are formatting: skipped wherever they sit, kept in the match's text
+    ("python", "if $A in $B:\n    continue",
+     "for x in y:\n    if a in b:\n        # note\n        continue\n    if c in d:\n        x()\n        continue\n",
+     [("if a in b:\n        # note\n        continue", {"A": "a", "B": "b"})]),
+    ("javascript", "foo(g(1))", "foo(/* c */ g(1)); foo(g(/* c */ 1));", [("foo(/* c */ g(1))", {}), ("foo(g(/* c */ 1))", {})]),
+    # a `$$$` capture is the source from its first to its last node, comments included
+    ("python", "foo($$$ARGS)", "foo(a, # note\n b)\nfoo(  # lead\n    z)\nfoo(z  # trail\n)\n",
+     [("foo(a, # note\n b)", {"ARGS": "a, # note\n b"}), ("foo(  # lead\n    z)", {"ARGS": "# lead\n    z"}),
+      ("foo(z  # trail\n)", {"ARGS": "z  # trail"})]),
+    ("python", "foo($A, $$$REST)", "foo(a, # note\n b)\n", [("foo(a, # note\n b)", {"A": "a", "REST": "# note\n b"})]),
+    # a run of statements matches anywhere: at the top of a file or in any block, in every language
+    ("python", "x = 1; y = 2", "a = 0\nx = 1\ny = 2\ndef f():\n    x = 1; y = 2\n    z = 3\n",
+     [("x = 1\ny = 2", {}), ("x = 1; y = 2", {})]),
+    ("python", "x = 1\ny = $A", "a = 0\nx = 1\ny = 2\ndef f():\n    x = 1\n    # between\n    y = 3\n",
+     [("x = 1\ny = 2", {"A": "2"}), ("x = 1\n    # between\n    y = 3", {"A": "3"})]),
+    ("javascript", "x = 1; y = $A;", "let a = 0;\nx = 1; y = 2;\nfunction f() { x = 1; y = 3; }\n",
+     [("x = 1; y = 2;", {"A": "2"}), ("x = 1; y = 3;", {"A": "3"})]),
+    ("typescript", "const $A = 1;\nconst $B = 2;", "let z = 0;\nconst a = 1;\nconst b = 2;\n", [("const a = 1;\nconst b = 2;", {"A": "a", "B": "b"})]),
+    ("go", "foo($A);", "package p\nfunc f() {\n\tfoo(1)\n\tfoo(2); bar()\n}\n", [("foo(1)", {"A": "1"}), ("foo(2);", {"A": "2"})]),
+    ("go", "foo($A)\nbar()", "package p\nfunc f() {\n\tfoo(1)\n\tfoo(2); bar()\n}\n", [("foo(2); bar()", {"A": "2"})]),
+    ("c", "a(); b($X);", "void f(void) { z(); a(); b(1); }", [("a(); b(1);", {"X": "1"})]),
+    ("java", "a(); b($X);", "class C { void m() { z(); a(); b(1); } }", [("a(); b(1);", {"X": "1"})]),
+    ("rust", "a(); b($X);", "fn m() { z(); a(); b(1); }", [("a(); b(1);", {"X": "1"})]),
+    # Dart writes a postfix chain as siblings: a single metavariable captures all of it
+    ("dart", "$A == $B", "void f() { if (t.id == id) {} }", [("t.id == id", {"A": "t.id", "B": "id"})]),
+    ("dart", "return $A;", "String g() { return jsonEncode(x); }", [("return jsonEncode(x);", {"A": "jsonEncode(x)"})]),
+    ("dart", "$A.dispose()", "void f() { a.b.dispose(); }", [("a.b.dispose()", {"A": "a.b"})]),
+    ("dart", "$A == $A", "void f() { if (a.b == a.b) {} if (a.b == a.c) {} }", [("a.b == a.b", {"A": "a.b"})]),
 ]
 
 
