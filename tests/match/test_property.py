@@ -4,6 +4,8 @@ The original place must be found, and every match must really have the pattern's
 the pattern's literal tokens and captures, in order, where the only target tokens left out
 are comments, unnamed tokens standing where the pattern expects another token of the same
 parent (docs/tools.md, "How a pattern matches"), a Go/Python `;`, and what trails the match.
+A second test leaves one token out of a cut (a keyword, a `,`): the cut must find its place
+exactly when that rule lets the target's token be skipped there.
 
 Files come from the corpora benchmarks/corpora/ holds when they are installed, else from
 real files on the machine (the running Python's standard library, node_modules' TypeScript,
@@ -132,9 +134,11 @@ def _inside_string(node: tree_sitter.Node, top: tree_sitter.Node) -> bool:
     return False
 
 
-def _cut(source: bytes, first: tree_sitter.Node, last: tree_sitter.Node, rng: random.Random) -> tuple[str, list[tuple[int, int, str]]]:
-    """The fragment from `first` to `last` with a few sub-nodes turned into metavariables:
-    (pattern text, [(start, end, name)] of the replaced spans)."""
+def _cut(
+    source: bytes, first: tree_sitter.Node, last: tree_sitter.Node, rng: random.Random, language: str, most: int = 3
+) -> tuple[str, list[tuple[int, int, str]]]:
+    """The fragment from `first` to `last` with up to `most` sub-nodes turned into
+    metavariables: (pattern text, [(start, end, name)] of the replaced spans)."""
     start, end = first.start_byte, last.end_byte
     subs = [
         n for top in _siblings(first, last) for n in _named(top)
@@ -144,7 +148,7 @@ def _cut(source: bytes, first: tree_sitter.Node, last: tree_sitter.Node, rng: ra
     rng.shuffle(subs)
     chosen: list[tuple[int, int, str]] = []
     names: dict[bytes, str] = {}
-    for n in subs[: rng.randint(0, 6)]:
+    for n in subs[: rng.randint(0, 6) if most else 0]:
         if any(not (n.end_byte < s or n.start_byte > e) for s, e, _ in chosen):
             continue  # overlapping, or touching: `$A$B` would read as one name
         if _word_byte(source, n.start_byte - 1) or _word_byte(source, n.end_byte):
@@ -156,7 +160,7 @@ def _cut(source: bytes, first: tree_sitter.Node, last: tree_sitter.Node, rng: ra
             name = "ABCDEFGHJK"[len(chosen)] + "V"
             names[text] = name
         chosen.append((n.start_byte, n.end_byte, name))
-        if len(chosen) == 3:
+        if len(chosen) >= most:
             break
     chosen.sort()
     out, pos = b"", start
@@ -164,9 +168,23 @@ def _cut(source: bytes, first: tree_sitter.Node, last: tree_sitter.Node, rng: ra
         out += source[pos:s] + b"$" + name.encode()
         pos = e
     out += source[pos:end]
+    if language != "python":
+        return out.decode("utf-8"), chosen
+    # Python reads indentation: the fragment dedented, as a user would write it
     line_start = source.rfind(b"\n", 0, start) + 1
     text = " " * len(source[line_start:start].decode("utf-8", "replace")) + out.decode("utf-8")
     return textwrap.dedent(text).strip(), chosen
+
+
+def _dedent_changes_a_string(first: tree_sitter.Node, last: tree_sitter.Node) -> bool:
+    """Whether the cut holds a string that spans lines below an indented first line (the
+    dedent a Python fragment needs would change the string's text)."""
+    if first.start_point[1] == 0:
+        return False
+    return any(
+        "string" in n.type and n.start_point[0] != n.end_point[0]
+        for top in _siblings(first, last) for n in _named(top)
+    )
 
 
 def _word_byte(source: bytes, at: int) -> bool:
@@ -176,13 +194,13 @@ def _word_byte(source: bytes, at: int) -> bool:
 Shape = object
 
 
-def _target_shape(node: tree_sitter.Node, spans: set[tuple[int, int]]) -> Shape:
+def _target_shape(node: tree_sitter.Node, spans: set[tuple[int, int]], dropped: int = -1) -> Shape:
     if (node.start_byte, node.end_byte) in spans:
         return "$"
-    kids = [c for c in node.children if not c.is_extra]
+    kids = [c for c in node.children if not c.is_extra and c.id != dropped]
     if not kids:
         return node.type
-    return (node.type, tuple(_target_shape(c, spans) for c in kids))
+    return (node.type, tuple(_target_shape(c, spans, dropped) for c in kids))
 
 
 def _pattern_shape(p: PNode) -> Shape:
@@ -193,7 +211,9 @@ def _pattern_shape(p: PNode) -> Shape:
     return (p.kind, tuple(_pattern_shape(c) for c in p.children))
 
 
-def _compiled_as_cut(pattern: Pattern, first: tree_sitter.Node, last: tree_sitter.Node, spans: set[tuple[int, int]]) -> bool:
+def _compiled_as_cut(
+    pattern: Pattern, first: tree_sitter.Node, last: tree_sitter.Node, spans: set[tuple[int, int]], dropped: int = -1
+) -> bool:
     """Whether the pattern's tree is the cut's own tree, metavariables where spans were cut
     out: else the fragment reads as another construct out of its file (nothing the matcher
     can find)."""
@@ -207,7 +227,7 @@ def _compiled_as_cut(pattern: Pattern, first: tree_sitter.Node, last: tree_sitte
         while node is not None and node.type != p.kind:
             kids = [c for c in node.children if not c.is_extra]
             node = kids[0] if len(kids) == 1 and (kids[0].start_byte, kids[0].end_byte) == (top.start_byte, top.end_byte) else None
-        if node is None or _target_shape(node, spans) != _pattern_shape(p):
+        if node is None or _target_shape(node, spans, dropped) != _pattern_shape(p):
             return False
     return True
 
@@ -316,13 +336,18 @@ def _really_has_tokens(pattern: Pattern, m: NodeMatch, root: tree_sitter.Node, t
     return None
 
 
-def _samples(tree: tree_sitter.Tree, source: bytes, rng: random.Random, language: str) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node]]:
-    nodes = [
+def _standalone(tree: tree_sitter.Tree, source: bytes) -> list[tree_sitter.Node]:
+    """The nodes worth cutting: standalone constructs of a modest size."""
+    return [
         n for n in _named(tree.root_node)
         if 12 <= n.end_byte - n.start_byte <= 300 and n.child_count >= 2 and not n.has_error
         and any(k in n.type for k in STANDALONE) and "parameter" not in n.type and "comment" not in n.type and "string" not in n.type and n.parent is not None
         and b"$" not in source[n.start_byte : n.end_byte]
     ]
+
+
+def _samples(tree: tree_sitter.Tree, source: bytes, rng: random.Random, language: str) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node]]:
+    nodes = _standalone(tree, source)
     for n in rng.sample(nodes, min(NODES, len(nodes))):
         yield n, n
     runs = []
@@ -353,20 +378,31 @@ def test_cut_patterns_find_their_place_and_only_their_tokens(language: str) -> N
             continue  # not this grammar's language (a C++ header), or not valid
         for first, last in _samples(tree, source, rng, language):
             tried += 1
-            text, cuts = _cut(source, first, last, rng)
             where = f"{name}:{first.start_point[0] + 1}"
-            try:
-                pattern = compile_pattern(text, language)
-            except PatternError:
-                skips["unparseable out of its file"] += 1
-                if os.environ.get("MINITOOLS_PROPERTY_VERBOSE"):
-                    print("unparseable", first.type, repr(text[:80]))
+            if language == "python" and _dedent_changes_a_string(first, last):
+                skips["a multi-line string the dedent would change"] += 1
                 continue
-            if not _compiled_as_cut(pattern, first, last, {(a, b) for a, b, _ in cuts}):
-                skips["compiles as another construct"] += 1
+            # with metavariables first; where the grammar wants a literal in the place of one
+            # (an import's source string, C's `if (...)`), the plain cut
+            attempt: Pattern | str = ""
+            for most in (3, 0):
+                text, cuts = _cut(source, first, last, rng, language, most)
+                try:
+                    pattern = compile_pattern(text, language)
+                except PatternError:
+                    attempt = "unparseable out of its file"
+                    continue
+                if not _compiled_as_cut(pattern, first, last, {(a, b) for a, b, _ in cuts}):
+                    attempt = "compiles as another construct"
+                    continue
+                attempt = pattern
+                break
+            if isinstance(attempt, str):
+                skips[attempt] += 1
                 if os.environ.get("MINITOOLS_PROPERTY_VERBOSE"):
-                    print("another", first.type, pattern.nodes[0].kind, repr(text[:80]))
+                    print(attempt, first.type, repr(text[:80]))
                 continue
+            pattern = attempt
             found = find_matches(pattern, source)
             if not any(m.start_byte == first.start_byte and m.end_byte == last.end_byte for m in found):
                 failures.append(f"{where}: {text!r} does not find its own place (tree {pattern.nodes})")
@@ -381,3 +417,100 @@ def test_cut_patterns_find_their_place_and_only_their_tokens(language: str) -> N
     assert not failures, "\n".join(failures[:20])
     assert tried >= len(files), f"too few {language} samples: {tried}"
     assert skipped <= MAX_SKIP_SHARE * tried, f"{skipped} of {tried} {language} samples skipped: {dict(skips)}"
+
+
+def _droppable(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The unnamed tokens inside `node` (neither its first nor its last, outside strings)."""
+    out = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.is_extra or "string" in n.type or "comment" in n.type:
+            continue
+        if n.child_count == 0:
+            if not n.is_named and n.start_byte > node.start_byte and n.end_byte < node.end_byte and n.end_byte > n.start_byte:
+                out.append(n)
+            continue
+        stack.extend(n.children)
+    return out
+
+
+def _skip_allowed(dropped: tree_sitter.Node, terminator: bytes | None) -> bool:
+    """What docs/tools.md, "How a pattern matches", predicts for a pattern that leaves out
+    the token `dropped`: found where the pattern expects another token of the same node
+    there, where nothing of that node follows (trailing), or for a Go/Python `;`."""
+    if terminator is not None and dropped.text == terminator:
+        return True
+    parent = dropped.parent
+    assert parent is not None
+    kids = [c for c in parent.children if not c.is_extra]
+    after = kids[kids.index(next(c for c in kids if c.id == dropped.id)) + 1 :]
+    if not after:
+        return True
+    nxt = after[0]
+    return nxt.child_count == 0 and nxt.kind_id != dropped.kind_id
+
+
+@pytest.mark.parametrize("language", sorted(EXTENSIONS))
+def test_a_token_left_out_of_a_cut_is_a_difference_unless_the_rule_allows(language: str) -> None:
+    """A cut with one unnamed token (a keyword, an operator, a `=`) left out, that still reads
+    as the same construct, finds its place exactly when the strictness rule lets the target's
+    token be skipped there, and every match it has is the pattern's tokens in order."""
+    files = _files(language)
+    if not files:
+        pytest.skip(f"no {language} files on this machine or in {CORPORA}")
+    rng = random.Random(f"{SEED}:{language}:drop")
+    terminator = b";" if language in ("go", "python") else None
+    unusable: Counter[str] = Counter()
+    failures: list[str] = []
+    predicted: Counter[bool] = Counter()
+    for name, source in files:
+        tree = parser_for(language).parse(source)
+        if tree.root_node.has_error:
+            continue
+        nodes = _standalone(tree, source)
+        nodes = rng.sample(nodes, min(len(nodes), 2 * NODES))
+        for node in nodes:
+            tokens = _droppable(node)
+            if not tokens or (language == "python" and _dedent_changes_a_string(node, node)):
+                unusable["no token to leave out"] += 1
+                continue
+            rng.shuffle(tokens)
+            # keywords first (`async`, `static`, `mut`): the ones a fragment can do without
+            tokens.sort(key=lambda t: not (t.text or b"").isalpha())
+            usable: tuple[tree_sitter.Node, str, Pattern] | None = None
+            for d in tokens[:16]:  # most tokens cannot go: the fragment no longer parses
+                glue = b" " if _word_byte(source, d.start_byte - 1) and _word_byte(source, d.end_byte) else b""
+                text = (source[node.start_byte : d.start_byte] + glue + source[d.end_byte : node.end_byte]).decode("utf-8")
+                if language == "python":
+                    line_start = source.rfind(b"\n", 0, node.start_byte) + 1
+                    text = textwrap.dedent(" " * len(source[line_start : node.start_byte].decode("utf-8", "replace")) + text).strip()
+                try:
+                    pattern = compile_pattern(text, language)
+                except PatternError:
+                    continue
+                if _compiled_as_cut(pattern, node, node, set(), d.id):
+                    usable = (d, text, pattern)
+                    break
+            if usable is None:
+                unusable["no token can go"] += 1
+                continue
+            d, text, pattern = usable
+            want = _skip_allowed(d, terminator)
+            predicted[want] += 1
+            found = find_matches(pattern, source)
+            here = any(m.start_byte == node.start_byte and m.end_byte == node.end_byte for m in found)
+            where = f"{name}:{node.start_point[0] + 1}"
+            if here != want:
+                failures.append(f"{where}: {text!r} (without {d.text!r} of {d.parent.type if d.parent else '?'}) "
+                                f"{'found' if here else 'missed'} its place; the rule says {'found' if want else 'missed'}")
+            for m in found[:MAX_MATCHES_CHECKED]:
+                wrong = _really_has_tokens(pattern, m, tree.root_node, terminator)
+                if wrong:
+                    failures.append(f"{where}: {text!r} matched {m.text!r} at byte {m.start_byte}: {wrong}")
+    print(f"\n{language}: {sum(predicted.values())} cuts with a token left out "
+          f"({predicted[True]} found by the rule, {predicted[False]} a difference), unusable: {dict(unusable)}")
+    assert not failures, "\n".join(failures[:20])
+    if not predicted:
+        # most tokens are structural: without them the fragment reads otherwise (C, Go)
+        pytest.skip(f"no {language} cut could do without one of its tokens: {dict(unusable)}")
