@@ -9,8 +9,8 @@ Every node the pattern writes must match, in order; a target may differ only in 
 - a statement terminator that a line break can stand for (`;` in Go and Python) may be
   present on one side and a line break on the other;
 - extra trailing children of the target are ignored (`if ($C) { $$$ }` matches an if/else).
-`$$$` is lazy but backtracks (it takes as few siblings as the rest of the pattern allows)
-and never stops just before a comment it could hold, so a capture keeps the comments among,
+`$$$` is lazy but backtracks (it takes as few siblings as the rest of the pattern allows),
+needs no separator after it when empty, and never stops just before a comment it could hold, so a capture keeps the comments among,
 before and after its items. A single metavariable captures a node, or in Dart a node with
 the `selector` siblings that continue it (`t.id`, `jsonEncode(x)`). A repeated metavariable
 must capture an equal token sequence. A failed attempt leaves no bindings behind:
@@ -133,6 +133,11 @@ def match_seq(
                 bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:
                     r = match_seq(ps, i + 1, ts, k, bound, rules)
+                    if r is None and k == j and i + 2 < np:
+                        sep = ps[i + 1]
+                        if not sep.meta and not sep.named and not sep.children:
+                            # an empty sequence needs no separator: `foo($$$A, b)` matches `foo(b)`
+                            r = match_seq(ps, i + 2, ts, k, bound, rules)
                     if r is not None:
                         return r
             return None

@@ -164,7 +164,11 @@ foo(1, # c
     2)
 '''),
 }
+STRICT_SOURCES["javascript"] = ("e.js", "foo(b);\nfoo(a);\nfoo(a, b);\nfoo(x, a, b);\n")
 STRICT_PATTERNS: list[tuple[str, str]] = [
+    ("javascript", "foo($$$A, b)"),  # an empty sequence needs no separator after it
+    ("javascript", "foo($$$A, a, $$$B)"),
+    ("javascript", "foo(a, $$$B)"),  # but the one before it is written: not `foo(a)`
     ("typescript", "() => true"),  # `async` is a token the pattern leaves out before a sub-construct
     ("typescript", "cb(1)"),  # so is `?.`
     ("typescript", "function $A() {}"),  # but before the token `function` it may be skipped
