@@ -198,9 +198,20 @@ def _has_problem(node: tree_sitter.Node) -> bool:
     return node.has_error or node.is_missing
 
 
+def _required(children: tuple[PNode, ...]) -> list[PNode]:
+    """`children` less the separators a match may lack: the one after a `$$$` (an empty
+    sequence needs none: `foo($$$A, b)` matches `foo(b)`)."""
+    out = []
+    for k, c in enumerate(children):
+        if k and children[k - 1].meta == MULTI and k + 1 < len(children) and not c.meta and not c.named and not c.children:
+            continue
+        out.append(c)
+    return out
+
+
 def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[bytes, ...]:
     """The tokens every matching file contains; `optional` (a terminator a line break can
-    stand for) is not one of them."""
+    stand for) is not one of them, nor a separator after a `$$$`."""
     out: dict[bytes, None] = {}
 
     def walk(p: PNode) -> None:
@@ -211,7 +222,7 @@ def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[by
             if token and token != optional:
                 out[token.encode("utf-8")] = None
             return
-        for c in p.children:
+        for c in _required(p.children):
             walk(c)
 
     for n in nodes:
@@ -225,7 +236,8 @@ def _anchors(
 ) -> tuple[tuple[bytes, tuple[tuple[int, ...], ...]], ...]:
     """Each token the root's subtree writes as a whole leaf, with the kinds on the way from
     each leaf that writes it up to the root (leaf first): a candidate must have them too
-    (`optional`, a terminator a line break can stand for, need not be there)."""
+    (`optional`, a terminator a line break can stand for, and a separator after a `$$$` need
+    not be there)."""
     if len(nodes) != 1 or nodes[0].meta:
         return ()
     paths: dict[bytes, dict[tuple[int, ...], None]] = {}
@@ -238,7 +250,7 @@ def _anchors(
             if p.btext and p.btext.strip() == p.btext and p.text != optional:
                 paths.setdefault(p.btext, {})[here] = None
             return
-        for c in p.children:
+        for c in _required(p.children):
             walk(c, here)
 
     walk(nodes[0], ())

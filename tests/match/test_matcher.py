@@ -38,6 +38,9 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("javascript", "foo($$$A, $B)", "foo(1, 2, 3);", [("foo(1, 2, 3)", {"A": "1, 2", "B": "3"})]),
     ("javascript", "bar($$$A, $X, $X)", "bar(1, 2, 2); bar(1, 2);", [("bar(1, 2, 2)", {"A": "1", "X": "2"})]),
     ("javascript", "foo($$$ARGS)", "foo(); foo(1, 2);", [("foo()", {"ARGS": ""}), ("foo(1, 2)", {"ARGS": "1, 2"})]),
+    # an empty sequence needs no separator after it (as in the CLI); the one before is written
+    ("javascript", "foo($$$A, b)", "foo(b); foo(a, b);", [("foo(b)", {"A": ""}), ("foo(a, b)", {"A": "a"})]),
+    ("javascript", "foo(a, $$$B)", "foo(a); foo(a, b);", [("foo(a, b)", {"B": "b"})]),
     # nested matches, outer first
     ("python", "f($A)", "f(f(f(1)))\n", [("f(f(f(1)))", {"A": "f(f(1))"}), ("f(f(1))", {"A": "f(1)"}), ("f(1)", {"A": "1"})]),
     ("typescript", "g($A)", "g(g(x));", [("g(g(x))", {"A": "g(x)"}), ("g(x)", {"A": "x"})]),

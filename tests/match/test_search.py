@@ -172,6 +172,20 @@ def test_prefilter_takes_words_whole_but_never_drops_a_real_match(tmp_path: Path
     assert py.total == 1
 
 
+def test_prefilter_never_requires_a_token_a_match_may_lack(tmp_path: Path) -> None:
+    """A Go/Python `;` a line break stands for, and the separator after an empty `$$$`, are
+    in no matching file necessarily: neither the pre-filter nor the candidate search needs them."""
+    _tree(tmp_path, {
+        "a.go": "package p\nfunc f() {\n\tfoo(1)\n}\n",
+        "b.js": "foo(b)\n",
+        "c.py": "x = 1\ny = 2\n",
+    })
+    search = Searcher(tmp_path, workers=1).search
+    assert [m.text for m in search(compile_pattern("foo($A);", "go")).matches] == ["foo(1)"]
+    assert [m.text for m in search(compile_pattern("foo($$$A, b)", "javascript")).matches] == ["foo(b)"]
+    assert [m.text for m in search(compile_pattern("x = 1; y = 2", "python")).matches] == ["x = 1\ny = 2"]
+
+
 def _parent_ignores(tmp_path: Path, *, repository: bool) -> Path:
     """A workspace `app/` below a folder whose .gitignore hides `gen/` and `*_tmp.py`."""
     _tree(tmp_path, {
