@@ -170,8 +170,8 @@ def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tre
 
 
 # Kinds that only hold a run of statements and share the run's extent in a scaffold (Go's
-# `statement_list`): a fragment that is such a node is the run it holds.
-_STATEMENT_RUNS = frozenset({"statement_list"})
+# `statement_list`, Kotlin's `statements`): a fragment that is such a node is the run it holds.
+_STATEMENT_RUNS = frozenset({"statement_list", "statements"})
 
 
 def _statement_run(hole: list[tree_sitter.Node]) -> list[tree_sitter.Node]:

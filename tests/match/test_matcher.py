@@ -90,6 +90,8 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("c", "a(); b($X);", "void f(void) { z(); a(); b(1); }", [("a(); b(1);", {"X": "1"})]),
     ("java", "a(); b($X);", "class C { void m() { z(); a(); b(1); } }", [("a(); b(1);", {"X": "1"})]),
     ("rust", "a(); b($X);", "fn m() { z(); a(); b(1); }", [("a(); b(1);", {"X": "1"})]),
+    ("kotlin", "a()\nb($X)", "fun m() {\n  z()\n  a()\n  b(1)\n}\n", [("a()\n  b(1)", {"X": "1"})]),
+    ("csharp", "a(); b($X);", "class C { void M() { z(); a(); b(1); } }", [("a(); b(1);", {"X": "1"})]),
     # Dart writes a postfix chain as siblings: a single metavariable captures all of it
     ("dart", "$A == $B", "void f() { if (t.id == id) {} }", [("t.id == id", {"A": "t.id", "B": "id"})]),
     ("dart", "return $A;", "String g() { return jsonEncode(x); }", [("return jsonEncode(x);", {"A": "jsonEncode(x)"})]),
