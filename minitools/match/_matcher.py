@@ -10,8 +10,9 @@ Every node the pattern writes must match, in order; a target may differ only in 
   present on one side and a line break on the other;
 - extra trailing children of the target are ignored (`if ($C) { $$$ }` matches an if/else).
 `$$$` is lazy but backtracks (it takes as few siblings as the rest of the pattern allows),
-needs no separator after it when empty, and never stops just before a comment it could hold, so a capture keeps the comments among,
-before and after its items. A single metavariable captures a node, or in Dart a node with
+needs no separator after it when empty, and never stops just before a comment or a token
+the rest of the pattern would step over, so a capture keeps the comments before, among and
+after its items and a trailing separator (`f($$$A)` on `f(x,)` takes `x,`). A single metavariable captures a node, or in Dart a node with
 the `selector` siblings that continue it (`t.id`, `jsonEncode(x)`). A repeated metavariable
 must capture an equal token sequence. A failed attempt leaves no bindings behind:
 environments are copied at each binding.
@@ -126,10 +127,15 @@ def match_seq(
                 bound = _bind(env, p.name, _slice(ts, j, nt))
                 return None if bound is None else (bound, nt)
             # lazy with backtracking: as few siblings as the rest of the pattern allows,
-            # never ending just before a comment (the capture keeps it)
+            # never ending just before a comment or a token the rest would step over (the
+            # capture keeps them: `f($$$A)` on `f(x,)` takes `x,`)
+            nxt = ps[i + 1]
+            token = not nxt.meta and not nxt.children
             for k in range(j, nt + 1):
-                if k < nt and k > j and ts[k].is_extra:
-                    continue
+                if k < nt:
+                    t = ts[k]
+                    if t.is_extra or (token and not t.is_named and (t.kind_id != nxt.kind_id or t.text != nxt.btext)):
+                        continue
                 bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:
                     r = match_seq(ps, i + 1, ts, k, bound, rules)

@@ -149,6 +149,16 @@ type T struct {
 type U struct {
 \tc string
 }
+
+func f() int {
+\t// c1
+\treturn 0
+}
+
+type V struct {
+\tmu sync.Mutex // guards Close
+\tx  int
+}
 '''),
     "java": ("S.java", '''class S { private static final String B = "x"; }
 class T { private final int c = 1; }
@@ -162,7 +172,11 @@ foo(z  # trail
 )
 foo(1, # c
     2)
+raise E(x,)
+foo(# c
+)
 '''),
+    "rust": ("s.rs", "fn m() { S::new(a, b,); S::new(); }\n"),
 }
 STRICT_SOURCES["javascript"] = ("e.js", "foo(b);\nfoo(a);\nfoo(a, b);\nfoo(x, a, b);\n")
 STRICT_PATTERNS: list[tuple[str, str]] = [
@@ -176,6 +190,10 @@ STRICT_PATTERNS: list[tuple[str, str]] = [
     ("go", "type $A struct { $B $C }"),  # `,` likewise: not `a, b int`
     ("java", "class $C { private final $T $F = $V; }"),  # `static` among the modifiers is skipped
     ("python", "foo($$$A)"),  # a sequence keeps the comments before, among and after its items
+    ("python", "raise $E($$$A)"),  # ... and a trailing separator
+    ("rust", "$A::new($$$B)"),
+    ("go", "func $F($$$P) $R { $$$B }"),
+    ("go", "type $T struct { $$$F }"),
     ("python", "foo(1, 2)"),
     ("python", "foo($A, $B)"),
 ]
