@@ -10,7 +10,7 @@ Every node the pattern writes must match, in order; a target may differ only in 
   present on one side and a line break on the other;
 - extra trailing children of the target are ignored (`if ($C) { $$$ }` matches an if/else).
 `$$$` is lazy but backtracks (it takes as few siblings as the rest of the pattern allows),
-needs no separator after it when empty, and never stops just before a comment or a token
+needs no `,` or `;` after it when empty, and never stops just before a comment or a token
 the rest of the pattern would step over, so a capture keeps the comments before, among and
 after its items and a trailing separator (`f($$$A)` on `f(x,)` takes `x,`). A single metavariable captures a node, or in Dart a node with
 the `selector` siblings that continue it (`t.id`, `jsonEncode(x)`). A repeated metavariable
@@ -29,6 +29,9 @@ from minitools.match._pattern import ANY, MULTI, SINGLE, Pattern, PNode
 from minitools.match._rules import LanguageRules, rules_for
 
 __all__ = ["EmptySeq", "Run", "MetaVarEnv", "match_at", "iter_matches"]
+
+# list separators an empty `$$$` needs none of after it (not `:`: `lambda $$$A: $B`)
+_SEPARATORS = frozenset({b",", b";"})
 
 # name -> a node (single) or a list of nodes (sequence, or a single metavariable's Run)
 MetaVarEnv = dict[str, "tree_sitter.Node | list[tree_sitter.Node]"]
@@ -141,7 +144,7 @@ def match_seq(
                     r = match_seq(ps, i + 1, ts, k, bound, rules)
                     if r is None and k == j and i + 2 < np:
                         sep = ps[i + 1]
-                        if not sep.meta and not sep.named and not sep.children:
+                        if not sep.meta and not sep.children and sep.btext in _SEPARATORS:
                             # an empty sequence needs no separator: `foo($$$A, b)` matches `foo(b)`
                             r = match_seq(ps, i + 2, ts, k, bound, rules)
                     if r is not None:

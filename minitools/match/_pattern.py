@@ -203,7 +203,7 @@ def _required(children: tuple[PNode, ...]) -> list[PNode]:
     sequence needs none: `foo($$$A, b)` matches `foo(b)`)."""
     out = []
     for k, c in enumerate(children):
-        if k and children[k - 1].meta == MULTI and k + 1 < len(children) and not c.meta and not c.named and not c.children:
+        if k and children[k - 1].meta == MULTI and k + 1 < len(children) and not c.meta and not c.children and c.text in (",", ";"):
             continue
         out.append(c)
     return out

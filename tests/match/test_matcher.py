@@ -41,6 +41,7 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     # an empty sequence needs no separator after it (as in the CLI); the one before is written
     ("javascript", "foo($$$A, b)", "foo(b); foo(a, b);", [("foo(b)", {"A": ""}), ("foo(a, b)", {"A": "a"})]),
     ("javascript", "foo(a, $$$B)", "foo(a); foo(a, b);", [("foo(a, b)", {"B": "b"})]),
+    ("python", "lambda $$$A: $B", "f = lambda u, v: 2\n", [("lambda u, v: 2", {"A": "u, v", "B": "2"})]),
     # nested matches, outer first
     ("python", "f($A)", "f(f(f(1)))\n", [("f(f(f(1)))", {"A": "f(f(1))"}), ("f(f(1))", {"A": "f(1)"}), ("f(1)", {"A": "1"})]),
     ("typescript", "g($A)", "g(g(x));", [("g(g(x))", {"A": "g(x)"}), ("g(x)", {"A": "x"})]),
