@@ -142,10 +142,11 @@ def match_seq(
                 bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:
                     r = match_seq(ps, i + 1, ts, k, bound, rules)
-                    if r is None and k == j and i + 2 < np:
+                    if r is None and i + 2 < np and all(ts[x].is_extra for x in range(j, k)):
                         sep = ps[i + 1]
                         if not sep.meta and not sep.children and sep.btext in _SEPARATORS:
-                            # an empty sequence needs no separator: `foo($$$A, b)` matches `foo(b)`
+                            # an empty sequence (or one of comments only) needs no separator:
+                            # `foo($$$A, b)` matches `foo(b)`
                             r = match_seq(ps, i + 2, ts, k, bound, rules)
                     if r is not None:
                         return r

@@ -40,6 +40,7 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("javascript", "foo($$$ARGS)", "foo(); foo(1, 2);", [("foo()", {"ARGS": ""}), ("foo(1, 2)", {"ARGS": "1, 2"})]),
     # an empty sequence needs no separator after it (as in the CLI); the one before is written
     ("javascript", "foo($$$A, b)", "foo(b); foo(a, b);", [("foo(b)", {"A": ""}), ("foo(a, b)", {"A": "a"})]),
+    ("javascript", "foo($$$A, b)", "foo(/* c */ b);", [("foo(/* c */ b)", {"A": "/* c */"})]),
     ("javascript", "foo(a, $$$B)", "foo(a); foo(a, b);", [("foo(a, b)", {"B": "b"})]),
     ("python", "lambda $$$A: $B", "f = lambda u, v: 2\n", [("lambda u, v: 2", {"A": "u, v", "B": "2"})]),
     # nested matches, outer first
