@@ -362,13 +362,17 @@ def _samples(tree: tree_sitter.Tree, source: bytes, rng: random.Random, language
         yield a, b
 
 
-@pytest.mark.parametrize("language", sorted(EXTENSIONS))
-def test_cut_patterns_find_their_place_and_only_their_tokens(language: str) -> None:
+def _corpus(language: str, purpose: str) -> tuple[list[tuple[str, bytes]], random.Random, bytes | None]:
+    """The files, a seeded sampler and the optional terminator for one language's test."""
     files = _files(language)
     if not files:
         pytest.skip(f"no {language} files on this machine or in {CORPORA}")
-    rng = random.Random(f"{SEED}:{language}:cut")
-    terminator = b";" if language in ("go", "python") else None
+    return files, random.Random(f"{SEED}:{language}:{purpose}"), (b";" if language in ("go", "python") else None)
+
+
+@pytest.mark.parametrize("language", sorted(EXTENSIONS))
+def test_cut_patterns_find_their_place_and_only_their_tokens(language: str) -> None:
+    files, rng, terminator = _corpus(language, "cut")
     skips: Counter[str] = Counter()
     failures: list[str] = []
     tried = checked = 0
@@ -456,11 +460,7 @@ def test_a_token_left_out_of_a_cut_is_a_difference_unless_the_rule_allows(langua
     """A cut with one unnamed token (a keyword, an operator, a `=`) left out, that still reads
     as the same construct, finds its place exactly when the strictness rule lets the target's
     token be skipped there, and every match it has is the pattern's tokens in order."""
-    files = _files(language)
-    if not files:
-        pytest.skip(f"no {language} files on this machine or in {CORPORA}")
-    rng = random.Random(f"{SEED}:{language}:drop")
-    terminator = b";" if language in ("go", "python") else None
+    files, rng, terminator = _corpus(language, "drop")
     unusable: Counter[str] = Counter()
     failures: list[str] = []
     predicted: Counter[bool] = Counter()
