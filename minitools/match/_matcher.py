@@ -189,7 +189,9 @@ def _match_run_capture(
     rest of the pattern allows (a postfix chain is one expression)."""
     p = ps[i]
     end = j + 1
-    while end < len(ts) and ts[end].kind_id in rules.continuations:
+    if p.meta == SINGLE and not ts[j].is_named:
+        end = j  # a single metavariable starts at a named node, or nowhere
+    while j < end < len(ts) and ts[end].kind_id in rules.continuations:
         end += 1
     for stop in range(end, j, -1):
         if stop == j + 1:
