@@ -23,6 +23,7 @@ import textwrap
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -355,7 +356,7 @@ def _samples(tree: tree_sitter.Tree, source: bytes, rng: random.Random, language
         if not any(k in parent.type for k in STATEMENT_PARENTS) or parent.has_error:
             continue
         kids = [c for c in parent.children if c.is_named and not c.is_extra]
-        for a, b in zip(kids, kids[1:]):
+        for a, b in pairwise(kids):
             if b.end_byte - a.start_byte <= 300 and b"$" not in source[a.start_byte : b.end_byte]:
                 runs.append((a, b))
     for a, b in rng.sample(runs, min(RUNS, len(runs))):
