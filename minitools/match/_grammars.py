@@ -12,6 +12,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import threading
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -25,6 +26,7 @@ __all__ = [
     "available_languages",
     "grammar_source",
     "load_language",
+    "parser_for",
     "vendor_grammars",
 ]
 
@@ -180,3 +182,17 @@ def vendor_grammars(languages: list[str], dest: Path | None = None) -> list[dict
     manifest_path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
     load_language.cache_clear()
     return written
+
+
+_local = threading.local()
+
+
+def parser_for(language: str) -> tree_sitter.Parser:
+    """A Parser for `language`, one per thread: a Parser must not parse in two threads at once."""
+    parsers: dict[str, tree_sitter.Parser] | None = getattr(_local, "parsers", None)
+    if parsers is None:
+        parsers = _local.parsers = {}
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = tree_sitter.Parser(load_language(language))
+    return parser

@@ -1,16 +1,17 @@
 """The scaffold ladder, as data: per language, the contexts a pattern fragment is tried in.
 
 A rung is (name, prefix, suffix). The fragment is parsed as ``prefix + fragment + suffix``
-with the file's own grammar; the rung accepts when nothing in that parse is an ERROR or
-MISSING node and the fragment's byte range is one node, or a run of sibling nodes
-(SPEC.md, "A fragment is parsed in a scaffold, not alone"). Several rungs may share a
-name: they are variants of one context (say, with and without a closing ``;``). The
-first accepting rung wins; error messages name the distinct rungs tried, in order.
+with the file's own grammar; the rung accepts when that parse has no ERROR or MISSING node
+(but those only a metavariable causes) and the fragment's byte range is one node, or a run of
+sibling nodes. Several rungs may share a name: they are variants of one context (say, with
+and without a closing ``;``). Every accepting rung contributes its tree and the pattern
+matches any of them (docs/architecture.md, "Matcher"); error messages name the distinct
+rungs tried, in order.
 """
 
 from __future__ import annotations
 
-__all__ = ["Rung", "ladder_for", "METAVAR_CHAR"]
+__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES"]
 
 Rung = tuple[str, str, str]
 
@@ -26,30 +27,58 @@ METAVAR_CHAR: dict[str, str] = {
     "nix": "_",
 }
 
+# Where a `$$$` before `}` is read as something other than statements unless it is followed by
+# the token that ends a statement, the fragment is also tried with that token written there
+# (and left out of the pattern): Dart reads `if ($C) { $$$ }` as an `if` whose body is a set
+# literal, `if ($C) { $$$; }` as one whose body is a block.
+STATEMENT_END: dict[str, str] = {"dart": ";"}
+
+# Rungs that exist for one kind of node accept only a hole that is one node of that kind: a
+# decorator scaffold must not turn `Promise<$T>` into a comparison with the method after it.
+HOLE_KINDS: dict[str, frozenset[str]] = {
+    "decorator": frozenset({"decorator"}),
+    "annotation": frozenset({"annotation", "marker_annotation", "attribute_list"}),
+}
+
+# A fragment that reads as an expression means the expression, and its type reading is dropped,
+# except where the expression is one a type is spelled like and the person may mean either: in
+# TypeScript `Promise<$T>` (an instantiation expression, or the generic type of a signature) and
+# `$A | undefined` (a bitwise or, or a union type). `($$$P) => $B` means arrow functions, not
+# function types.
+TYPE_LOOKALIKES: dict[str, frozenset[str]] = {
+    "typescript": frozenset({"instantiation_expression", "binary_expression"}),
+    "tsx": frozenset({"instantiation_expression", "binary_expression"}),
+}
+
 _C_LIKE_BLOCK = "void __mt(void) {\n"
 _LADDERS: dict[str, list[Rung]] = {
     "python": [
         ("statement", "", ""),
         ("expression", "__mt = ", "\n"),
         ("class member", "class __MT:\n    ", "\n"),
+        ("decorator", "", "\ndef __mt(): pass\n"),
     ],
     "javascript": [
         ("statement", "", ""),
         ("expression", "__mt = ", ";"),
         ("class member", "class __MT {\n", "\n}"),
-        ("declaration", "", ""),
+        ("decorator", "class __MT {\n", "\n__mt() {}\n}"),
+        ("decorator", "", "\nclass __MT {}"),
     ],
     "dart": [
         ("statement", "void __mt() {\n", "\n}"),
         ("statement", "void __mt() {\n", ";\n}"),
         ("expression", "var __mt = ", ";"),
         ("class member", "class __MT {\n", "\n}"),
+        ("class member", "class __MT {\n", ";\n}"),
+        ("annotation", "class __MT {\n", "\nvoid __mt() {}\n}"),
         ("declaration", "", ""),
     ],
     "go": [
         ("statement", "package __mt\nfunc __mt() {\n", "\n}"),
         ("expression", "package __mt\nvar __mt = ", "\n"),
         ("class member", "package __mt\ntype __MT struct {\n", "\n}"),
+        ("type", "package __mt\nvar __mt ", "\n"),
         ("declaration", "package __mt\n", "\n"),
         ("declaration", "", ""),
     ],
@@ -65,6 +94,8 @@ _LADDERS: dict[str, list[Rung]] = {
         ("statement", "class __MT { void __mt() {\n", ";\n}}"),
         ("expression", "class __MT { Object __mt = ", ";}"),
         ("class member", "class __MT {\n", "\n}"),
+        ("type", "class __MT { ", " __mt; }"),
+        ("annotation", "class __MT {\n", "\nvoid __mt() {}\n}"),
         ("declaration", "", ""),
     ],
     "rust": [
@@ -72,11 +103,19 @@ _LADDERS: dict[str, list[Rung]] = {
         ("statement", "fn __mt() {\n", ";\n}"),
         ("expression", "const __MT: () = ", ";"),
         ("class member", "impl __MT {\n", "\n}"),
+        ("class member", "struct __MT {\n", "\n}"),
+        ("type", "type __MT = ", ";"),
         ("declaration", "", ""),
     ],
 }
-_LADDERS["typescript"] = _LADDERS["javascript"]
-_LADDERS["tsx"] = _LADDERS["javascript"]
+# TypeScript adds the places only types and interface members are written in (`Promise<$T>`
+# read as a statement is an instantiation expression, not the generic type of a signature).
+_LADDERS["typescript"] = [
+    *_LADDERS["javascript"],
+    ("type", "let __mt: ", ";"),
+    ("interface member", "interface __MT {\n", "\n}"),
+]
+_LADDERS["tsx"] = _LADDERS["typescript"]
 _LADDERS["cpp"] = [
     *_LADDERS["c"][:3],
     ("class member", "class __MT {\n", "\n};"),
@@ -87,12 +126,15 @@ _LADDERS["csharp"] = [
     ("statement", "class __MT { void __mt() {\n", ";\n}}"),
     ("expression", "class __MT { object __mt = ", ";}"),
     ("class member", "class __MT {\n", "\n}"),
+    ("annotation", "class __MT {\n", "\nvoid __mt() {}\n}"),
+    ("type", "class __MT { ", " __mt; }"),
     ("declaration", "", ""),
 ]
 _LADDERS["kotlin"] = [
     ("statement", "fun __mt() {\n", "\n}"),
     ("expression", "val __mt = ", "\n"),
     ("class member", "class __MT {\n", "\n}"),
+    ("annotation", "class __MT {\n", "\nfun __mt() {}\n}"),
     ("declaration", "", ""),
 ]
 # Any other language: the fragment as a whole file, the way the ast-grep CLI parses it.

@@ -336,6 +336,28 @@ def _matches_in_tree(
 ) -> list[NodeMatch]:
     """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
     Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
+    found = _found_in_tree(pattern, tree, source, index)
+    if pattern.alternatives:
+        # the union of the rungs' trees: one match per extent (the earliest rung's), pre-order
+        for alternative in pattern.alternatives:
+            found += _found_in_tree(alternative, tree, source, index)
+        seen: set[tuple[int, int]] = set()
+        unique = []
+        for hit in found:
+            extent = (hit[0].start_byte, hit[1].end_byte)
+            if extent not in seen:
+                seen.add(extent)
+                unique.append(hit)
+        found = sorted(unique, key=lambda hit: (hit[0].start_byte, -hit[1].end_byte))
+    return [_to_match(pattern, source, path, a, b, env) for a, b, env in found]
+
+
+def _found_in_tree(
+    pattern: Pattern,
+    tree: tree_sitter.Tree,
+    source: bytes,
+    index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None,
+) -> list[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
     anchor = _anchor(pattern, source)
     if index is None:
         candidates = _candidates(pattern, tree.root_node, source, anchor)
@@ -347,8 +369,7 @@ def _matches_in_tree(
         if candidates is None:
             candidates = _candidates(pattern, tree.root_node, source, anchor)
             index[key] = candidates
-    found = list(iter_matches(pattern, candidates))
-    return [_to_match(pattern, source, path, a, b, env) for a, b, env in found]
+    return list(iter_matches(pattern, candidates))
 
 
 def find_matches(pattern: Pattern, source: bytes, *, path: str | None = None) -> list[NodeMatch]:

@@ -130,7 +130,7 @@ def build(ctx: RunContext) -> list[Tool]:
         where = ctx.relpath(target)
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
         head = (
-            f"{result.total} match{'es' if result.total != 1 else ''} of \"{source}\" ({language}, {pattern.rung}) "
+            f"{result.total} match{'es' if result.total != 1 else ''} of \"{source}\" ({language}, {' + '.join(pattern.rungs)}) "
             f"in {result.files_matched} of {result.files_searched} files under {where}"
         )
         if skipped:
@@ -146,6 +146,7 @@ def build(ctx: RunContext) -> list[Tool]:
             "pattern": source,
             "language": language,
             "rung": pattern.rung,
+            "rungs": list(pattern.rungs),  # every rung whose reading the search matched
             "total": result.total,
             "files_searched": result.files_searched,
             "files_matched": result.files_matched,

@@ -72,13 +72,19 @@ PATTERNS: list[tuple[str, str]] = [
     ("java", "foo($A)"),
     ("java", "$A.$B($$$)"),
     ("java", "$A == $A"),
-    ("dart", "if ($X == null) { $$$ }"),
+    # ("dart", "if ($X == null) { $$$ }"): ast-grep reads the body as a set literal and finds
+    # nothing; tests/match/test_rungs.py has it among what the ladder finds that ast-grep misses
 ]
 
 
-def _theirs(exe: str, root: Path, pattern: str, language: str) -> list[tuple[str, int, int, str, dict[str, str]]]:
+def _theirs(
+    exe: str, root: Path, pattern: str, language: str, selector: str | None = None
+) -> list[tuple[str, int, int, str, dict[str, str]]]:
+    """The CLI's matches; with `selector`, `pattern` is a context and the matches are its
+    nodes of that kind."""
+    pick = ["--selector", selector] if selector else []
     proc = subprocess.run(
-        [exe, "run", "-p", pattern, "-l", language, "--json=stream", "."],
+        [exe, "run", "-p", pattern, *pick, "-l", language, "--json=stream", "."],
         cwd=root, capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode in (0, 1), proc.stderr

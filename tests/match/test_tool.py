@@ -54,16 +54,27 @@ async def test_tool_reports_how_many_more_and_how_to_narrow(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        ({"pattern": "dispose(x", "language": "dart"}, 'pattern "dispose(x" is unparseable as dart: tried statement, expression, class member, declaration'),
+        ({"pattern": "dispose(x", "language": "dart"}, 'pattern "dispose(x" is unparseable as dart: tried statement, expression, class member, annotation, declaration'),
         ({"pattern": "foo($A)", "path": "../elsewhere"}, "outside the workspace root"),
         ({"pattern": "foo($A)"}, "no language given"),
         ({"pattern": "foo($A)", "language": "klingon"}, 'language "klingon" has no grammar'),
+        ({"pattern": "$$$A", "language": "dart"}, 'pattern "$$$A" is a lone sequence metavariable, which would match every node; use $A'),
     ],
 )
 async def test_tool_expected_failures_are_results(sample: Path, args: dict[str, object], needle: str) -> None:
     async with Run(sample) as run:
         r = await run.call("ast_grep", args)
     assert not r.ok and needle in r.text
+
+
+async def test_tool_names_every_reading_it_matched(tmp_path: Path) -> None:
+    (tmp_path / "A.java").write_text("class A {\n  final int n = 1;\n  void m() { final int k = 2; }\n}\n")
+    async with Run(tmp_path) as run:
+        r = await run.call("ast_grep", {"pattern": "final $T $F = $V;", "language": "java"})
+    assert r.ok, r.text
+    assert r.text.startswith('2 matches of "final $T $F = $V;" (java, statement + class member) in 1 of 1 files')
+    assert r.data["rung"] == "statement" and r.data["rungs"] == ["statement", "class member"]
+    assert [m["metavars"]["F"]["text"] for m in r.data["matches"]] == ["n", "k"]
 
 
 async def test_tool_absent_when_the_parser_is_not_wired(sample: Path) -> None:

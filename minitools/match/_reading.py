@@ -1,0 +1,337 @@
+"""How a fragment is read on each rung of the scaffold ladder: the scaffolded parse checked
+for errors (those a metavariable alone causes are let through), the hole found, the pattern
+tree built; and which of the distinct readings the pattern keeps (docs/architecture.md,
+"Matcher").
+"""
+
+from __future__ import annotations
+
+import re
+
+import tree_sitter
+
+from minitools.match._grammars import load_language, parser_for
+from minitools.match._ladder import HOLE_KINDS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
+
+__all__ = ["PatternError", "PNode", "Reading", "read", "NONE", "SINGLE", "ANY", "MULTI"]
+
+# metavariable kinds of a pattern node
+NONE, SINGLE, ANY, MULTI = 0, 1, 2, 3
+
+
+class PatternError(ValueError):
+    """A pattern that cannot be compiled: the message quotes it and names what was tried."""
+
+
+class PNode:
+    """One node of a compiled pattern (a plain class: the dataclasses module costs a CLI run
+    20 ms to import)."""
+
+    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext")
+
+    def __init__(
+        self,
+        kind_id: int,
+        kind: str,
+        named: bool,
+        text: str,
+        children: tuple[PNode, ...] = (),
+        meta: int = NONE,
+        name: str | None = None,
+    ) -> None:
+        self.kind_id = kind_id
+        self.kind = kind
+        self.named = named
+        self.text = text  # the node's source text (metavariable characters restored to `$`)
+        self.children = children
+        self.meta = meta
+        self.name = name  # metavariable name; None for `$_`-style and anonymous `$$$`
+        self.btext = text.encode("utf-8")  # compared against target leaves
+
+    def __repr__(self) -> str:  # the tree, printed on test failure
+        if self.meta:
+            return f"${'$$' if self.meta == MULTI else ''}{self.name or '_'}"
+        if not self.children:
+            return f"{self.kind}:{self.text!r}"
+        return f"({self.kind} {' '.join(map(repr, self.children))})"
+
+
+def _metavar_regexes(char: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    c = re.escape(char)
+    return (
+        re.compile(rf"{c}{c}{c}([A-Z_][A-Z0-9_]*)?"),
+        re.compile(rf"{c}{c}([A-Z_][A-Z0-9_]*)"),
+        re.compile(rf"{c}([A-Z_][A-Z0-9_]*)"),
+    )
+
+
+def _is_literal_context(kind: str) -> bool:
+    # A metavariable is literal text inside a string or a comment (docs/tools.md).
+    return "string" in kind or "comment" in kind or kind in {"char_literal", "character_literal"}
+
+
+# the node kinds, across grammars, of code interpolated into a string or template literal
+_INTERPOLATIONS = frozenset({"template_substitution", "interpolation", "interpolated_expression", "string_interpolation"})
+
+
+def _build(
+    node: tree_sitter.Node, char: str, regexes: tuple[re.Pattern[str], ...], literal: bool, added: frozenset[int]
+) -> PNode | None:
+    """The pattern node for `node`; `added` holds the offsets of tokens the compiler wrote
+    into the fragment (a `;` after a `$$$` in statement position), which are left out."""
+    if node.is_extra and not node.is_error:
+        return None  # comments and line continuations: the matcher skips them in the target too
+    if node.is_missing:
+        return None  # a token only error recovery wrote (see _recovery)
+    if added and node.child_count == 0 and node.start_byte in added:
+        return None
+    text = (node.text or b"").decode("utf-8")
+    if added and node.end_byte - 1 in added:
+        text = text[:-1].rstrip()  # `$$$;` is the statement the `$$$` stands for
+    if node.is_error:
+        text = text.strip()  # an ERROR node _recovery let through is one metavariable
+    restored = text.replace(char, "$") if char != "$" else text
+    if not literal and (node.is_named or node.child_count == 0 or node.is_error):
+        multi, any_, single = regexes
+        for kind, rx in ((MULTI, multi), (ANY, any_), (SINGLE, single)):
+            m = rx.fullmatch(text)
+            if m:
+                name = m.group(1)
+                if name is not None and name.startswith("_"):
+                    name = None  # `$_X` binds nothing and never constrains equality
+                return PNode(node.kind_id, node.type, node.is_named, restored, (), kind, name)
+    # a string is literal text, but not the code inside its interpolations (`${$E}`, `{$E}`)
+    literal = node.type not in _INTERPOLATIONS and (literal or _is_literal_context(node.type))
+    children = []
+    for child in node.children:
+        built = _build(child, char, regexes, literal, added)
+        if built is not None:
+            children.append(built)
+    return PNode(node.kind_id, node.type, node.is_named, restored, tuple(children))
+
+
+def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tree_sitter.Node] | None:
+    """The node, or run of sibling nodes, whose bytes are exactly [start, end)."""
+    node = root.descendant_for_byte_range(start, end)
+    if node is None:
+        return None
+    if node.start_byte == start and node.end_byte == end:
+        # the innermost node of that extent: "descend while a node has one child"
+        while True:
+            kids = [c for c in node.children if not c.is_missing]
+            if len(kids) != 1 or kids[0].start_byte != start or kids[0].end_byte != end:
+                break
+            node = kids[0]
+        if node.parent is None:
+            # a fragment that is the whole scaffold: its statements, not the file they make
+            kids = [c for c in node.children if not c.is_extra and not c.is_missing]
+            if len(kids) > 1:
+                return kids
+        return [node]
+    kids = [c for c in node.children if not c.is_extra]
+    first = next((i for i, c in enumerate(kids) if c.start_byte == start), None)
+    last = next((i for i, c in enumerate(kids) if c.end_byte == end), None)
+    if first is not None and last is not None and last > first:
+        return kids[first : last + 1]
+    if absorb:
+        # the fragment is a statement whose closing `;` only the scaffold wrote
+        node = root.descendant_for_byte_range(start, end + absorb)
+        if node is not None and node.start_byte == start and node.end_byte == end + absorb:
+            return [node]
+    return None
+
+
+def _metavar_at_edge(char: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Regexes for a metavariable ending a text (before a gap) and starting one (after it)."""
+    c = re.escape(char)
+    one = rf"(?:{c}{c}{c}(?:[A-Z_][A-Z0-9_]*)?|{c}{c}?[A-Z_][A-Z0-9_]*)"
+    return re.compile(one + r"\s*\Z"), re.compile(r"\s*" + one + r"(?![A-Za-z0-9_])")
+
+
+# how far error recovery went in a scaffolded parse (None: too far, the rung rejects)
+CLEAN, BENIGN, STRAINED = 0, 1, 2
+
+
+# Kinds that only hold a run of statements and share the run's extent in a scaffold (Go's
+# `statement_list`, Kotlin's `statements`): a fragment that is such a node is the run it holds.
+_STATEMENT_RUNS = frozenset({"statement_list", "statements"})
+
+
+def _statement_run(hole: list[tree_sitter.Node]) -> list[tree_sitter.Node]:
+    """A hole that is a whole file (a rung with no scaffold) or a statement-run node, as
+    the statements it holds: a run of several statements matches in any block, not only
+    as a whole file; a single one, with a comment beside it, is that statement."""
+    if len(hole) != 1:
+        return hole
+    node = hole[0]
+    if node.parent is not None and node.type not in _STATEMENT_RUNS:
+        return hole
+    kids = [c for c in node.children if not c.is_extra]
+    if not kids:
+        return hole
+    if len(kids) == 1:
+        one = kids[0]
+        while one.child_count == 1 and one.children[0].start_byte == one.start_byte and one.children[0].end_byte == one.end_byte:
+            one = one.children[0]
+        return [one]
+    return kids
+
+
+def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
+    """How much error recovery the scaffolded parse needed, where the pattern can live with it.
+
+    Error recovery that only a metavariable causes does not reject the rung (as in the ast-grep
+    CLI; docs/architecture.md, "Matcher"). BENIGN: a zero-width MISSING token next to a
+    metavariable (the `;` C wants after a `$$$` in statement position), an ERROR node whose text
+    is exactly one `$$$` (`{ $$$A }` in a Java or Rust block: no grammar takes a bare name for a
+    run of statements). STRAINED: an ERROR node that is exactly one single metavariable, where
+    the grammar wants a node a name cannot be (TypeScript `from $M`, which wants a string) or
+    has none at all (Go `func $F() {}` in a block, a function literal with a name): a reading
+    kept only when no rung reads the fragment with less. The pattern tree leaves the MISSING
+    token out and takes the ERROR node for its metavariable. Anything else: None."""
+    if not root.has_error:
+        return CLEAN
+    before, after = _metavar_at_edge(char)
+    sequence, _, single = _metavar_regexes(char)
+    data = text.encode("utf-8")
+    level = BENIGN
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing:
+            left = data[: node.start_byte].decode("utf-8", "replace")
+            right = data[node.end_byte :].decode("utf-8", "replace")
+            if node.end_byte != node.start_byte or not (before.search(left) or after.match(right)):
+                return None
+        elif node.is_error:
+            inner = (node.text or b"").decode("utf-8", "replace").strip()
+            if single.fullmatch(inner):
+                level = STRAINED
+            elif not sequence.fullmatch(inner):
+                return None
+        elif node.has_error:
+            stack.extend(node.children)
+    return level
+
+
+def _shape(p: PNode) -> tuple[object, ...]:
+    """What the matcher compares of a pattern node: two rungs with equal shapes are one."""
+    if p.meta:
+        return (p.meta, p.name)
+    return (p.kind_id, p.text if not p.children else None, tuple(_shape(c) for c in p.children))
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
+    """Whether the tree has a named leaf (a name) whose text the grammar also knows as a
+    keyword token."""
+    if p.meta:
+        return False
+    if not p.children:
+        return p.named and _WORD.fullmatch(p.text) is not None and grammar.id_for_node_kind(p.text, False) is not None
+    return any(_names_a_keyword(c, grammar) for c in p.children)
+
+
+def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...]]]:
+    """The fragment as written, and, where the language ends a statement with a token a
+    `$$$` before `}` lacks (Dart reads `{ $$$ }` as a set literal), with that token written
+    after each such `$$$`: (bytes, offsets of the tokens written)."""
+    as_written = fragment.encode("utf-8")
+    end = STATEMENT_END.get(language)
+    if end is None:
+        return [(as_written, ())]
+    c = re.escape(char)
+    out, added, last = b"", [], 0
+    for m in re.finditer(rf"{c}{c}{c}(?:[A-Z_][A-Z0-9_]*)?(?=\s*\}})", fragment):
+        out += fragment[last : m.end()].encode("utf-8")
+        added.append(len(out))
+        out += end.encode("utf-8")
+        last = m.end()
+    if not added:
+        return [(as_written, ())]
+    return [(as_written, ()), (out + fragment[last:].encode("utf-8"), tuple(added))]
+
+
+# the rungs whose readings a fragment that reads as an expression keeps
+_EXPRESSION_RUNGS = frozenset({"statement", "expression"})
+
+
+class Reading:
+    """One distinct tree the ladder gave: the rungs that read the fragment so (ladder order)
+    and the least error recovery any of them needed."""
+
+    __slots__ = ("rungs", "nodes", "recovery")
+
+    def __init__(self, nodes: tuple[PNode, ...], recovery: int) -> None:
+        self.rungs: list[str] = []
+        self.nodes = nodes
+        self.recovery = recovery
+
+
+def _meant(readings: list[Reading], language: str) -> list[Reading]:
+    """The readings of a fragment the pattern matches, of the distinct trees the rungs gave
+    (docs/architecture.md, "Matcher"): a reading that takes a keyword for a name is dropped
+    when another takes it as the keyword (Rust `impl $T {}` read as a struct literal of a type
+    named `impl`); a STRAINED reading when another needed less recovery; and a fragment that
+    reads as an expression means the expression, not a class member or declaration the same
+    text can be (TypeScript `foo($A)` in a class body is a method signature), nor a type unless
+    the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
+    or annotation reading stays (C# `[Obsolete]` is a collection expression too)."""
+    grammar = load_language(language)
+    plain = [r for r in readings if not any(_names_a_keyword(b, grammar) for b in r.nodes)]
+    readings = plain or readings
+    easier = [r for r in readings if r.recovery < STRAINED]
+    readings = easier or readings
+    if any("expression" in r.rungs for r in readings):
+        expressions = [r for r in readings if _EXPRESSION_RUNGS.intersection(r.rungs)]
+        lookalikes = TYPE_LOOKALIKES.get(language, frozenset())
+        typed = any(len(r.nodes) == 1 and r.nodes[0].kind in lookalikes for r in expressions)
+        # a decorator or annotation rung accepts only that kind of node: such a reading is meant
+        readings = [
+            r for r in readings
+            if r in expressions or (typed and "type" in r.rungs) or HOLE_KINDS.keys() & set(r.rungs)
+        ]
+    return readings
+
+
+def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
+    """The readings of `fragment` (metavariables spelled with `char`) the pattern matches,
+    in ladder order. Raises PatternError, quoting `source`, when no rung reads it."""
+    parser = parser_for(language)
+    regexes = _metavar_regexes(char)
+    tried: list[str] = []
+    # each distinct tree, with the rungs that read the fragment so, in ladder order
+    found: dict[tuple[object, ...], Reading] = {}
+    for body, added in _spellings(fragment, language, char):
+        for name, prefix, suffix in ladder_for(language):
+            if name not in tried:
+                tried.append(name)
+            pre = prefix.encode("utf-8")
+            text = prefix + body.decode("utf-8") + suffix
+            tree = parser.parse(text.encode("utf-8"))
+            recovery = _recovery(tree.root_node, text, char)
+            if recovery is None:
+                continue
+            absorb = 1 if suffix.startswith(";") else 0
+            hole = _hole(tree.root_node, len(pre), len(pre) + len(body), absorb)
+            if not hole:
+                continue
+            hole = _statement_run(hole)
+            if len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named:
+                # a member and the `;` after it, siblings in a class or interface body: the
+                # member (the `;` a separator it may go without, as a match's extent does)
+                hole = hole[:-1]
+            only = HOLE_KINDS.get(name)
+            if only is not None and (len(hole) != 1 or hole[0].type not in only):
+                continue
+            at = frozenset(len(pre) + a for a in added)
+            built = tuple(b for b in (_build(n, char, regexes, False, at) for n in hole) if b is not None)
+            if built:
+                reading = found.setdefault(tuple(_shape(b) for b in built), Reading(built, recovery))
+                reading.rungs.append(name)
+                reading.recovery = min(reading.recovery, recovery)
+    if not found:
+        raise PatternError(f'pattern "{source}" is unparseable as {language}: tried {", ".join(tried)}')
+    return _meant(list(found.values()), language)
