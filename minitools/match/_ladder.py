@@ -16,7 +16,7 @@ __all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", 
 Rung = tuple[str, str, str]
 
 # Where `$` cannot be part of an identifier the pattern's `$` becomes a character that
-# can (REFERENCE.md, "Structural matching"); languages absent here use `$` as is.
+# can (docs/reference.md, "Structural matching"); languages absent here use `$` as is.
 METAVAR_CHAR: dict[str, str] = {
     **dict.fromkeys(
         ["python", "rust", "go", "csharp", "kotlin", "php", "ruby", "swift", "elixir", "haskell"], "µ"

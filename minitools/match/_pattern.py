@@ -21,7 +21,7 @@ _METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9
 
 class Pattern:
     """A compiled pattern: `nodes` is one node, or several for a hole that spans a run of
-    siblings (a Dart call is `identifier` + `selector`; REFERENCE.md, "Grammars")."""
+    siblings (a Dart call is `identifier` + `selector`; docs/architecture.md, "Matcher")."""
 
     __slots__ = ("source", "language", "rung", "nodes", "metavar_names", "literals", "anchors", "alternatives")
 

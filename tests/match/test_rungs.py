@@ -9,11 +9,11 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from reference_tools import ast_grep_cli
-from test_differential import _ours, _theirs
 
 from minitools.match import PatternError, Searcher, compile_pattern, find_matches
 from minitools.match._grammars import parser_for
+from reference_tools import ast_grep_cli
+from test_differential import _ours, _theirs
 
 REPO = Path(__file__).resolve().parents[2]
 TS_LIB = REPO / "node_modules" / "typescript" / "lib"
@@ -172,21 +172,25 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("java", "for ($T $X : $Y) { $$$B }", JAVA2_SRC, [("for (String x : xs) { use(x); }", {"T": "String", "X": "x", "Y": "xs", "B": "use(x);"})]),
     ("java", "synchronized ($L) { $$$B }", JAVA2_SRC, [("synchronized (this) { return PI; }", {"L": "this", "B": "return PI;"})]),
     ("java", "@Override public $R $M($$$P) { $$$B }", JAVA2_SRC,
-     [("@Override\n  public double area() { synchronized (this) { return PI; } }", {"R": "double", "M": "area", "P": "", "B": "synchronized (this) { return PI; }"})]),
+     [("@Override\n  public double area() { synchronized (this) { return PI; } }",
+       {"R": "double", "M": "area", "P": "", "B": "synchronized (this) { return PI; }"})]),
     ("java", "interface $I { $$$ }", JAVA2_SRC, [("interface Shape { double area(); }", {"I": "Shape"})]),
     ("java", "private static final $T $N = $V;", JAVA2_SRC, [("private static final double PI = 3.14;", {"T": "double", "N": "PI", "V": "3.14"})]),
     ("go", "switch $X { $$$ }", GO_SRC, [("switch s.state {\n\tcase 1:\n\t\treturn nil\n\t}", {"X": "s.state"})]),
     ("go", "func $F($$$P) $R { $$$B }", GO_SRC, [("func open(name string) int { return 0 }", {"F": "open", "P": "name string", "R": "int", "B": "return 0"})]),
-    ("go", "for $I, $C := range $X { $$$B }", GO_SRC, [("for _, c := range s.conns {\n\t\tc.Close()\n\t}", {"I": "_", "C": "c", "X": "s.conns", "B": "c.Close()\n"})]),
+    ("go", "for $I, $C := range $X { $$$B }", GO_SRC,
+     [("for _, c := range s.conns {\n\t\tc.Close()\n\t}", {"I": "_", "C": "c", "X": "s.conns", "B": "c.Close()\n"})]),
     ("rust", "impl $T for $S { $$$ }", RUST2_SRC, [("impl Display for Conf { fn fmt(&self) {} }", {"T": "Display", "S": "Conf"})]),
     ("rust", "pub $F: $T", RUST2_SRC, [("pub name: String", {"F": "name", "T": "String"}), ("pub quiet: bool", {"F": "quiet", "T": "bool"})]),
     ("dart", "class $C extends $S { $$$ }", DART2_SRC, [(DART2_SRC.rstrip(), {"C": "Bar", "S": "Foo"})]),
     ("dart", "Widget build(BuildContext context) { $$$B }", DART2_SRC,
      [("Widget build(BuildContext context) { return Text('x'); }", {"B": "return Text('x');"})]),
     # a top-level variable, a field, a local: the declaration, class member and statement rungs
-    ("dart", "var $A = $B;", DART3_SRC, [("var lines = 0;", {"A": "lines", "B": "0"}), ("var m = 2", {"A": "m", "B": "2"}), ("var i = 0;", {"A": "i", "B": "0"})]),
+    ("dart", "var $A = $B;", DART3_SRC,
+     [("var lines = 0;", {"A": "lines", "B": "0"}), ("var m = 2", {"A": "m", "B": "2"}), ("var i = 0;", {"A": "i", "B": "0"})]),
     ("typescript", "@$D($$$A)", TS_SRC, [("@Input()", {"D": "Input", "A": ""})]),
-    ("typescript", "readonly $P: $T;", TS_SRC, [("readonly length: number", {"P": "length", "T": "number"}), ("readonly length: number = 0", {"P": "length", "T": "number"})]),
+    ("typescript", "readonly $P: $T;", TS_SRC,
+     [("readonly length: number", {"P": "length", "T": "number"}), ("readonly length: number = 0", {"P": "length", "T": "number"})]),
     # metavariables inside template substitutions and f-string interpolations
     ("javascript", "let $S = `v: ${$E}`", "let s = `v: ${x + 1}`;\nlet t = `w: ${y}`;\n", [("let s = `v: ${x + 1}`;", {"S": "s", "E": "x + 1"})]),
     ("typescript", "`v: ${$E}`", TS_SRC, [("`v: ${x + 1}`", {"E": "x + 1"})]),
@@ -381,14 +385,14 @@ def _cuts(path: Path, language: str, per_kind: int = 25) -> list[tuple[int, int,
     while stack:
         node = stack.pop()
         stack.extend(reversed(node.children))
-        if node.type in CUT_KINDS[language] and not node.has_error and node.end_byte - node.start_byte < 400:
-            if taken.get(node.type, 0) < per_kind:
-                taken[node.type] = taken.get(node.type, 0) + 1
-                out.append((node.start_byte, node.end_byte, source[node.start_byte : node.end_byte].decode("utf-8")))
+        wanted = node.type in CUT_KINDS[language] and not node.has_error and node.end_byte - node.start_byte < 400
+        if wanted and taken.get(node.type, 0) < per_kind:
+            taken[node.type] = taken.get(node.type, 0) + 1
+            out.append((node.start_byte, node.end_byte, source[node.start_byte : node.end_byte].decode("utf-8")))
     return out
 
 
-@pytest.mark.parametrize(("language", "path"), CUT_FILES, ids=[f"{l}:{p.name}" for l, p in CUT_FILES])
+@pytest.mark.parametrize(("language", "path"), CUT_FILES, ids=[f"{lang}:{p.name}" for lang, p in CUT_FILES])
 def test_a_pattern_cut_from_a_file_matches_it_there(language: str, path: Path) -> None:
     if not path.exists():
         pytest.skip(f"{path} is not on this machine (npm install, package.json)")

@@ -54,7 +54,8 @@ async def test_tool_reports_how_many_more_and_how_to_narrow(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        ({"pattern": "dispose(x", "language": "dart"}, 'pattern "dispose(x" is unparseable as dart: tried statement, expression, class member, annotation, declaration'),
+        ({"pattern": "dispose(x", "language": "dart"},
+         'pattern "dispose(x" is unparseable as dart: tried statement, expression, class member, annotation, declaration'),
         ({"pattern": "foo($A)", "path": "../elsewhere"}, "outside the workspace root"),
         ({"pattern": "foo($A)"}, "no language given"),
         ({"pattern": "foo($A)", "language": "klingon"}, 'language "klingon" has no grammar'),
