@@ -105,6 +105,8 @@ def test_cli_exit_codes_and_json(sample: Path, capsys: pytest.CaptureFixture[str
     assert _cli(ast_grep_cmd, ["nothing_here($A)", "--lang", "c"]) == 1
     assert _cli(ast_grep_cmd, ["free(", "--lang", "c"]) == 8
     assert "unparseable as c" in capsys.readouterr().err
+    assert _cli(ast_grep_cmd, ["$$$A", "--lang", "c"]) == 8  # the ast-grep CLI's code for it too
+    assert "lone sequence metavariable" in capsys.readouterr().err
     # no --lang over a folder: each file in its own language; toml cannot hold a call, so a note
     assert _cli(ast_grep_cmd, ["free($P)"]) == 0
     found = capsys.readouterr()
