@@ -9,6 +9,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+import tree_sitter
 
 from minitools.match import PatternError, Searcher, compile_pattern, find_matches
 from minitools.match._grammars import parser_for
@@ -387,9 +388,22 @@ CUT_FILES = [
 ]
 
 
+def _braced_body(node: tree_sitter.Node) -> tuple[int, int] | None:
+    """The inside of the first `{ … }` below `node` that holds something: (start, end)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        kids = n.children
+        if len(kids) > 2 and kids[0].type == "{" and kids[-1].type == "}":
+            return kids[0].end_byte, kids[-1].start_byte
+        stack.extend(reversed(kids))
+    return None
+
+
 def _cuts(path: Path, language: str, per_kind: int = 25) -> list[tuple[int, int, str]]:
     """(start, end, text) of up to `per_kind` nodes of each CUT_KINDS kind in `path`, those
-    without parse errors and shorter than 400 characters, in pre-order."""
+    without parse errors and shorter than 400 characters, in pre-order; where the node has a
+    braced body, the same with that body's contents written as `$$$B` as well."""
     source = path.read_bytes()
     taken: dict[str, int] = {}
     out = []
@@ -400,7 +414,13 @@ def _cuts(path: Path, language: str, per_kind: int = 25) -> list[tuple[int, int,
         wanted = node.type in CUT_KINDS[language] and not node.has_error and node.end_byte - node.start_byte < 400
         if wanted and taken.get(node.type, 0) < per_kind:
             taken[node.type] = taken.get(node.type, 0) + 1
-            out.append((node.start_byte, node.end_byte, source[node.start_byte : node.end_byte].decode("utf-8")))
+            start, end = node.start_byte, node.end_byte
+            out.append((start, end, source[start:end].decode("utf-8")))
+            # (Python has no braced bodies: its `{ $$$B }` is a set, which no dict matches)
+            body = _braced_body(node) if language != "python" else None
+            if body is not None:
+                text = source[start : body[0]] + b" $$$B " + source[body[1] : end]
+                out.append((start, end, text.decode("utf-8")))
     return out
 
 
