@@ -30,8 +30,8 @@ METAVAR_CHAR: dict[str, str] = {
 # Where a `$$$` before `}` is read as something other than statements unless it is followed by
 # the token that ends a statement, the fragment is also tried with that token written there
 # (and left out of the pattern): Dart reads `if ($C) { $$$ }` as an `if` whose body is a set
-# literal, `if ($C) { $$$; }` as one whose body is a block.
-STATEMENT_END: dict[str, str] = {"dart": ";"}
+# literal, `if ($C) { $$$; }` as one whose body is a block; C# reads that body as an initializer.
+STATEMENT_END: dict[str, str] = {"dart": ";", "csharp": ";"}
 
 # Rungs that exist for one kind of node accept only a hole that is one node of that kind: a
 # decorator scaffold must not turn `Promise<$T>` into a comparison with the method after it.

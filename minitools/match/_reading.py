@@ -83,8 +83,8 @@ def _build(
         return None  # comments and line continuations: the matcher skips them in the target too
     if node.is_missing:
         return None  # a token only error recovery wrote (see _recovery)
-    if added and node.child_count == 0 and node.start_byte in added:
-        return None
+    if added and node.start_byte in added and node.end_byte == node.start_byte + 1:
+        return None  # the written token, or a node of it alone (C#'s empty statement)
     text = (node.text or b"").decode("utf-8")
     if added and node.end_byte - 1 in added:
         text = text[:-1].rstrip()  # `$$$;` is the statement the `$$$` stands for

@@ -112,6 +112,10 @@ DART3_SRC = """var lines = 0;
 class C { var m = 2; }
 void main() { var i = 0; }
 """
+CS_SRC = """class A {
+  public int M(int x) { if (x > 0) { Log(x); Run(); } try { Go(); } catch (Exception e) { Log(e); } return x; }
+}
+"""
 PY_SRC = '''import functools
 class C:
     @property
@@ -186,6 +190,13 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("dart", "class $C extends $S { $$$ }", DART2_SRC, [(DART2_SRC.rstrip(), {"C": "Bar", "S": "Foo"})]),
     ("dart", "Widget build(BuildContext context) { $$$B }", DART2_SRC,
      [("Widget build(BuildContext context) { return Text('x'); }", {"B": "return Text('x');"})]),
+    # C# reads `{ $$$ }` after `if (…)` as an initializer; also read with a `;` after the `$$$`
+    ("csharp", "if ($C) { $$$ }", CS_SRC, [("if (x > 0) { Log(x); Run(); }", {"C": "x > 0"})]),
+    ("csharp", "try { $$$A } catch ($T $E) { $$$B }", CS_SRC,
+     [("try { Go(); } catch (Exception e) { Log(e); }", {"A": "Go();", "T": "Exception", "E": "e", "B": "Log(e);"})]),
+    ("csharp", "public $R $M($$$P) { $$$B }", CS_SRC,
+     [(CS_SRC.splitlines()[1].strip(), {"R": "int", "M": "M", "P": "int x",
+       "B": "if (x > 0) { Log(x); Run(); } try { Go(); } catch (Exception e) { Log(e); } return x;"})]),
     # a top-level variable, a field, a local: the declaration, class member and statement rungs
     ("dart", "var $A = $B;", DART3_SRC,
      [("var lines = 0;", {"A": "lines", "B": "0"}), ("var m = 2", {"A": "m", "B": "2"}), ("var i = 0;", {"A": "i", "B": "0"})]),
@@ -238,6 +249,7 @@ AGREES = [
     ("c", "if ($C) { $$$ }", C_SRC), ("c", "while ($C) { $$$B }", C_SRC), ("c", "int $F($$$P) { $$$B }", C_SRC),
     ("c", "{$$$}", C_SRC),
     ("java", "try { $$$A } catch ($T $E) { $$$B }", JAVA_SRC), ("java", "@Override", JAVA_SRC),
+    ("csharp", "try { $$$A } catch ($T $E) { $$$B }", CS_SRC),
     ("rust", "impl $T { $$$ }", RUST_SRC), ("rust", "pub struct $S { $$$F }", RUST_SRC),
     ("rust", "match $E { $$$ARMS }", RUST_SRC), ("rust", "impl<$A> $B<$A> { $$$BODY }", RUST_SRC),
     ("rust", "#[derive($$$T)]", RUST_SRC), ("dart", "class $C { $$$ }", DART_SRC),
@@ -251,7 +263,7 @@ AGREES = [
     ("go", "for $I, $C := range $X { $$$B }", GO_SRC),
     ("rust", "impl $T for $S { $$$ }", RUST2_SRC), ("dart", "class $C extends $S { $$$ }", DART2_SRC),
 ]
-SUFFIX = {"c": "c", "java": "java", "rust": "rs", "dart": "dart", "javascript": "js", "typescript": "ts", "python": "py", "go": "go"}
+SUFFIX = {"c": "c", "java": "java", "rust": "rs", "dart": "dart", "javascript": "js", "typescript": "ts", "python": "py", "go": "go", "csharp": "cs"}
 
 
 @pytest.mark.parametrize(("language", "pattern", "source"), AGREES, ids=[f"{a[0]}:{a[1]}" for a in AGREES])
@@ -270,6 +282,7 @@ MISSED = [
     ("dart", "if ($C) { $$$ }", DART_SRC), ("dart", "void $F() { $$$ }", DART_SRC),
     ("typescript", "Promise<$T>", TS_SRC), ("typescript", "readonly length: number;", TS_SRC),
     ("java", "private final $T $F = $V;", JAVA_SRC), ("dart", "var $A = $B;", DART3_SRC),
+    ("csharp", "if ($C) { $$$ }", CS_SRC), ("csharp", "public $R $M($$$P) { $$$B }", CS_SRC),
 ]
 
 
