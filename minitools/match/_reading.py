@@ -116,10 +116,12 @@ def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tre
     if node is None:
         return None
     if node.start_byte == start and node.end_byte == end:
-        # the innermost node of that extent: "descend while a node has one child"
+        # the innermost node of that extent: "descend while a node has one child", comments
+        # beside it aside (`foo($A)  # note` is the call, not the file or block holding both)
         while True:
-            kids = [c for c in node.children if not c.is_missing]
-            if len(kids) != 1 or kids[0].start_byte != start or kids[0].end_byte != end:
+            solid = [c for c in node.children if not c.is_missing]
+            kids = [c for c in solid if not c.is_extra]
+            if len(kids) != 1 or (len(solid) == 1 and (kids[0].start_byte, kids[0].end_byte) != (start, end)):
                 break
             node = kids[0]
         if node.parent is None:

@@ -203,6 +203,10 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("typescript", "@$D($$$A)", TS_SRC, [("@Input()", {"D": "Input", "A": ""})]),
     ("typescript", "readonly $P: $T;", TS_SRC,
      [("readonly length: number", {"P": "length", "T": "number"}), ("readonly length: number = 0", {"P": "length", "T": "number"})]),
+    # a comment beside the fragment is no part of it (the ast-grep CLI refuses these: "Multiple
+    # AST nodes are detected"); the hole is the statement, not the file holding it and the comment
+    ("python", "foo($A)  # note", "foo(1)\nx = foo(2)  # two\n", [("foo(1)", {"A": "1"}), ("foo(2)", {"A": "2"})]),
+    ("javascript", "// first\nfoo($A);", "foo(1); bar(foo(2));\n", [("foo(1);", {"A": "1"})]),
     # metavariables inside template substitutions and f-string interpolations
     ("javascript", "let $S = `v: ${$E}`", "let s = `v: ${x + 1}`;\nlet t = `w: ${y}`;\n", [("let s = `v: ${x + 1}`;", {"S": "s", "E": "x + 1"})]),
     ("typescript", "`v: ${$E}`", TS_SRC, [("`v: ${x + 1}`", {"E": "x + 1"})]),
