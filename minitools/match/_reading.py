@@ -150,6 +150,10 @@ def _metavar_at_edge(char: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     return re.compile(one + r"\s*\Z"), re.compile(r"\s*" + one + r"(?![A-Za-z0-9_])")
 
 
+# the MISSING tokens a metavariable can cause: a statement's end after a `$$$` or `$A` that stands
+# for statements (C `{ $$$ }`); a missing bracket means the fragment itself is unbalanced
+_TERMINATORS = frozenset({";", "\n"})
+
 # how far error recovery went in a scaffolded parse (None: too far, the rung rejects)
 CLEAN, BENIGN, STRAINED = 0, 1, 2
 
@@ -183,8 +187,8 @@ def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
     """How much error recovery the scaffolded parse needed, where the pattern can live with it.
 
     Error recovery that only a metavariable causes does not reject the rung (as in the ast-grep
-    CLI; docs/architecture.md, "Matcher"). BENIGN: a zero-width MISSING token next to a
-    metavariable (the `;` C wants after a `$$$` in statement position), an ERROR node whose text
+    CLI; docs/architecture.md, "Matcher"). BENIGN: a zero-width MISSING statement terminator next
+    to a metavariable (the `;` C wants after a `$$$` in statement position), an ERROR node whose text
     is exactly one `$$$` (`{ $$$A }` in a Java or Rust block: no grammar takes a bare name for a
     run of statements). STRAINED: an ERROR node that is exactly one single metavariable, where
     the grammar wants a node a name cannot be (TypeScript `from $M`, which wants a string) or
@@ -201,9 +205,11 @@ def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
     while stack:
         node = stack.pop()
         if node.is_missing:
+            if node.type not in _TERMINATORS or node.end_byte != node.start_byte:
+                return None  # a missing `)` or `}`: the fragment is unbalanced, not the metavariable's doing
             left = data[: node.start_byte].decode("utf-8", "replace")
             right = data[node.end_byte :].decode("utf-8", "replace")
-            if node.end_byte != node.start_byte or not (before.search(left) or after.match(right)):
+            if not (before.search(left) or after.match(right)):
                 return None
         elif node.is_error:
             inner = (node.text or b"").decode("utf-8", "replace").strip()

@@ -335,6 +335,15 @@ def test_a_lone_sequence_is_refused(pattern: str, language: str) -> None:
     assert f"wrap {pattern.strip()} in a larger pattern" in message
 
 
+@pytest.mark.parametrize("language", ["javascript", "typescript", "rust", "c", "java", "go", "dart", "python"])
+@pytest.mark.parametrize("pattern", ["print($A", "foo($A, $B", "if ($C) { $$$"])
+def test_an_unbalanced_pattern_is_refused_though_a_metavariable_ends_it(language: str, pattern: str) -> None:
+    """Error recovery forgives a missing statement end next to a metavariable, never a missing
+    bracket: that is the fragment's own fault."""
+    with pytest.raises(PatternError, match=rf'^pattern "{re.escape(pattern)}" is unparseable as {language}: tried statement'):
+        compile_pattern(pattern, language)
+
+
 def test_unparseable_still_names_every_rung_tried() -> None:
     with pytest.raises(PatternError, match=r'^pattern "Promise<" is unparseable as typescript: tried statement, '
                                            r"expression, class member, decorator, type, interface member$"):
