@@ -11,7 +11,7 @@ rungs tried, in order.
 
 from __future__ import annotations
 
-__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES"]
+__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES", "BODY_RUNS"]
 
 Rung = tuple[str, str, str]
 
@@ -49,6 +49,10 @@ TYPE_LOOKALIKES: dict[str, frozenset[str]] = {
     "typescript": frozenset({"instantiation_expression", "binary_expression"}),
     "tsx": frozenset({"instantiation_expression", "binary_expression"}),
 }
+
+# A body node with no brackets of its own, which a hole is only where the scaffold wrote the
+# body (Python's class body, when the fragment is two statements): the statements it holds.
+BODY_RUNS: dict[str, frozenset[str]] = {"python": frozenset({"block"})}
 
 _C_LIKE_BLOCK = "void __mt(void) {\n"
 _LADDERS: dict[str, list[Rung]] = {

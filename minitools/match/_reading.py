@@ -11,7 +11,7 @@ import re
 import tree_sitter
 
 from minitools.match._grammars import load_language, parser_for
-from minitools.match._ladder import HOLE_KINDS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
+from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -161,16 +161,19 @@ CLEAN, BENIGN, STRAINED = 0, 1, 2
 # Kinds that only hold a run of statements and share the run's extent in a scaffold (Go's
 # `statement_list`, Kotlin's `statements`): a fragment that is such a node is the run it holds.
 _STATEMENT_RUNS = frozenset({"statement_list", "statements"})
+# the rungs whose hole sits in a class or interface body
+_MEMBER_RUNGS = frozenset({"class member", "interface member"})
 
 
-def _statement_run(hole: list[tree_sitter.Node]) -> list[tree_sitter.Node]:
-    """A hole that is a whole file (a rung with no scaffold) or a statement-run node, as
-    the statements it holds: a run of several statements matches in any block, not only
-    as a whole file; a single one, with a comment beside it, is that statement."""
+def _statement_run(hole: list[tree_sitter.Node], bodies: frozenset[str] = frozenset()) -> list[tree_sitter.Node]:
+    """A hole that is a whole file (a rung with no scaffold), a statement-run node or a body
+    the scaffold wrote (`bodies`: Python's class body holding two members), as the statements
+    it holds: a run of several statements matches in any block, not only as a whole file; a
+    single one, with a comment beside it, is that statement."""
     if len(hole) != 1:
         return hole
     node = hole[0]
-    if node.parent is not None and node.type not in _STATEMENT_RUNS:
+    if node.parent is not None and node.type not in _STATEMENT_RUNS and node.type not in bodies:
         return hole
     kids = [c for c in node.children if not c.is_extra]
     if not kids:
@@ -326,8 +329,8 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             hole = _hole(tree.root_node, len(pre), len(pre) + len(body), absorb)
             if not hole:
                 continue
-            hole = _statement_run(hole)
-            if len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named:
+            hole = _statement_run(hole, BODY_RUNS.get(language, frozenset()))
+            if name in _MEMBER_RUNGS and len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named:
                 # a member and the `;` after it, siblings in a class or interface body: the
                 # member (the `;` a separator it may go without, as a match's extent does)
                 hole = hole[:-1]

@@ -173,7 +173,9 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     # from the real-code differential runs (match-findings)
     ("c", "switch ($X) { $$$ }", C2_SRC, [("switch (v) { case 0: return 1; }", {"X": "v"})]),
     ("c", "static int $F($$$P) { $$$B }", C2_SRC, [(C2_SRC.splitlines()[1], {"F": "clamp", "P": "int v", "B": "switch (v) { case 0: return 1; } return v;"})]),
-    ("c", "struct $S { $$$F };", C2_SRC, [("struct point { int x; int y; }", {"S": "point", "F": "int x; int y;"})]),
+    # the `;` the pattern writes is in the match; without it, the struct alone
+    ("c", "struct $S { $$$F };", C2_SRC, [("struct point { int x; int y; };", {"S": "point", "F": "int x; int y;"})]),
+    ("c", "struct $S { $$$F }", C2_SRC, [("struct point { int x; int y; }", {"S": "point", "F": "int x; int y;"})]),
     ("java", "for ($T $X : $Y) { $$$B }", JAVA2_SRC, [("for (String x : xs) { use(x); }", {"T": "String", "X": "x", "Y": "xs", "B": "use(x);"})]),
     ("java", "synchronized ($L) { $$$B }", JAVA2_SRC, [("synchronized (this) { return PI; }", {"L": "this", "B": "return PI;"})]),
     ("java", "@Override public $R $M($$$P) { $$$B }", JAVA2_SRC,
@@ -310,7 +312,7 @@ IN_CONTEXT = [
     ("rust", "pub $F: $T", "struct _ { pub $F: $T }", "field_declaration", RUST2_SRC),
     ("java", "private static final $T $N = $V;", "class _ { private static final $T $N = $V; }", "field_declaration", JAVA2_SRC),
     ("java", "List<$T>", "class _ { List<$T> x; }", "generic_type", JAVA_SRC),
-    ("c", "struct $S { $$$F };", "struct $S { $$$F };", "struct_specifier", C2_SRC),
+    ("c", "struct $S { $$$F }", "struct $S { $$$F };", "struct_specifier", C2_SRC),
 ]
 
 
