@@ -23,6 +23,7 @@ from minitools.match import (
     PatternError,
     Searcher,
     available_languages,
+    check_fragment,
     compile_pattern,
     language_for_path,
 )
@@ -167,6 +168,10 @@ def _compile_per_file(
     """Without --lang: the searched files grouped by the language of their extension, with
     the pattern compiled for each (languages it does not parse in are skipped with a note),
     and every file in search order. An exit code when it parses in none."""
+    try:
+        check_fragment(source)  # refused in every language alike: said once, not once per language
+    except PatternError as exc:
+        return _fail(str(exc), EXIT_PATTERN)
     files = searcher.collect(paths, None)
     groups: dict[str, list[str]] = {}
     for f in files:

@@ -20,7 +20,7 @@ from minitools.match._grammars import (
     vendor_grammars,
 )
 from minitools.match._ladder import ladder_for
-from minitools.match._pattern import Pattern, PatternError, compile_pattern
+from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
 from minitools.match._search import (
     Capture,
     NodeMatch,
@@ -51,6 +51,7 @@ __all__ = [
     "TemplateError",
     "apply_edits",
     "available_languages",
+    "check_fragment",
     "compile_pattern",
     "find_matches",
     "grammar_source",

@@ -141,14 +141,9 @@ def _names(nodes: tuple[PNode, ...]) -> frozenset[str]:
 _LONE_SEQUENCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?")
 
 
-@lru_cache(maxsize=256)
-def compile_pattern(source: str, language: str) -> Pattern:
-    """Compile `source` for `language` through the scaffold ladder.
-
-    Every rung that parses the fragment cleanly contributes its tree (equal trees once), the
-    first as the Pattern itself and the rest as its `alternatives`: a match of any is a match
-    (docs/architecture.md, "Matcher"). Raises PatternError when no rung does, or when the
-    pattern is a lone `$$$` sequence, which would match every node."""
+def check_fragment(source: str) -> str:
+    """The pattern's fragment, stripped; PatternError for what no language could compile: an
+    empty pattern, or a lone `$$$` sequence, which would match every node."""
     fragment = source.strip()
     if not fragment:
         raise PatternError(f'pattern "{source}" is empty; give a code fragment such as "print($A)"')
@@ -157,6 +152,18 @@ def compile_pattern(source: str, language: str) -> Pattern:
             f'pattern "{source}" is a lone sequence metavariable, which would match every node; '
             f'use $A for any one node, or wrap {fragment} in a larger pattern such as "foo({fragment})"'
         )
+    return fragment
+
+
+@lru_cache(maxsize=256)
+def compile_pattern(source: str, language: str) -> Pattern:
+    """Compile `source` for `language` through the scaffold ladder.
+
+    Every rung that parses the fragment cleanly contributes its tree (equal trees once), the
+    first as the Pattern itself and the rest as its `alternatives`: a match of any is a match
+    (docs/architecture.md, "Matcher"). Raises PatternError when no rung does, or when the
+    pattern is a lone `$$$` sequence, which would match every node."""
+    fragment = check_fragment(source)
     char = METAVAR_CHAR.get(language, "$")
     if char != "$":
         fragment = _METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)

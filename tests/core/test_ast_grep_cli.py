@@ -97,6 +97,13 @@ def test_a_language_the_pattern_does_not_parse_in_is_skipped_with_a_note(project
     assert 'pattern "print($A" is unparseable as python' in nowhere.stderr
 
 
+def test_a_pattern_no_language_takes_is_refused_once(project: Path) -> None:
+    mine = ours("$$$A", ".", cwd=project)
+    assert mine.returncode == 8 and mine.stdout == ""
+    assert mine.stderr.count("lone sequence metavariable") == 1 and "skipping" not in mine.stderr
+    assert 'wrap $$$A in a larger pattern such as "foo($$$A)"' in mine.stderr
+
+
 def test_a_named_file_of_no_known_language_is_a_usage_error(project: Path) -> None:
     out = ours("print($A)", "notes.txt", "main.rs", cwd=project)
     assert out.returncode == 2 and out.stdout == ""
