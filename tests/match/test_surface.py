@@ -11,7 +11,7 @@ import minitools.match as match
 def test_public_surface_is_pinned() -> None:
     assert sorted(match.__all__) == sorted([
         "Capture", "GrammarError", "GrammarSource", "NodeMatch", "PathError", "Pattern", "PatternError",
-        "SearchResult", "Searcher", "Template", "TemplateError", "apply_edits", "available_languages",
+        "SearchResult", "Searcher", "Template", "TemplateError", "apply_edits", "available_languages", "check_fragment",
         "compile_pattern", "find_matches", "grammar_source", "ladder_for", "language_for_path", "load_language",
         "parse_errors", "plan_edits", "vendor_grammars",
     ])
