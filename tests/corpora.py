@@ -15,6 +15,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = REPO / "benchmarks" / "corpora"
 SETUP = "setup/15-corpora.sh"
+SKIPPED_DIRS = frozenset({"site-packages", "dist-packages", "node_modules", "__pycache__"})
 
 
 def _found(path: Path | None, what: str, how: str = SETUP) -> Path:
@@ -67,9 +68,14 @@ def python_stdlib() -> Path:
 
 def sample(root: Path, suffixes: tuple[str, ...], n: int, under: str = "", max_bytes: int = 200_000) -> list[Path]:
     """`n` files below root/under with one of the suffixes, each at most max_bytes, picked by a
-    hash of their relative path (deterministic, spread over the tree)."""
+    hash of their relative path (deterministic, spread over the tree); installed packages
+    (site-packages, node_modules) are not part of a corpus."""
     base = root / under if under else root
-    files = [p for p in base.rglob("*") if p.name.endswith(suffixes) and p.is_file() and p.stat().st_size <= max_bytes]
+    files = [
+        p for p in base.rglob("*")
+        if p.name.endswith(suffixes) and not SKIPPED_DIRS.intersection(p.relative_to(root).parts)
+        and p.is_file() and p.stat().st_size <= max_bytes
+    ]
     files.sort(key=lambda p: (zlib.crc32(str(p.relative_to(root)).encode()), str(p)))
     if not files:
         pytest.skip(f"no {'/'.join(suffixes)} files below {base}")

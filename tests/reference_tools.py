@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from minitools.match import Searcher, compile_pattern
+
 
 def ast_grep_cli() -> str:
     """The `ast-grep` CLI beside this interpreter (setup/10-match.sh installs it), else on PATH."""
@@ -33,8 +35,8 @@ def _from_json_lines(stdout: str) -> list[Found]:
     out: list[Found] = []
     for line in stdout.splitlines():
         m = json.loads(line)
-        caps: dict[str, object] = {k: v["text"] for k, v in m["metaVariables"]["single"].items()}
-        caps.update({f"$$${k}": [n["text"] for n in nodes] for k, nodes in m["metaVariables"]["multi"].items()})
+        caps: dict[str, object] = {k: v["text"] for k, v in m.get("metaVariables", {}).get("single", {}).items()}
+        caps.update({f"$$${k}": [n["text"] for n in nodes] for k, nodes in m.get("metaVariables", {}).get("multi", {}).items()})
         rng = m["range"]["byteOffset"]
         out.append((m["file"], rng["start"], rng["end"], m["text"], caps))
     return _order(out)
@@ -59,15 +61,16 @@ def ast_grep_selector(root: Path, context: str, selector: str, language: str) ->
     return _from_json_lines(_run([ast_grep_cli(), "scan", "--inline-rules", rule, "--json=stream", "."], root))
 
 
-def minitools_matches(root: Path, pattern: str, language: str) -> list[Found]:
-    """minitools' structural search over root, in the same shape."""
-    from minitools.match import Searcher, compile_pattern
-
-    searcher = Searcher(root, ignore_parents=False)
+def minitools_matches(root: Path, pattern: str, language: str, searcher: Searcher | None = None) -> list[Found]:
+    """minitools' structural search over root (with `searcher`, whose trees it keeps, if given),
+    in the same shape."""
+    own = searcher is None
+    searcher = Searcher(root, ignore_parents=False) if searcher is None else searcher
     try:
         res = searcher.search(compile_pattern(pattern, language))
     finally:
-        searcher.close()
+        if own:
+            searcher.close()
     out: list[Found] = []
     for m in res.matches:
         caps: dict[str, object] = {k: v.text for k, v in m.metavars.items() if k not in m.multi}
