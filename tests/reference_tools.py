@@ -75,5 +75,5 @@ def minitools_matches(root: Path, pattern: str, language: str, searcher: Searche
     for m in res.matches:
         caps: dict[str, object] = {k: v.text for k, v in m.metavars.items() if k not in m.multi}
         caps.update({f"$$${k}": [c.text for c in v] for k, v in m.multi.items()})
-        out.append((m.path, m.start_byte, m.end_byte, m.text, caps))
+        out.append((str(m.path), m.start_byte, m.end_byte, m.text, caps))
     return _order(out)
