@@ -19,11 +19,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import corpora
 import pytest
-from reference_tools import Found, ast_grep_run, ast_grep_selector, minitools_matches
 
+import corpora
 from minitools.match import Searcher
+from reference_tools import Found, ast_grep_run, ast_grep_selector, minitools_matches
 
 # The classes of disagreement known today (the reason an expected failure gives).
 BRACED = "braced body: a pattern with a { ... } body is unparseable (compile)"
