@@ -38,6 +38,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -180,8 +181,23 @@ def main() -> int:
     corpora.update({name: fetch_installed(name) for name in ("go", "glibc", "typescript")})
     roots = {name: fn() for name, fn in corpora.items() if args.only in (None, name)}
     searchers = {name: Searcher(root, ignore_parents=False) for name, root in roots.items()}
-    rows = []
-    for corpus, lang, pattern in SUITE:
+    memory: dict[str, dict[str, Any]] = {}
+
+    def measure_and_close(name: str) -> None:
+        # a corpus's trees are let go once its rows are done (five corpora's caches at once
+        # would hold some 1.5 GB)
+        s = searchers[name]
+        pool_rss = [rss_mb(pid) for pid in (s._pool.pids if s._pool else [])]
+        memory[name] = {
+            "cache_bound_source_bytes": s.cache.max_bytes,
+            "worker_rss_mb": [round(x, 1) for x in pool_rss],
+            "parent_rss_mb": round(rss_mb(os.getpid()), 1),
+        }
+        s.close()
+
+    rows: list[dict[str, Any]] = []
+    last_row = {corpus: i for i, (corpus, _, _) in enumerate(SUITE)}
+    for i, (corpus, lang, pattern) in enumerate(SUITE):
         if corpus not in roots:
             continue
         root = roots[corpus]
@@ -220,15 +236,8 @@ def main() -> int:
         rows.append(row)
         print(f"  {corpus:10} {pattern:38} cold {mt_cold:6.2f}s vs {sg_cold:6.2f}s  warm {mt_warm:6.3f}s  "
               f"matches {len(mt_found)}/{len(sg_found)} {'agree' if row['agree'] else 'DIFFER'}", file=sys.stderr)
-    memory = {}
-    for name, s in searchers.items():
-        pool_rss = [rss_mb(pid) for pid in (s._pool.pids if s._pool else [])]
-        memory[name] = {
-            "cache_bound_source_bytes": s.cache.max_bytes,
-            "worker_rss_mb": [round(x, 1) for x in pool_rss],
-            "parent_rss_mb": round(rss_mb(os.getpid()), 1),
-        }
-        s.close()
+        if last_row[corpus] == i:
+            measure_and_close(corpus)
     summary = {
         "cold_geomean_ratio": round(geomean([r["cold_ratio"] for r in rows]), 3),
         "warm_geomean_ratio": round(geomean([r["warm_ratio"] for r in rows]), 3),
