@@ -23,6 +23,8 @@ RUST_CRATES=(librust-libc-dev librust-memchr-dev librust-regex-dev librust-regex
 TS_PACKAGES=(rxjs@7.8.2 effect@3.22.4 @tensorflow/tfjs-core@4.22.0)
 DART_PACKAGE=tree-sitter-dart@1.0.0
 
+command -v unzip >/dev/null || apt_install unzip
+command -v xz >/dev/null || apt_install xz-utils
 compgen -G "/usr/lib/go-*/src/go/ast/ast.go" >/dev/null || apt_install golang-src
 apt_install "${RUST_CRATES[@]}"
 
