@@ -2,7 +2,11 @@
 
 Corpora (fetched through package clients only, into benchmarks/corpora/, git-ignored):
   - the CPython standard library of the running interpreter (copied without site-packages);
-  - the rxjs npm package's published tree (`npm pack rxjs@7.8.2`): JavaScript and TypeScript.
+  - the rxjs npm package's published tree (`npm pack rxjs@7.8.2`): JavaScript and TypeScript;
+  - go: Go's source tree (Debian golang-src, /usr/lib/go-*/src);
+  - glibc: the GNU C library's .c/.h files but sysdeps/ (Debian glibc-source);
+  - typescript: npm packages shipping TypeScript (rxjs, effect, @tensorflow/tfjs-core).
+  setup/15-corpora.sh installs the last three (`make bench` runs it; this script runs it if needed).
 
 For every pattern of the suite: cold = a fresh process each (`python -m minitools.commands.ast_grep
 … --json` vs `ast-grep run … --json=stream`), median of --reps runs; warm = repeated calls of one
@@ -13,7 +17,7 @@ table and writes benchmarks/results/bench_match.json.
 Targets (README.md, "Benchmarks"), on a 2-core machine: cold geometric-mean ratio <= 1.0, warm <= 0.2; the
 script prints where the run stands against each.
 
-    python benchmarks/bench_match.py [--reps 3] [--only stdlib|rxjs]
+    python benchmarks/bench_match.py [--reps 3] [--only stdlib|rxjs|go|glibc|typescript]
 """
 
 from __future__ import annotations
@@ -32,7 +36,9 @@ import sysconfig
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -55,7 +61,17 @@ SUITE: list[tuple[str, str, str]] = [
     ("rxjs", "javascript", "$A.subscribe($$$B)"),
     ("rxjs", "typescript", "export function $F($$$P) { $$$B }"),
     ("rxjs", "typescript", "isFunction($X)"),
+    ("go", "go", "if err != nil { $$$B }"),
+    ("go", "go", "return $A, nil"),
+    ("go", "go", "$X := make($T, $N)"),
+    ("glibc", "c", "memset($A, 0, sizeof($B))"),
+    ("glibc", "c", "$A->$B = $C;"),
+    ("glibc", "c", "sizeof($T)"),
+    ("typescript", "typescript", "new $C($$$A)"),
+    ("typescript", "typescript", "$A as $T"),
+    ("typescript", "typescript", "export declare function $F($$$P): $R;"),
 ]
+CORPORA_SETUP = REPO / "setup" / "15-corpora.sh"
 
 
 def ast_grep_exe() -> str:
@@ -87,6 +103,28 @@ def fetch_rxjs() -> Path:
                 tar.extractall(tmp, filter="data")
             shutil.move(str(Path(tmp) / "package"), dest)
     return dest
+
+
+def fetch_installed(name: str) -> Callable[[], Path]:
+    """A corpus setup/15-corpora.sh installs: run it if the corpus is missing."""
+
+    def find() -> Path | None:
+        if name == "go":
+            trees = sorted(Path("/usr/lib").glob("go-*/src/go/ast"), key=lambda p: p.parts[3])
+            return trees[-1].parent.parent if trees else None
+        return CORPORA / name if (CORPORA / name).is_dir() else None
+
+    def fetch() -> Path:
+        found = find()
+        if found is None:
+            subprocess.run(["bash", str(CORPORA_SETUP)], cwd=REPO, check=True,
+                           env={**os.environ, "VENV": str(Path(sys.executable).parent.parent)})
+            found = find()
+        if found is None:
+            sys.exit(f"{CORPORA_SETUP.name} did not install the {name} corpus")
+        return found
+
+    return fetch
 
 
 def timed(argv: list[str], cwd: Path) -> tuple[float, str]:
@@ -133,17 +171,33 @@ def geomean(xs: list[float]) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=["stdlib", "rxjs"])
+    ap.add_argument("--only", choices=["stdlib", "rxjs", "go", "glibc", "typescript"])
     args = ap.parse_args()
     exe = ast_grep_exe()
     # the package as installed: its bytecode compiled (PYTHONDONTWRITEBYTECODE may be set)
     compileall.compile_dir(str(REPO / "minitools"), quiet=1)
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
-    corpora = {"stdlib": fetch_stdlib, "rxjs": fetch_rxjs}
+    corpora: dict[str, Callable[[], Path]] = {"stdlib": fetch_stdlib, "rxjs": fetch_rxjs}
+    corpora.update({name: fetch_installed(name) for name in ("go", "glibc", "typescript")})
     roots = {name: fn() for name, fn in corpora.items() if args.only in (None, name)}
     searchers = {name: Searcher(root, ignore_parents=False) for name, root in roots.items()}
-    rows = []
-    for corpus, lang, pattern in SUITE:
+    memory: dict[str, dict[str, Any]] = {}
+
+    def measure_and_close(name: str) -> None:
+        # a corpus's trees are let go once its rows are done (five corpora's caches at once
+        # would hold some 1.5 GB)
+        s = searchers[name]
+        pool_rss = [rss_mb(pid) for pid in (s._pool.pids if s._pool else [])]
+        memory[name] = {
+            "cache_bound_source_bytes": s.cache.max_bytes,
+            "worker_rss_mb": [round(x, 1) for x in pool_rss],
+            "parent_rss_mb": round(rss_mb(os.getpid()), 1),
+        }
+        s.close()
+
+    rows: list[dict[str, Any]] = []
+    last_row = {corpus: i for i, (corpus, _, _) in enumerate(SUITE)}
+    for i, (corpus, lang, pattern) in enumerate(SUITE):
         if corpus not in roots:
             continue
         root = roots[corpus]
@@ -180,17 +234,10 @@ def main() -> int:
                        "minitools_warm_s": round(statistics.median(warm), 3)},
         }
         rows.append(row)
-        print(f"  {corpus:7} {pattern:38} cold {mt_cold:6.2f}s vs {sg_cold:6.2f}s  warm {mt_warm:6.3f}s  "
+        print(f"  {corpus:10} {pattern:38} cold {mt_cold:6.2f}s vs {sg_cold:6.2f}s  warm {mt_warm:6.3f}s  "
               f"matches {len(mt_found)}/{len(sg_found)} {'agree' if row['agree'] else 'DIFFER'}", file=sys.stderr)
-    memory = {}
-    for name, s in searchers.items():
-        pool_rss = [rss_mb(pid) for pid in (s._pool.pids if s._pool else [])]
-        memory[name] = {
-            "cache_bound_source_bytes": s.cache.max_bytes,
-            "worker_rss_mb": [round(x, 1) for x in pool_rss],
-            "parent_rss_mb": round(rss_mb(os.getpid()), 1),
-        }
-        s.close()
+        if last_row[corpus] == i:
+            measure_and_close(corpus)
     summary = {
         "cold_geomean_ratio": round(geomean([r["cold_ratio"] for r in rows]), 3),
         "warm_geomean_ratio": round(geomean([r["warm_ratio"] for r in rows]), 3),
