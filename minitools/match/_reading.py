@@ -289,7 +289,11 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     reads as an expression means the expression, not a class member or declaration the same
     text can be (TypeScript `foo($A)` in a class body is a method signature), nor a type unless
     the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
-    or annotation reading stays (C# `[Obsolete]` is a collection expression too)."""
+    or annotation reading stays (C# `[Obsolete]` is a collection expression too); a reading that
+    is a bare metavariable is dropped when another keeps some of what the fragment writes
+    (JavaScript `$A;` read as a class field named `$A` would match every node)."""
+    shaped = [r for r in readings if not (len(r.nodes) == 1 and r.nodes[0].meta)]
+    readings = shaped or readings
     grammar = load_language(language)
     plain = [r for r in readings if not any(_names_a_keyword(b, grammar) for b in r.nodes)]
     readings = plain or readings

@@ -268,6 +268,9 @@ AGREES = [
     ("go", "switch $X { $$$ }", GO_SRC), ("go", "func $F($$$P) $R { $$$B }", GO_SRC),
     ("go", "for $I, $C := range $X { $$$B }", GO_SRC),
     ("rust", "impl $T for $S { $$$ }", RUST2_SRC), ("dart", "class $C extends $S { $$$ }", DART2_SRC),
+    # a statement, not every node (its class-field reading is a bare metavariable)
+    ("javascript", "$AV;", "import { operate } from '../util/lift';\nfoo(1);\nlet x = a + b;\n"),
+    ("typescript", "$AV;", "import { operate } from '../util/lift';\nfoo(1);\nclass A { b = 1; }\n"),
 ]
 SUFFIX = {"c": "c", "java": "java", "rust": "rs", "dart": "dart", "javascript": "js", "typescript": "ts", "python": "py", "go": "go", "csharp": "cs"}
 
