@@ -72,7 +72,7 @@ class Server:
     async def approve_via_host(self, spec: ToolSpec, args: Mapping[str, Any]) -> bool | str:
         try:
             answer = await self.request_host("approve", {"tool": spec.name, "tier": spec.tier.value, "args": dict(args)})
-        except Exception as exc:  # the host's error response, or the host went away
+        except Exception as exc:  # noqa: BLE001 -- the host's error response, or the host went away
             return f"the host could not approve ({exc})"
         if isinstance(answer, Mapping) and answer.get("approved") is True:
             return True

@@ -29,7 +29,7 @@ from minitools.match import (
 )
 
 if TYPE_CHECKING:
-    from minitools.tools._staging import StagedFile
+    from minitools.tools import StagedFile
 
 NAME = "ast-grep"
 HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
@@ -252,8 +252,8 @@ def _search(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]]
 def _rewrite(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]], template_source: str,
              paths: list[Path], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
-    from minitools.match._rewrite import Template, TemplateError
-    from minitools.tools._staging import EditStore, StagedEdit, StaleEdit, WriteFailed
+    from minitools.match import Template, TemplateError
+    from minitools.tools import EditStore, StagedEdit, StaleEdit, WriteFailed
     from minitools.tools.edit import propose_rewrite, unified_diff
 
     template = Template.parse(template_source)

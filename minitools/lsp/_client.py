@@ -1,7 +1,7 @@
 """One language server, spoken to over JSON-RPC: initialize, document sync, queries,
 diagnostics (push, waited for correctly), shutdown.
 
-Capabilities advertised deliberately (REFERENCE.md): no pull diagnostics (pyright and
+Capabilities advertised deliberately (docs/reference.md, "Language servers"): no pull diagnostics (pyright and
 basedpyright stop pushing and register pull dynamically when a client advertises it; push,
 waited for the version sent plus a quiet period, works for every server in the catalog);
 position encodings utf-16 (mandatory), utf-32, utf-8, converted by the client.
@@ -99,7 +99,7 @@ class LSPClient:
         client._install_handlers()
         try:
             await client._initialize(timeout)
-        except (ChildExited, ConnectionClosed, asyncio.TimeoutError, Exception) as exc:
+        except (ChildExited, ConnectionClosed, asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001 -- any failure to start is reported as this server's, and the child is stopped
             await client.child.stop(close_timeout=0.5, term_timeout=1.0)
             if isinstance(exc, asyncio.TimeoutError):
                 why = f"did not answer initialize within {timeout:g} s"

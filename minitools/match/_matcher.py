@@ -25,7 +25,7 @@ from itertools import zip_longest
 
 import tree_sitter
 
-from minitools.match._pattern import ANY, MULTI, SINGLE, Pattern, PNode
+from minitools.match._pattern import MULTI, SINGLE, Pattern, PNode
 from minitools.match._rules import LanguageRules, rules_for
 
 __all__ = ["EmptySeq", "Run", "MetaVarEnv", "match_at", "iter_matches"]
@@ -57,7 +57,7 @@ def _same(a: tree_sitter.Node | list[tree_sitter.Node], b: tree_sitter.Node | li
     if len(la) == len(lb) == 1 and la[0].text == lb[0].text and la[0].kind_id == lb[0].kind_id:
         return True  # one node each, of one kind and one text: one token sequence
     missing = object()
-    for x, y in zip_longest(_leaves(la), _leaves(lb), fillvalue=missing):
+    for x, y in zip_longest(_leaves(la), _leaves(lb), fillvalue=missing):  # noqa: SIM110 -- the hot path: no generator per call
         if x != y:
             return False
     return True

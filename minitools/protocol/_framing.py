@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from minitools.protocol._errors import LocalProtocolError, MalformedMessage, RemoteProtocolError
-from minitools.protocol._jsonrpc import INVALID_REQUEST, PARSE_ERROR
+from minitools.protocol._jsonrpc import INVALID_REQUEST
 from minitools.protocol._sentinels import CLOSED, NEED_DATA, Sentinel
 
 __all__ = ["Framer", "LineFramer", "encode_message", "encode_line"]

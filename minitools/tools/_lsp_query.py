@@ -216,7 +216,7 @@ class LSPQueries:
         # cached copy (no answer computed on stale text).
         for rel in dict.fromkeys(r["file"] for r in rows if r.get("file")):
             path = self.ctx.root / rel
-            if not path.is_file() or path.is_absolute() and self.ctx.root not in path.resolve().parents:
+            if not path.is_file() or (path.is_absolute() and self.ctx.root not in path.resolve().parents):
                 continue
             if path_to_uri(path) not in client.documents and len(client.documents) < 200:
                 try:

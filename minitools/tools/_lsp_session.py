@@ -5,6 +5,7 @@ and a wait for the diagnostics of the current text. Holds the lsp options (docs/
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -56,10 +57,8 @@ class LSPSession:
             raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
 
     async def sync_quietly(self, client: LSPClient) -> None:
-        try:
+        with contextlib.suppress(ConnectionClosed, ProtocolError):
             await client.resync_stale()
-        except (ConnectionClosed, ProtocolError):
-            pass
 
     def require(self, client: LSPClient, capability: str, action: str) -> None:
         if not client.supports(capability):

@@ -21,7 +21,7 @@ import inspect
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Union
+from typing import Any
 
 from minitools.protocol import (
     INTERNAL_ERROR,
@@ -46,8 +46,8 @@ __all__ = ["JSONRPCEndpoint", "RPCError", "RequestHandler", "NotificationHandler
 
 log = logging.getLogger("minitools.transport")
 
-RequestHandler = Callable[[Any], Union[Any, Awaitable[Any]]]
-NotificationHandler = Callable[[Any], Union[None, Awaitable[None]]]
+RequestHandler = Callable[[Any], Any | Awaitable[Any]]
+NotificationHandler = Callable[[Any], Awaitable[None] | None]
 
 
 class RPCError(Exception):

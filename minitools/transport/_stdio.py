@@ -8,6 +8,7 @@ once and flushed (a regular file or a pipe alike), so an answer is out before th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import stat
 import sys
@@ -60,7 +61,5 @@ def _pump(source: BinaryIO, reader: asyncio.StreamReader, loop: asyncio.Abstract
     except (OSError, ValueError):
         pass
     finally:
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is already closed
             loop.call_soon_threadsafe(reader.feed_eof)
-        except RuntimeError:  # the loop is already closed
-            pass

@@ -14,13 +14,6 @@ THIS = Path(__file__).resolve()
 CITATION = re.compile(r'docs/([\w-]+)\.md(?:,\s*"([^"]+)")?')
 OUTSIDE = re.compile(r"\b(?:SPEC|REFERENCE|ARCHITECTURE|CONVENTIONS)\.md\b|\bissues? #?\d+\b")
 
-# files other branches are rewriting as this lands; the lead moves their citations onto docs/
-# after the merge and empties this
-PENDING = {
-    "minitools/lsp/_client.py",
-}
-
-
 def _texts() -> list[Path]:
     # the files git tracks: corpora and caches a set-up or benchmark left in the tree are not ours
     listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
@@ -36,17 +29,13 @@ def _flat(text: str) -> str:
 
 
 def test_nothing_cites_documents_outside_the_repository():
-    bad, pending = [], set()
+    bad = []
     for path in _texts():
         rel = str(path.relative_to(REPO))
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             if OUTSIDE.search(line):
-                if rel in PENDING:
-                    pending.add(rel)
-                else:
-                    bad.append(f"{rel}:{n}: {line.strip()}")
+                bad.append(f"{rel}:{n}: {line.strip()}")
     assert not bad, "cite docs/*.md (bring the fact there) instead:\n" + "\n".join(bad)
-    assert pending == PENDING, f"these cite docs/ now, remove them from PENDING: {sorted(PENDING - pending)}"
 
 
 def test_citations_of_docs_resolve():

@@ -76,15 +76,6 @@ def test_dependency_direction():
     assert not violations, "layering violations:\n" + "\n".join(violations)
 
 
-# imports of another part's private module that other branches are changing as this lands
-# (commands/ast_grep.py is being reworked): the lead moves them onto the package names
-# (minitools.match.Template, minitools.tools.EditStore, ...) after the merge and empties this
-PENDING_PRIVATE = {
-    ("minitools/commands/ast_grep.py", "minitools.match._rewrite"),
-    ("minitools/commands/ast_grep.py", "minitools.tools._staging"),
-}
-
-
 def _private_imports(path: Path) -> list[tuple[int, str]]:
     """The modules `path` takes from a private module (a name starting with _), including
     `from minitools.x import _y`."""
@@ -108,19 +99,15 @@ def _private(name: str) -> bool:
 def test_parts_import_each_other_only_through_their_packages():
     # `from minitools.lsp import find_binary`, never `from minitools.lsp._catalog import ...`:
     # a package's private modules are its own to rearrange
-    violations, pending = [], set()
+    violations = []
     for path in _sources():
         part = _part(path)
         rel = str(path.relative_to(PACKAGE.parent))
         for line, module in _private_imports(path):
             if module.split(".")[1] == part:
                 continue
-            if (rel, module) in PENDING_PRIVATE:
-                pending.add((rel, module))
-            else:
-                violations.append(f"{rel}:{line} ({part}) imports {module}")
+            violations.append(f"{rel}:{line} ({part}) imports {module}")
     assert not violations, "import these through the package's __init__:\n" + "\n".join(violations)
-    assert pending == PENDING_PRIVATE, f"no longer imported, remove from PENDING_PRIVATE: {PENDING_PRIVATE - pending}"
 
 
 def test_protocol_does_no_io():

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+
 from mcp_support import PROG, LineClient, mcp_argv, server_env
 
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import mcp_types as types
 import pytest
-from mcp_support import mcp_argv, server_env
-from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from mcp import Client, StdioServerParameters
+from mcp_support import mcp_argv, server_env
 from minitools import Run
 
 
