@@ -99,26 +99,28 @@ def _annotations(spec: ToolSpec) -> dict[str, Any]:
             "openWorldHint": spec.tier is Tier.EXEC}
 
 
-def mcp_tool(spec: ToolSpec) -> dict[str, Any]:
-    """`spec` as an entry of a ``tools/list`` result."""
+def mcp_tool(spec: ToolSpec, *, structured: bool = True) -> dict[str, Any]:
+    """`spec` as an entry of a ``tools/list`` result (`structured`: the revision has output schemas)."""
     tool: dict[str, Any] = {
         "name": spec.name,
         "description": spec.description,
         "inputSchema": spec.parameters,
         "annotations": _annotations(spec),
     }
-    if spec.name in OUTPUT_SCHEMAS:
+    if structured and spec.name in OUTPUT_SCHEMAS:
         tool["outputSchema"] = OUTPUT_SCHEMAS[spec.name]
     return tool
 
 
-def mcp_result(result: ToolResult) -> dict[str, Any]:
-    """`result` as a ``tools/call`` result."""
+def mcp_result(result: ToolResult, *, structured: bool = True) -> dict[str, Any]:
+    """`result` as a ``tools/call`` result (`structured`: the revision has structured content)."""
     content: list[dict[str, Any]] = [{"type": "text", "text": result.text}]
     content += [{"type": "image", "data": base64.b64encode(blob).decode("ascii"), "mimeType": mime}
                 for mime, blob in result.images]
     out: dict[str, Any] = {"content": content, "isError": not result.ok}
-    if isinstance(result.data, dict):
+    if not structured:
+        pass
+    elif isinstance(result.data, dict):
         out["structuredContent"] = result.data
     elif result.data is not None:
         out["structuredContent"] = {"result": result.data}

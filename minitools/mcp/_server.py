@@ -33,7 +33,9 @@ from minitools.transport import JSONRPCEndpoint, RPCError
 __all__ = ["McpServer", "serve_mcp", "PROTOCOL_VERSIONS", "APPROVE_MODES"]
 
 # newest first: the revisions whose handshake this server speaks
-PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18")
+PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
+# the first revision with tool output schemas, structured content and elicitation
+STRUCTURED_SINCE = "2025-06-18"
 APPROVE_MODES = ("host", "ask", "none")
 ASK_TOOL = "ask_user"
 _INSTRUCTIONS = (
@@ -70,7 +72,11 @@ class McpServer:
     def can_elicit(self) -> bool:
         """Whether the client declared form elicitation (``{}`` means form, on both revisions)."""
         declared = self.client_capabilities.get("elicitation")
-        return isinstance(declared, dict) and (not declared or "form" in declared)
+        return self.structured() and isinstance(declared, dict) and (not declared or "form" in declared)
+
+    def structured(self) -> bool:
+        """Whether the negotiated revision has output schemas, structured content and elicitation."""
+        return self.version >= STRUCTURED_SINCE  # revisions are dates: they order as strings
 
     def _initialize(self, params: Any) -> dict[str, Any]:
         params = params_object(params)
@@ -109,7 +115,7 @@ class McpServer:
 
     def _list(self, params: Any) -> dict[str, Any]:
         params_object(params)  # a cursor is accepted and ignored: the list is one page
-        return {"tools": [mcp_tool(s) for s in self.specs()]}
+        return {"tools": [mcp_tool(s, structured=self.structured()) for s in self.specs()]}
 
     async def _call(self, params: Any) -> dict[str, Any]:
         params = params_object(params)
@@ -122,9 +128,9 @@ class McpServer:
         arguments = {} if arguments is None else arguments
         if not isinstance(arguments, dict):
             raise RPCError(INVALID_PARAMS, f"\"arguments\" must be an object of {name}'s arguments, got {arguments!r}")
-        if self.version == "2025-06-18":
-            # that revision answers arguments that do not fit the input schema with a protocol
-            # error; 2025-11-25 returns them as a tool error the model can correct
+        if self.version != PROTOCOL_VERSIONS[0]:
+            # the earlier revisions answer arguments that do not fit the input schema with a
+            # protocol error; 2025-11-25 returns them as a tool error the model can correct
             try:
                 validate(spec.parameters, arguments)
             except SchemaError as exc:
@@ -141,7 +147,7 @@ class McpServer:
                 ticker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await ticker
-        return mcp_result(result)
+        return mcp_result(result, structured=self.structured())
 
     async def _progress(self, token: str | int, name: str) -> None:
         """Tell the client the call is still running, every `progress_interval` seconds."""

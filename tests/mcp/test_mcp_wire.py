@@ -65,6 +65,21 @@ async def test_bad_arguments_are_a_tool_error_on_2025_11_25(line_client):
     assert result["structuredContent"] == {"field": "pattern"}
 
 
+async def test_2025_03_26_gets_its_own_shapes(line_client):
+    # the revision before output schemas, structured content and elicitation: none are sent
+    reply = await line_client.initialize("2025-03-26", {"elicitation": {}})
+    assert reply["result"]["protocolVersion"] == "2025-03-26"
+    tools = (await line_client.request("tools/list"))["result"]["tools"]
+    names = {t["name"] for t in tools}
+    assert "ast_grep" in names and "ask_user" not in names
+    assert all("outputSchema" not in t for t in tools) and all("annotations" in t for t in tools)
+    found = (await line_client.request("tools/call", {"name": "ast_grep", "arguments": {"pattern": "print($$$A)", "path": "hello.py"}}))["result"]
+    assert found["isError"] is False and "structuredContent" not in found
+    assert "hello.py" in found["content"][0]["text"]
+    bad = await line_client.request("tools/call", {"name": "ast_grep", "arguments": {"pattern": 3}})
+    assert bad["error"]["code"] == -32602 and "pattern" in bad["error"]["message"]
+
+
 async def test_multi_select_on_2025_06_18_is_one_boolean_per_option(line_client):
     await line_client.initialize("2025-06-18", {"elicitation": {}})
     line_client.answer = lambda request: {"action": "accept", "content": {"option_1": True, "option_3": True}}
