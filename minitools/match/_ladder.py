@@ -11,7 +11,7 @@ rungs tried, in order.
 
 from __future__ import annotations
 
-__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES", "BODY_RUNS"]
+__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES", "BODY_RUNS", "SPECIFIERS"]
 
 Rung = tuple[str, str, str]
 
@@ -48,6 +48,15 @@ HOLE_KINDS: dict[str, frozenset[str]] = {
 TYPE_LOOKALIKES: dict[str, frozenset[str]] = {
     "typescript": frozenset({"instantiation_expression", "binary_expression"}),
     "tsx": frozenset({"instantiation_expression", "binary_expression"}),
+}
+
+# A type written with its body and the `;` that ends its declaration (C `struct $S { $$$F };`)
+# means the type: at file scope the grammar gives the specifier and the `;` as siblings, in a
+# function the `;` ends a declaration of which the specifier is the type. The specifier alone
+# matches both, and its extent leaves the `;` out.
+SPECIFIERS: dict[str, frozenset[str]] = {
+    "c": frozenset({"struct_specifier", "union_specifier", "enum_specifier"}),
+    "cpp": frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"}),
 }
 
 # A body node with no brackets of its own, which a hole is only where the scaffold wrote the

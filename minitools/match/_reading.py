@@ -11,7 +11,7 @@ import re
 import tree_sitter
 
 from minitools.match._grammars import load_language, parser_for
-from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
+from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -334,9 +334,12 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             if not hole:
                 continue
             hole = _statement_run(hole, BODY_RUNS.get(language, frozenset()))
-            if name in _MEMBER_RUNGS and len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named:
+            if len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named and (
+                name in _MEMBER_RUNGS or hole[0].type in SPECIFIERS.get(language, ())
+            ):
                 # a member and the `;` after it, siblings in a class or interface body: the
-                # member (the `;` a separator it may go without, as a match's extent does)
+                # member (the `;` a separator it may go without, as a match's extent does);
+                # a type declared with its body and the `;` after it: the type (SPECIFIERS)
                 hole = hole[:-1]
             only = HOLE_KINDS.get(name)
             if only is not None and (len(hole) != 1 or hole[0].type not in only):

@@ -173,8 +173,10 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     # from the real-code differential runs (match-findings)
     ("c", "switch ($X) { $$$ }", C2_SRC, [("switch (v) { case 0: return 1; }", {"X": "v"})]),
     ("c", "static int $F($$$P) { $$$B }", C2_SRC, [(C2_SRC.splitlines()[1], {"F": "clamp", "P": "int v", "B": "switch (v) { case 0: return 1; } return v;"})]),
-    # the `;` the pattern writes is in the match; without it, the struct alone
-    ("c", "struct $S { $$$F };", C2_SRC, [("struct point { int x; int y; };", {"S": "point", "F": "int x; int y;"})]),
+    # the type, with or without the `;` that ends its declaration (a separator, as a member's
+    # is), at file scope and in a function alike
+    ("c", "struct $S { $$$F };", C2_SRC + "void g(void) { struct q { int a; }; }\n",
+     [("struct point { int x; int y; }", {"S": "point", "F": "int x; int y;"}), ("struct q { int a; }", {"S": "q", "F": "int a;"})]),
     ("c", "struct $S { $$$F }", C2_SRC, [("struct point { int x; int y; }", {"S": "point", "F": "int x; int y;"})]),
     ("java", "for ($T $X : $Y) { $$$B }", JAVA2_SRC, [("for (String x : xs) { use(x); }", {"T": "String", "X": "x", "Y": "xs", "B": "use(x);"})]),
     ("java", "synchronized ($L) { $$$B }", JAVA2_SRC, [("synchronized (this) { return PI; }", {"L": "this", "B": "return PI;"})]),
