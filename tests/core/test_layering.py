@@ -40,6 +40,8 @@ def _part(path: Path) -> str:
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
+    """The modules `path` imports, with `minitools.X` for `from minitools import X` and
+    `minitools.x._y` for `from minitools.x import _y` (a private name is a module's own)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
     found = []
     for node in ast.walk(tree):
@@ -47,8 +49,8 @@ def _imports(path: Path) -> list[tuple[int, str]]:
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             found.append((node.lineno, node.module))
-            if node.module == "minitools":
-                found += [(node.lineno, f"minitools.{alias.name}") for alias in node.names]
+            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names
+                      if node.module == "minitools" or _private(alias.name)]
     return found
 
 
@@ -79,15 +81,7 @@ def test_dependency_direction():
 def _private_imports(path: Path) -> list[tuple[int, str]]:
     """The modules `path` takes from a private module (a name starting with _), including
     `from minitools.x import _y`."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found += [(node.lineno, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.append((node.lineno, node.module))
-            found += [(node.lineno, f"{node.module}.{alias.name}") for alias in node.names if _private(alias.name)]
-    return [(line, module) for line, module in found
+    return [(line, module) for line, module in _imports(path)
             if module.startswith("minitools.") and any(_private(seg) for seg in module.split(".")[1:])]
 
 
