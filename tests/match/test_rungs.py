@@ -463,17 +463,23 @@ def test_a_pattern_cut_from_a_file_matches_it_there(language: str, path: Path) -
         pytest.skip(f"{path} is not on this machine (npm install, package.json)")
     cuts = _cuts(path, language)
     assert len(cuts) > 20
+    missed = _missed(path, cuts, language)
+    assert not missed, f"{len(missed)} of {len(cuts)}: " + "; ".join(missed[:5])
+
+
+def _missed(path: Path, cuts: list[tuple[int, int, str]], language: str) -> list[str]:
+    """The cuts of `path` whose pattern does not find the place it was cut from."""
     searcher = Searcher(path.parent)  # keeps the file's tree between the searches
     missed = []
     for start, end, text in cuts:
         try:
             found = searcher.search(compile_pattern(text, language), [path]).matches
         except PatternError as e:
-            missed.append(f"{e}")
+            missed.append(f"{path.name}: {e}")
             continue
         if not any(m.start_byte == start and m.end_byte == end for m in found):
-            missed.append(f"{text!r} at byte {start}")
-    assert not missed, f"{len(missed)} of {len(cuts)}: " + "; ".join(missed[:5])
+            missed.append(f"{path.name}: {text[:80]!r} at byte {start}")
+    return missed
 
 
 def _corpus(language: str) -> list[Path]:
@@ -496,15 +502,8 @@ def test_a_pattern_cut_from_real_code_matches_it_there(language: str) -> None:
     cuts = 0
     missed = []
     for path in _corpus(language):
-        searcher = Searcher(path.parent)
-        for start, end, text in _cuts(path, language, per_kind=12):
-            cuts += 1
-            try:
-                found = searcher.search(compile_pattern(text, language), [path]).matches
-            except PatternError as e:
-                missed.append(f"{path.name}: {e}")
-                continue
-            if not any(m.start_byte == start and m.end_byte == end for m in found):
-                missed.append(f"{path.name}: {text[:80]!r} at byte {start}")
+        some = _cuts(path, language, per_kind=12)
+        cuts += len(some)
+        missed += _missed(path, some, language)
     assert cuts > (10 if language == "dart" else 100)  # the Dart corpus is a handful of files
     assert len(missed) * 100 <= cuts, f"{len(missed)} of {cuts}: " + "; ".join(missed[:8])
