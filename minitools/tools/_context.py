@@ -27,7 +27,7 @@ _UNSET: Any = object()
 
 
 class DiagnosticsService(Protocol):
-    """Write-time diagnostics (the lsp family's, tools/_write_diagnostics.py): after a write,
+    """Write-time diagnostics (the lsp family's, tools/lsp/_written.py): after a write,
     the diagnostics of the written files that the write introduced."""
 
     async def before_write(self, paths: Sequence[str]) -> ToolResult:

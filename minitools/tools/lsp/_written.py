@@ -16,8 +16,8 @@ from typing import Any
 
 from minitools.lsp import Document, LSPClient, NoServer, language_of, path_to_uri
 from minitools.protocol import ProtocolError
-from minitools.tools._lsp_format import diagnostic_row, format_diagnostic
-from minitools.tools._lsp_session import LSPSession
+from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
+from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolResult
 from minitools.transport import ConnectionClosed
 

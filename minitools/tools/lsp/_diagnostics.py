@@ -1,5 +1,5 @@
 """The lsp `diagnostics` action for one file: its diagnostics from its server, the current
-text's (docs/tools.md); ``file "*"`` is the project checker (`_lsp_checker`)."""
+text's (docs/tools.md); ``file "*"`` is the project checker (`_checker`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from minitools.lsp import path_to_uri
-from minitools.tools._lsp_format import diagnostic_row, format_diagnostic
-from minitools.tools._lsp_session import LSPSession
-from minitools.tools._write_diagnostics import WriteDiagnostics
+from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
+from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import ToolResult
 
 __all__ = ["LSPDiagnostics"]

@@ -1,11 +1,11 @@
 """The "lsp" family: `lsp` (read tier: queries) and `lsp_rename` (write tier), and the
 write-time diagnostics service (`RunContext.diagnostics`) that `Run.written` and `Run.wrap` call.
 
-The family is split by what each part holds: `_lsp_session` (the steps every action shares
-and the options), `_lsp_query` (navigation, symbols, code actions, status), `_lsp_diagnostics`
-(the `diagnostics` action for a file), `_lsp_checker` (`diagnostics "*"`, the project checker),
-`_write_diagnostics` (the write-time record), `_lsp_format` (pure formatting), `_lsp_position`
-(where a `symbol` points on its line) and `_lsp_outline` (a file's outline under the row cap).
+The family is split by what each part holds: `_session` (the steps every action shares
+and the options), `_query` (navigation, symbols, code actions, status), `_diagnostics`
+(the `diagnostics` action for a file), `_checker` (`diagnostics "*"`, the project checker),
+`_written` (the write-time record), `_format` (pure formatting), `_position`
+(where a `symbol` points on its line) and `_outline` (a file's outline under the row cap).
 This module registers the tools, dispatches the actions and applies a rename.
 
 Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/tools.md): a
@@ -27,11 +27,11 @@ from typing import Any
 
 from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
-from minitools.tools._lsp_checker import ProjectChecker
-from minitools.tools._lsp_diagnostics import LSPDiagnostics
-from minitools.tools._lsp_query import LSPQueries
-from minitools.tools._lsp_session import LSPSession
-from minitools.tools._write_diagnostics import WriteDiagnostics
+from minitools.tools.lsp._checker import ProjectChecker
+from minitools.tools.lsp._diagnostics import LSPDiagnostics
+from minitools.tools.lsp._query import LSPQueries
+from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]

@@ -13,7 +13,7 @@ from typing import Any
 from minitools.lsp import Document, LSPClient, NoServer, Supervisor, language_of, split_lines, to_lsp_column
 from minitools.protocol import ProtocolError
 from minitools.tools._context import RunContext
-from minitools.tools._lsp_position import Resolved, resolve_symbol
+from minitools.tools.lsp._position import Resolved, resolve_symbol
 from minitools.toolspec import ToolError
 from minitools.transport import ConnectionClosed, RPCError
 

@@ -11,9 +11,9 @@ from typing import Any
 
 from minitools.lsp import CATALOG, LSPClient, NoServer, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.protocol import ProtocolError
-from minitools.tools._lsp_format import hover_text, location, locations, symbol_kind
-from minitools.tools._lsp_outline import enclosing, outline_rows, symbol_tree
-from minitools.tools._lsp_session import LSPSession
+from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
+from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
+from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 from minitools.transport import ConnectionClosed
 
