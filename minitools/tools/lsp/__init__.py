@@ -21,7 +21,8 @@ binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_w
 from minitools.tools._context import RunContext
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
-from minitools.tools.lsp._query import LSPQueries
+from minitools.tools.lsp._query import NAVIGATION, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -104,53 +105,58 @@ def build(ctx: RunContext) -> list[Tool]:
     supervisor = ctx.resource("lsp", factory)
     if supervisor is None:
         return []
-    family = _LSPFamily(LSPSession(ctx, supervisor))
+    family = LSPFamily(LSPSession(ctx, supervisor))
     ctx.on_close(supervisor.close)
     ctx.diagnostics = family.record
     return [Tool(LSP_SPEC, family.lsp), Tool(RENAME_SPEC, family.rename)]
 
 
-class _LSPFamily:
+Action = Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
+
+
+class LSPFamily:
+    """The parts of the family over one session; `lsp` dispatches its actions through `actions`."""
+
     def __init__(self, session: LSPSession) -> None:
         self.s = session
         self.ctx = session.ctx
-        self.sup = session.sup
         self.record = WriteDiagnostics(session)
         self.queries = LSPQueries(session)
         self.diagnostics = LSPDiagnostics(session, self.record)
-        self.checker = ProjectChecker(session.ctx, session.sup)
+        self.checker = ProjectChecker(session)
+        navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
+        self.actions: dict[str, Action] = {
+            **navigate, "diagnostics": self.diagnose, "symbols": self.queries.symbols,
+            "code_actions": self.queries.code_actions, "status": self.status, "reload": self.reload,
+        }
+        assert set(self.actions) == set(ACTIONS), "every action in the spec has a handler"
 
     async def lsp(self, args: Mapping[str, Any]) -> ToolResult:
-        action = args["action"]
-        if action == "status":
-            return self.queries.status()
-        if action == "reload":
-            stopped = await self.sup.reload()
-            what = ", ".join(stopped) if stopped else "no server was running"
-            return ToolResult(ok=True, text=f"reloaded: stopped {what}; servers start again on the next query.",
-                              data={"stopped": stopped})
-        if action == "diagnostics":
-            if args.get("file") == "*":
-                return await self.checker.run()
-            return await self.diagnostics.file(args)
-        if action == "symbols":
-            return await self.queries.symbols(args)
-        if action == "code_actions":
-            return await self.queries.code_actions(args)
-        return await self.queries.navigate(action, args)
+        return await self.actions[args["action"]](args)
+
+    async def diagnose(self, args: Mapping[str, Any]) -> ToolResult:
+        if args.get("file") == "*":
+            return await self.checker.run()
+        return await self.diagnostics.check(args)
+
+    async def status(self, args: Mapping[str, Any]) -> ToolResult:
+        return self.queries.status()
+
+    async def reload(self, args: Mapping[str, Any]) -> ToolResult:
+        stopped = await self.s.sup.reload()
+        what = ", ".join(stopped) if stopped else "no server was running"
+        return ToolResult(ok=True, text=f"reloaded: stopped {what}; servers start again on the next query.",
+                          data={"stopped": stopped})
 
     async def rename(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
-        path = s.file(args, "lsp_rename")
-        client, notes = await s.client(path)
-        doc = await s.sync(client, path)
-        line, position, at = s.position(client, doc.text, path, args, "lsp_rename")
-        assert at is not None
+        t = await s.target(args, "lsp_rename")
+        client, doc, line, at, notes = t.client, t.doc, t.line, t.resolved, t.notes
         symbol = at.name
         s.require(client, "renameProvider", "rename")
-        params = {"textDocument": {"uri": doc.uri}, "position": position, "newName": args["new_name"]}
+        params = {"textDocument": {"uri": doc.uri}, "position": t.position, "newName": args["new_name"]}
         edit = await s.request(client, "textDocument/rename", params, "rename")
-        where = f"{self.ctx.relpath(path)}:{line}"
+        where = f"{t.rel}:{line}"
         if not edit or not (edit.get("changes") or edit.get("documentChanges")):
             raise ToolError(f'{client.spec.id} produced no edits renaming "{symbol}" at {where} to "{args["new_name"]}"; '
                             "nothing was changed. Check that the symbol is something renameable (lsp hover shows what it is).",

@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, ServerSpec, Supervisor, find_binary, find_root, servers_for
-from minitools.tools._context import RunContext
+from minitools.lsp import CATALOG, ServerSpec, find_binary, find_root, servers_for
+from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["ProjectChecker", "abridge", "checker_counts"]
@@ -25,9 +25,9 @@ _PYFLAKES_PROBLEM = re.compile(r"^[^\s:][^:]*:\d+:(?:\d+:)? ", re.MULTILINE)
 
 
 class ProjectChecker:
-    def __init__(self, ctx: RunContext, supervisor: Supervisor) -> None:
-        self.ctx = ctx
-        self.sup = supervisor
+    def __init__(self, session: LSPSession) -> None:
+        self.ctx = session.ctx
+        self.sup = session.sup
 
     async def run(self) -> ToolResult:
         timeout = float(self.ctx.option("lsp_checker_timeout", 120.0))

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from minitools.lsp import path_to_uri
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
@@ -24,14 +23,11 @@ class LSPDiagnostics:
         self.sup = session.sup
         self.record = record
 
-    async def file(self, args: Mapping[str, Any]) -> ToolResult:
+    async def check(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
-        path = s.file(args, "diagnostics")
-        client, notes = await s.client(path)
-        mark = client.diagnostics_mark(path_to_uri(path))
-        doc = await s.sync(client, path)
-        found = await s.fresh_diagnostics(client, doc, mark)
-        rel = self.ctx.relpath(path)
+        t = await s.target(args, "diagnostics", position="none")
+        client, doc, notes, rel = t.client, t.doc, t.notes, t.rel
+        found = await s.fresh_diagnostics(client, doc, t.mark)
         if found is None:
             return ToolResult(ok=False, text="\n".join(notes + [
                 f"diagnostics unavailable: {client.spec.id} published nothing for {rel} within {s.diag_timeout:g} s. "

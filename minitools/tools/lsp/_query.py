@@ -41,21 +41,18 @@ class LSPQueries:
 
     async def navigate(self, action: str, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
-        path = s.file(args, action)
-        client, notes = await s.client(path)
-        doc = await s.sync(client, path)
-        line, position, at = s.position(client, doc.text, path, args, action)
-        assert at is not None
+        t = await s.target(args, action)
+        client, doc, line, at = t.client, t.doc, t.line, t.resolved
         method, capability = NAVIGATION[action]
         s.require(client, capability, action.replace("_", " "))
-        params: dict[str, Any] = {"textDocument": {"uri": doc.uri}, "position": position}
+        params: dict[str, Any] = {"textDocument": {"uri": doc.uri}, "position": t.position}
         if action == "references":
             params["context"] = {"includeDeclaration": True}
         if action != "hover":
             await self._wait_index(client)
         result = await s.request(client, method, params, action)
-        notes = notes + ([at.note(line)] if at.note(line) else [])
-        where = f'"{at.name}" at {self.ctx.relpath(path)}:{line}:{at.column + 1}'
+        notes = t.notes + ([at.note(line)] if at.note(line) else [])
+        where = f'"{at.name}" at {t.rel}:{line}:{at.column + 1}'
         place = {"line": line, "column": at.column + 1, "name": at.name, "occurrence": at.occurrence, "of": at.occurrences}
         if action == "hover":
             text = hover_text(result)
@@ -84,16 +81,14 @@ class LSPQueries:
         s = self.s
         query = args.get("query")
         if query is None:
-            path = s.file(args, "symbols")
-            client, notes = await s.client(path)
-            doc = await s.sync(client, path)
-            s.require(client, "documentSymbolProvider", "document symbols")
-            result = await s.request(client, "textDocument/documentSymbol", {"textDocument": {"uri": doc.uri}}, "symbols")
-            return self._outline(client, path, doc.uri, result, args.get("line"), notes)
+            t = await s.target(args, "symbols", position="none")
+            s.require(t.client, "documentSymbolProvider", "document symbols")
+            result = await s.request(t.client, "textDocument/documentSymbol", {"textDocument": {"uri": t.doc.uri}}, "symbols")
+            return self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes)
         clients: list[LSPClient] = []
-        notes = []
+        notes: list[str] = []
         if args.get("file"):
-            client, notes = await s.client(s.file(args, "symbols"))
+            client, notes = await s.client(s.path_arg(args, "symbols"))
             clients = [client]
         else:
             clients = self.sup.running() or await self._start_for_root()
@@ -127,15 +122,12 @@ class LSPQueries:
 
     async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
-        path = s.file(args, "code_actions")
-        client, notes = await s.client(path)
-        mark = client.diagnostics_mark(path_to_uri(path))
-        doc = await s.sync(client, path)
-        line, _, at = s.position(client, doc.text, path, args, "code_actions", need_symbol=False)
+        t = await s.target(args, "code_actions", position="line")
+        client, doc, line, at = t.client, t.doc, t.line, t.at
         symbol = args.get("symbol") or ""
         s.require(client, "codeActionProvider", "code actions")
         # quick fixes are offered for the diagnostics we pass: make sure they are current
-        await s.fresh_diagnostics(client, doc, mark)
+        await s.fresh_diagnostics(client, doc, t.mark)
         body = split_lines(doc.text)[line - 1]
         end_col = len(body)
         if at is not None:  # the text the symbol covers on the line
@@ -155,14 +147,14 @@ class LSPQueries:
             actions.append({"title": item.get("title"), "kind": None if is_command else item.get("kind"),
                             "preferred": bool(item.get("isPreferred")), "has_edit": "edit" in item,
                             "fixes": [d.get("message") for d in item.get("diagnostics", [])]})
-        where = f"{self.ctx.relpath(path)}:{line}" + (f' ("{symbol}")' if symbol else "")
+        where = f"{t.rel}:{line}" + (f' ("{symbol}")' if symbol else "")
         if not actions:
             text = f"{client.spec.id} offers no code actions at {where}."
         else:
             text = "\n".join([f"code actions at {where} ({len(result)})"] +
                              [f"- {a['title']}" + (f" [{a['kind']}]" if a["kind"] else "") + (" (preferred)" if a["preferred"] else "")
                               for a in actions])
-        return ToolResult(ok=True, text="\n".join(notes + [text]),
+        return ToolResult(ok=True, text="\n".join(t.notes + [text]),
                           data={"server": client.spec.id, "actions": actions, "diagnostics": on_line, "total": len(result)})
 
     def status(self) -> ToolResult:

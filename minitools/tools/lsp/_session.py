@@ -1,23 +1,48 @@
 """The steps every lsp action shares: the file argument, its server, syncing the document,
 capability checks, one request with its failures as clear errors, a `line` + `symbol` position,
-and a wait for the diagnostics of the current text. Holds the lsp options (docs/tools.md)."""
+and a wait for the diagnostics of the current text. `LSPSession.target` runs the first steps
+(file, server, sync, position) as one. Holds the lsp options (docs/tools.md)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from minitools.lsp import Document, LSPClient, NoServer, Supervisor, language_of, split_lines, to_lsp_column
+from minitools.lsp import Document, LSPClient, NoServer, Supervisor, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.protocol import ProtocolError
 from minitools.tools._context import RunContext
 from minitools.tools.lsp._position import Resolved, resolve_symbol
 from minitools.toolspec import ToolError
 from minitools.transport import ConnectionClosed, RPCError
 
-__all__ = ["LSPSession"]
+__all__ = ["LSPSession", "Target"]
+
+
+@dataclass
+class Target:
+    """What an action is about: the file, its server and synced document, and (when the action
+    takes a position) the 1-based line, the LSP position and where `symbol` resolved on it."""
+
+    path: Path
+    rel: str
+    client: LSPClient
+    doc: Document
+    mark: int  # the file's diagnostics mark before the sync (for `fresh_diagnostics`)
+    notes: list[str] = field(default_factory=list)
+    line: int = 0
+    position: dict[str, int] | None = None
+    at: Resolved | None = None
+
+    @property
+    def resolved(self) -> Resolved:
+        """Where `symbol` resolved, for actions that require one (`target(..., position="symbol")`)."""
+        assert self.at is not None
+        return self.at
+
 
 
 class LSPSession:
@@ -30,7 +55,22 @@ class LSPSession:
         self.diag_cap = int(ctx.option("lsp_diagnostics_cap", 20))
         self.ready_timeout = float(ctx.option("lsp_ready_timeout", 10.0))
 
-    def file(self, args: Mapping[str, Any], action: str) -> Path:
+    async def target(self, args: Mapping[str, Any], action: str,
+                     position: Literal["symbol", "line", "none"] = "symbol") -> Target:
+        """The file argument resolved, its server, the document synced, and the position: `symbol`
+        needs `line` and `symbol`, `line` needs `line` (the symbol is optional), `none` takes none."""
+        path = self.path_arg(args, action)
+        client, notes = await self.client(path)
+        mark = client.diagnostics_mark(path_to_uri(path))
+        doc = await self.sync(client, path)
+        target = Target(path, self.ctx.relpath(path), client, doc, mark, notes)
+        if position != "none":
+            target.line, target.position, target.at = self.position(client, doc.text, path, args, action,
+                                                                    need_symbol=position == "symbol")
+        return target
+
+    def path_arg(self, args: Mapping[str, Any], action: str) -> Path:
+        """The `file` argument as a path inside the root, refused when missing or a directory."""
         file = args.get("file")
         if not file:
             raise ToolError(f"{action} needs `file`: the path of the file to ask about, relative to the workspace root.")
