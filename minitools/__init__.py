@@ -10,8 +10,9 @@ benchmarks' hot path) does not pay for asyncio and the run machinery.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from minitools.exports import lazy_getattr
 
 __version__ = "0.1.0"
 
@@ -42,13 +43,7 @@ if TYPE_CHECKING:
     from minitools.toolspec import JSONValue, Tier, Tool, ToolError, ToolResult, ToolSpec
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'minitools' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr("minitools", _EXPORTS, globals())
 
 
 def __dir__() -> list[str]:

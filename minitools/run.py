@@ -20,14 +20,17 @@ import os
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from minitools.ask import as_port
+from minitools.ask import Questions, as_port
 from minitools.registry import ApprovalGate, Approver, Registry, Surface
 from minitools.schema import SchemaError, apply_defaults, export, validate
 from minitools.tools import RunContext, build_tools, invoke, refusal
 from minitools.toolspec import JSONObject, Tool, ToolResult, ToolSpec
-from minitools.tracing import FileTracer, make_tracer
+from minitools.tracing import FileTracer, TraceTarget, make_tracer
+
+if TYPE_CHECKING:
+    from minitools.tools import Enclosure, RosterSource
 
 __all__ = ["Run"]
 
@@ -49,11 +52,11 @@ class Run:
         self,
         root: str | os.PathLike[str],
         *,
-        questions: Any = None,
-        vibe: Any = None,
+        questions: Questions = None,
+        vibe: RosterSource = None,
         approve: Approver | None = None,
-        enclosure: Any = None,
-        trace: Any = None,
+        enclosure: Enclosure = None,
+        trace: TraceTarget = None,
         strict: bool | None = None,
         conversation_id: str | None = None,
         resources: Mapping[str, Any] | None = None,
@@ -110,15 +113,12 @@ class Run:
         if self._closed:
             return
         self._closed = True
-        closers = list(reversed(self.ctx._closers))
-        self.ctx._closers.clear()
-        for closer in closers:
-            try:
-                await closer()
-            except Exception:
-                if self.strict:
-                    raise
-                log.exception("closing a resource failed")
+        def failed(exc: BaseException) -> None:
+            if self.strict:
+                raise exc
+            log.error("closing a resource failed", exc_info=exc)
+
+        await self.ctx.close_all(failed)
         if isinstance(self._tracer, FileTracer):
             self._tracer.close()
 
@@ -188,25 +188,11 @@ class Run:
         baseline, so `written` afterwards reports only what the write introduced (without one,
         a file never checked before gets all its diagnostics, and the result says so).
         `wrap` calls this itself before the write."""
-        check = self.ctx.diagnostics
-        if check is None:
-            return ToolResult(
-                ok=True,
-                text="no language-server supervisor is wired in this run; no baseline was taken.",
-                data={"files": [], "reason": "no language-server supervisor"},
-            )
-        return await check.before_write([os.fspath(p) for p in paths])
+        return (await self.ctx.diagnostics.before_write([os.fspath(p) for p in paths])).to_result()
 
     async def written(self, paths: Sequence[str | os.PathLike[str]]) -> ToolResult:
         """Sync `paths` through their language servers and return only the new diagnostics."""
-        check = self.ctx.diagnostics
-        if check is None:
-            return ToolResult(
-                ok=True,
-                text="no language-server supervisor is wired in this run; no diagnostics were checked.",
-                data={"files": [], "checked": False, "reason": "no language-server supervisor"},
-            )
-        return await check.written([os.fspath(p) for p in paths])
+        return (await self.ctx.diagnostics.written([os.fspath(p) for p in paths])).to_result()
 
     def wrap(self, write_fn: Callable[..., Any], *, paths_of: Callable[..., Iterable[str]] | None = None) -> Callable[..., Awaitable[Any]]:
         """Wrap a host's write/edit/apply_patch so its result carries the new diagnostics.
@@ -230,17 +216,15 @@ class Run:
         @functools.wraps(write_fn)
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
             paths = [os.fspath(p) for p in which(*args, **kwargs)]
-            await self.before_write(paths)
+            await self.ctx.diagnostics.before_write(paths)
             result = write_fn(*args, **kwargs)
             if inspect.isawaitable(result):
                 result = await result
-            diagnostics = await self.written(paths)
-            # new diagnostics, or the honest "diagnostics unavailable" (never silently clean)
-            data_ = diagnostics.data if isinstance(diagnostics.data, dict) else {}
-            note = diagnostics.text if data_.get("new") or data_.get("unavailable") else ""
+            diagnostics = await self.ctx.diagnostics.written(paths)
+            note = diagnostics.text if diagnostics.worth_showing else ""
             if isinstance(result, ToolResult):
                 data = result.data if isinstance(result.data, dict) else {"result": result.data}
-                data = dict(data, diagnostics=diagnostics.data)
+                data = dict(data, diagnostics=diagnostics.to_json())
                 text = f"{result.text}\n\n{note}" if note else result.text
                 return ToolResult(ok=result.ok, text=text, data=data, images=result.images)
             if isinstance(result, str):

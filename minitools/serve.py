@@ -24,30 +24,10 @@ from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import listed
 from minitools.toolspec import ToolSpec
-from minitools.transport import JSONRPCEndpoint, RPCError
+from minitools.transport import JSONRPCEndpoint, RPCError, params_object
+from minitools.vibe import load_roster
 
-__all__ = ["Server", "serve_stdio", "load_roster"]
-
-
-def params_object(params: Any) -> dict[str, Any]:
-    """A request's params as an object (absent means empty); INVALID_PARAMS otherwise."""
-    if params is None:
-        return {}
-    if not isinstance(params, dict):
-        raise RPCError(INVALID_PARAMS, f"params must be an object, got {type(params).__name__}")
-    return params
-
-
-def load_roster(path: str | None) -> Any:
-    """The vibe roster at `path` (None for no vibe mode); ValueError for a bad file."""
-    if not path:
-        return None
-    from minitools.vibe import Roster  # type: ignore[attr-defined]
-
-    try:
-        return Roster.from_toml(path)
-    except OSError as exc:
-        raise ValueError(f"the vibe roster {path!r} cannot be read ({exc.strerror or exc}); pass a roster TOML file") from None
+__all__ = ["Server", "serve_stdio"]
 
 
 class Server:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Tracer", "FileTracer", "make_tracer"]
+__all__ = ["Tracer", "FileTracer", "TraceTarget", "make_tracer"]
 
 Tracer = Callable[[str, str, Any], None]
 
@@ -43,11 +43,15 @@ class FileTracer:
             self._file.close()
 
 
-def make_tracer(trace: Any) -> Tracer | None:
+# what `Run(trace=...)` takes: a callable receiving every message, a file path, or None
+TraceTarget = Tracer | str | os.PathLike[str] | None
+
+
+def make_tracer(trace: TraceTarget) -> Tracer | None:
     """``None`` (then ``$MINITOOLS_TRACE``), a path, or a callable."""
     if trace is None:
         env = os.environ.get("MINITOOLS_TRACE")
         return FileTracer(env) if env else None
     if callable(trace):
-        return trace  # type: ignore[no-any-return]
+        return trace
     return FileTracer(trace)

@@ -17,11 +17,12 @@ from minitools.ask._card import (
     CardError,
     Option,
 )
-from minitools.ask._port import CallablePort, HostPort, NoPersonAttached, QuestionPort, QuestionTimeout, as_port
+from minitools.ask._port import CallablePort, HostPort, NoPersonAttached, QuestionPort, Questions, QuestionTimeout, as_port
 from minitools.ask._terminal import TerminalPort, parse_reply, render_card
 
 __all__ = [
     "QuestionPort",
+    "Questions",
     "CallablePort",
     "HostPort",
     "TerminalPort",

@@ -114,7 +114,11 @@ class HostPort(_Port):
         return Answer.parse(result, parsed).to_dict()
 
 
-def as_port(questions: Any) -> QuestionPort | None:
+# what `Run(questions=...)` takes: a port, a callable from card to answer (sync or async), or None
+Questions = QuestionPort | Callable[[dict[str, Any]], Any] | None
+
+
+def as_port(questions: Questions) -> QuestionPort | None:
     """Accept a port, a callable, or None."""
     if questions is None:
         return None

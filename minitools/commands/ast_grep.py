@@ -180,11 +180,13 @@ def _compile_per_file(
             return _fail(f'cannot infer the language of "{searcher.display(f)}" from its extension; pass --lang L '
                          "(see `minitools grammars list`)")
         groups.setdefault(language, []).append(f)
+    from minitools.tools import plural  # the run machinery stays unloaded: only the text helper
+
     compiled: list[tuple[Pattern, list[str]]] = []
     failed = EXIT_NONE
     known = set(available_languages())
     for language, group in groups.items():
-        count = f"{len(group)} {language} file{'s' if len(group) != 1 else ''}"
+        count = plural(len(group), f"{language} file")
         if language not in known:
             print(f"minitools ast-grep: skipping {count}: no {language} grammar here", file=sys.stderr)
             failed = max(failed, EXIT_USAGE)

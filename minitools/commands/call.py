@@ -29,7 +29,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _terminal_port() -> Any:
     """The terminal question port when a person is at a terminal, else None."""
     try:
-        from minitools.ask import TerminalPort  # type: ignore[attr-defined]
+        from minitools.ask import TerminalPort
     except ImportError:
         return None
     port = TerminalPort()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from minitools.dap._state import RunState, allowed
 from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection
 
 __all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS"]
@@ -78,7 +79,7 @@ class OutputBuffer:
 
 @dataclass
 class StopState:
-    state: str = "starting"  # starting | running | stopped | exited
+    state: RunState = RunState.STARTING
     reason: str = ""
     thread_id: int | None = None
     description: str = ""
@@ -139,13 +140,14 @@ class DAPSession:
                 self.output.write(category, str(body.get("output", "")))
             return  # output events are not stops; keep the buffer small
         if name == "stopped":
-            self.stop = StopState("stopped", body.get("reason", ""), body.get("threadId"), body.get("description") or body.get("text") or "")
+            self._move(StopState(RunState.STOPPED, body.get("reason", ""), body.get("threadId"),
+                                 body.get("description") or body.get("text") or ""))
         elif name == "continued":
-            self.stop = StopState("running")
+            self._move(StopState(RunState.RUNNING))
         elif name == "exited":
-            self.stop = StopState("exited", "exited", exit_code=body.get("exitCode"))
-        elif name == "terminated" and self.stop.state != "exited":
-            self.stop = StopState("exited", "terminated")
+            self._move(StopState(RunState.EXITED, "exited", exit_code=body.get("exitCode")))
+        elif name == "terminated" and self.stop.state != RunState.EXITED:
+            self._move(StopState(RunState.EXITED, "terminated"))
         elif name == "process":
             self.debuggee_pid = body.get("systemProcessId") or self.debuggee_pid
         elif name == "breakpoint":
@@ -291,7 +293,7 @@ class DAPSession:
             await self.request("configurationDone", {}, timeout)
         await self.await_response(launch, command, timeout)
         if command == "attach" and not any(e.get("event") in STOP_EVENTS for e in self.events[mark:]):
-            self.stop = StopState("running")
+            self._move(StopState(RunState.RUNNING))
             return {}, results
         stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the first stop after {command}")
         return stop, results
@@ -309,18 +311,23 @@ class DAPSession:
             out.append(entry)
         return out
 
+    def _move(self, new: StopState) -> None:
+        """Take `new` as where the program is, when the state table allows the move."""
+        if allowed(self.stop.state, new.state):
+            self.stop = new
+
     async def step(self, command: str, arguments: dict[str, Any], timeout: float) -> dict[str, Any]:
         """Send a run-control request and wait for the next stop or the end."""
         mark = len(self.events)
         before = self.stop
         if command != "pause":
             # before sending: the stop or the end may arrive ahead of the response (dlv)
-            self.stop = StopState("running")
+            self._move(StopState(RunState.RUNNING))
         try:
             await self.request(command, arguments, timeout)
         except DAPError:
             if len(self.events) == mark:
-                self.stop = before
+                self._move(before)
             raise
         return await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
 

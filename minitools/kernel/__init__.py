@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from minitools.kernel._host import Bridge, KernelProcess, KernelStartError
 from minitools.kernel._output import CellOutcome, CellOutput, exit_description, text_of
-from minitools.kernel._pool import LANGUAGES, KernelBusy, KernelPool, enclosure_prefix, workspace_python
+from minitools.kernel._pool import LANGUAGES, Enclosure, KernelBusy, KernelPool, enclosure_prefix, workspace_python
 from minitools.kernel._rewrite import rewrite
 
 __all__ = [
     "rewrite",
     "KernelPool",
+    "Enclosure",
     "KernelProcess",
     "KernelStartError",
     "KernelBusy",

@@ -19,48 +19,19 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from minitools.kernel._output import CellOutcome, CellOutput, exit_description
-from minitools.protocol import Framer, RemoteProtocolError, encode_message
+from minitools.protocol import RemoteProtocolError
+from minitools.transport import ConnectionClosed, FramedConnection
 
 __all__ = ["KernelProcess", "KernelStartError", "Bridge"]
 
 # (tool name, arguments) -> {"ok", "text", "data", "images": [{"mime", "base64"}]}
 Bridge = Callable[[str, Mapping[str, Any]], Awaitable[dict[str, Any]]]
 
-_EOF: Any = object()
 _RING = 1 << 16  # bytes of the worker's raw stdout/stderr kept for a death report
 
 
 class KernelStartError(Exception):
     """The worker did not start: the interpreter is missing, or it died before ready."""
-
-
-class _ChannelReader(asyncio.Protocol):
-    def __init__(self, queue: asyncio.Queue[Any], peer: str) -> None:
-        self._queue = queue
-        self._framer = Framer(peer)
-
-    def data_received(self, data: bytes) -> None:
-        self._framer.receive_data(data)
-        self._drain()
-
-    def eof_received(self) -> bool | None:
-        self._framer.receive_data(b"")
-        self._drain()
-        return None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._queue.put_nowait(_EOF)
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                message = self._framer.next_message()
-            except RemoteProtocolError as exc:
-                self._queue.put_nowait({"type": "protocol_error", "message": str(exc)})
-                return
-            if not isinstance(message, dict):
-                return  # NEED_DATA, or CLOSED after end of input (connection_lost reports it)
-            self._queue.put_nowait(message)
 
 
 class KernelProcess:
@@ -76,9 +47,8 @@ class KernelProcess:
         self.info: dict[str, Any] = {}
         self.cells = 0
         self._proc: asyncio.subprocess.Process | None = None
-        self._queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._writer: asyncio.WriteTransport | None = None
-        self._reader: asyncio.BaseTransport | None = None
+        self._conn: FramedConnection | None = None  # the framed channel, traced as "send"/"recv"
+        self._pipes: list[asyncio.BaseTransport] = []
         self._ring: collections.deque[bytes] = collections.deque()
         self._ring_size = 0
         self._sink: CellOutput | None = None
@@ -111,19 +81,26 @@ class KernelProcess:
         os.close(to_child_r)
         os.close(from_child_w)
         loop = asyncio.get_running_loop()
-        self._reader, _ = await loop.connect_read_pipe(lambda: _ChannelReader(self._queue, self.language),
-                                                       os.fdopen(from_child_r, "rb", buffering=0))
-        self._writer, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, os.fdopen(to_child_w, "wb", buffering=0))
+        reader = asyncio.StreamReader(limit=2**20)
+        read_pipe, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader),
+                                                    os.fdopen(from_child_r, "rb", buffering=0))
+        write_pipe, flow = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,
+                                                         os.fdopen(to_child_w, "wb", buffering=0))
+        self._pipes = [read_pipe, write_pipe]
+        writer = asyncio.StreamWriter(write_pipe, flow, None, loop)
+        self._conn = FramedConnection(reader, writer, peer=f"kernel:{self.language}", tracer=self.trace)
         assert self._proc.stdout is not None and self._proc.stderr is not None
         self._drains = [asyncio.ensure_future(self._drain(self._proc.stdout)),
                         asyncio.ensure_future(self._drain(self._proc.stderr))]
         try:
-            message = await asyncio.wait_for(self._queue.get(), timeout)
+            message: dict[str, Any] | None = await asyncio.wait_for(self._conn.receive(), timeout)
         except asyncio.TimeoutError:
             await self.kill()
             raise KernelStartError(f"the {self.language} kernel did not become ready within {timeout:g} s; "
                                    f"its output: {self.last_words() or '(nothing)'}") from None
-        if message is _EOF or message.get("type") != "ready":
+        except (ConnectionClosed, RemoteProtocolError):
+            message = None
+        if message is None or message.get("type") != "ready":
             code = await self._reap()
             raise KernelStartError(f"the {self.language} kernel exited before it was ready ({exit_description(code)}); "
                                    f"its output: {self.last_words() or '(nothing)'}")
@@ -146,11 +123,11 @@ class KernelProcess:
         text = b"".join(self._ring).decode("utf-8", "replace")
         return text[-limit:].strip()
 
-    def _send(self, message: dict[str, Any]) -> None:
-        if self.trace is not None:
-            self.trace("send", f"kernel:{self.language}", message)
-        assert self._writer is not None
-        self._writer.write(encode_message(message))
+    async def _send(self, message: dict[str, Any]) -> None:
+        """Send to the worker; a worker that is gone is noticed by the next receive."""
+        assert self._conn is not None
+        with contextlib.suppress(ConnectionClosed, RemoteProtocolError):
+            await self._conn.send(message)
 
     async def execute(self, code: str, *, budget: float, grace: float, bridge: Bridge,
                       output: CellOutput) -> CellOutcome:
@@ -161,12 +138,22 @@ class KernelProcess:
         self._sink = output
         outcome = CellOutcome("ok", output)
         try:
-            self._send({"type": "execute", "id": self.cells, "count": self.cells, "code": code})
+            await self._send({"type": "execute", "id": self.cells, "count": self.cells, "code": code})
             interrupted = False
             wait = budget
             while True:
+                assert self._conn is not None
                 try:
-                    message = await asyncio.wait_for(self._queue.get(), wait)
+                    message = await asyncio.wait_for(self._conn.receive(), wait)
+                except (ConnectionClosed, RemoteProtocolError) as exc:
+                    outcome.status = "died"
+                    if isinstance(exc, RemoteProtocolError):
+                        outcome.notes.append(f"the kernel sent a malformed frame: {exc}")
+                        await self.kill()
+                    outcome.exit_code = await self._reap()
+                    await self._settle_drains()
+                    outcome.last_words = self.last_words()
+                    return outcome
                 except asyncio.TimeoutError:
                     if not interrupted:
                         interrupted = True
@@ -177,17 +164,6 @@ class KernelProcess:
                     await self.kill()
                     outcome.status = "killed"
                     outcome.exit_code = self._proc.returncode if self._proc else None
-                    return outcome
-                if self.trace is not None and message is not _EOF:
-                    self.trace("receive", f"kernel:{self.language}", message)
-                if message is _EOF or message.get("type") == "protocol_error":
-                    outcome.status = "died"
-                    if message is not _EOF:
-                        outcome.notes.append(f"the kernel sent a malformed frame: {message['message']}")
-                        await self.kill()
-                    outcome.exit_code = await self._reap()
-                    await self._settle_drains()
-                    outcome.last_words = self.last_words()
                     return outcome
                 kind = message.get("type")
                 if kind == "output":
@@ -200,7 +176,7 @@ class KernelProcess:
                     # The budget is suspended for the bridge call: no timeout here.
                     outcome.bridge_calls += 1
                     reply = await bridge(str(message.get("name")), message.get("args") or {})
-                    self._send(dict(reply, type="tool_result", id=message.get("id")))
+                    await self._send(dict(reply, type="tool_result", id=message.get("id")))
                 elif kind == "result":
                     outcome.status = message.get("status", "ok")
                     outcome.value = message.get("value")
@@ -223,16 +199,19 @@ class KernelProcess:
         self._signal(signal.SIGINT)
 
         async def until_result() -> None:
+            assert self._conn is not None
             while True:
-                message = await self._queue.get()
-                if message is _EOF or message.get("type") in ("result", "protocol_error"):
+                message = await self._conn.receive()
+                if message.get("type") == "result":
                     return
                 if message.get("type") == "tool_call":  # a bridge call from the dying cell: refuse it
-                    self._send({"type": "tool_result", "id": message.get("id"), "ok": False,
-                                "text": "the cell was cancelled", "data": None, "images": []})
+                    await self._send({"type": "tool_result", "id": message.get("id"), "ok": False,
+                                      "text": "the cell was cancelled", "data": None, "images": []})
 
         try:
             await asyncio.wait_for(until_result(), grace)
+        except (ConnectionClosed, RemoteProtocolError):
+            pass  # the worker is gone or broke the channel: nothing left to interrupt
         except asyncio.TimeoutError:
             await self.kill()
 
@@ -266,8 +245,8 @@ class KernelProcess:
         nothing it started outlives the Run."""
         if self._proc is None:
             return
-        if self._writer is not None and not self._writer.is_closing():
-            self._writer.close()
+        if self._conn is not None:
+            await self._conn.close()  # the worker reads the end of its input and exits
         if self._proc.returncode is None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._proc.wait(), timeout)
@@ -279,6 +258,6 @@ class KernelProcess:
             task.cancel()
 
     def _close_pipes(self) -> None:
-        for transport in (self._writer, self._reader):
-            if transport is not None and not transport.is_closing():
+        for transport in self._pipes:
+            if not transport.is_closing():
                 transport.close()

@@ -8,7 +8,7 @@ import shutil
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from minitools.kernel._host import Bridge, KernelProcess, KernelStartError
 from minitools.kernel._output import CellOutcome, CellOutput, exit_description
@@ -27,7 +27,17 @@ class KernelBusy(Exception):
     """A cell is already running on this kernel (eval called from inside a cell)."""
 
 
-def enclosure_prefix(enclosure: Any) -> list[str]:
+class Prefixed(Protocol):
+    """An enclosure object: what it runs a command under."""
+
+    prefix: Sequence[str]
+
+
+# what `Run(enclosure=...)` takes: an argv prefix, an object with a `.prefix` one, or None
+Enclosure = Sequence[str] | Prefixed | None
+
+
+def enclosure_prefix(enclosure: Enclosure) -> list[str]:
     """The command prefix of an enclosure: a list of argv strings, or an object with a
     `.prefix` list. None means no enclosure. The kernel never starts an enclosure itself."""
     if enclosure is None:
@@ -48,7 +58,7 @@ class KernelPool:
     """Kernels by language. `run` never raises for what a cell does; it raises
     KernelStartError when a kernel cannot start and KernelBusy on re-entry."""
 
-    def __init__(self, root: Path, *, enclosure: Any = None, spill_dir: Path,
+    def __init__(self, root: Path, *, enclosure: Enclosure = None, spill_dir: Path,
                  trace: Callable[[str, str, Any], None] | None = None, start_timeout: float = 30.0) -> None:
         self.root = root
         self.prefix = enclosure_prefix(enclosure)

@@ -29,7 +29,7 @@ class MagicError(Exception):
     """A misused idiom: unknown magic, bad arguments. Reported without a traceback."""
 
 
-class SList(list):  # type: ignore[type-arg]
+class SList(list):
     """The lines a captured command printed (`x = !ls`), with IPython's `.s`, `.n`, `.l`."""
 
     @property
@@ -75,7 +75,7 @@ class Magics:
 
     @property
     def _ns(self) -> dict[str, Any]:
-        return self._kernel.locals  # type: ignore[no-any-return]
+        return self._kernel.locals
 
     # Entry points the rewriter emits ------------------------------------------------
 

@@ -16,13 +16,16 @@ images}``. Worker -> host: ``ready``, ``output {items: [[stream|"display", paylo
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import base64
 import builtins
 import code
+import functools
 import io
 import linecache
+import operator
 import os
 import signal
 import sys
@@ -281,13 +284,13 @@ def _pandas_bundle(obj: Any) -> dict:
     ):
         data = {"text/plain": repr(obj)}
         try:
-            html = obj._repr_html_() if hasattr(obj, "_repr_html_") else None  # type: ignore[attr-defined]
+            html = obj._repr_html_() if hasattr(obj, "_repr_html_") else None
             if html:
                 data["text/html"] = html
         except Exception:  # noqa: BLE001 - html is optional
             pass
     try:
-        frame = obj if type(obj).__name__ == "DataFrame" else obj.to_frame()  # type: ignore[attr-defined]
+        frame = obj if type(obj).__name__ == "DataFrame" else obj.to_frame()
         rows, cols = frame.shape
         shown = frame.iloc[:_TABLE_ROWS, :_TABLE_COLS]
         markdown = shown.to_markdown()
@@ -343,6 +346,10 @@ def mimebundle(obj: object) -> tuple[dict, dict]:
     return data, metadata
 
 
+# the compiler flags of every `from __future__` feature: a cell that imports one keeps it for the next
+_FUTURE_FLAGS = functools.reduce(operator.or_, (getattr(__future__, name).compiler_flag for name in __future__.all_feature_names), 0)
+
+
 class Kernel(code.InteractiveInterpreter):
     """The interpreter: runs a cell, returns the last expression like a notebook."""
 
@@ -353,6 +360,7 @@ class Kernel(code.InteractiveInterpreter):
         self._error: dict | None = None
         self._loop: Any = None
         self._tool_ids = 0
+        self._future_flags = 0  # `from __future__` features earlier cells turned on (as codeop keeps them)
 
     # The hooks code.InteractiveInterpreter routes its output through ------------------
 
@@ -361,7 +369,7 @@ class Kernel(code.InteractiveInterpreter):
 
     def showsyntaxerror(self, filename: str | None = None, **kwargs: object) -> None:
         kind, value, _tb = sys.exc_info()
-        text = "".join(traceback.format_exception_only(kind, value))  # type: ignore[arg-type]
+        text = "".join(traceback.format_exception_only(kind, value))
         self._error = {"ename": getattr(kind, "__name__", "SyntaxError"), "evalue": str(value), "traceback": text}
 
     def showtraceback(self) -> None:
@@ -413,13 +421,15 @@ class Kernel(code.InteractiveInterpreter):
     def run_cell(self, source: str, filename: str) -> object:
         """Run `source`; return the value of a final expression statement (None if absent or
         suppressed with a trailing `;`). Top-level `await` works."""
-        flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0)
+        flags = getattr(ast, "PyCF_ALLOW_TOP_LEVEL_AWAIT", 0) | self._future_flags
         try:
             tree = ast.parse(source, filename, "exec")
             last: Any = None
             if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
                 last = tree.body.pop()
             body_code = compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+            self._future_flags |= body_code.co_flags & _FUTURE_FLAGS
+            flags |= self._future_flags
             last_code = None
             if last is not None:
                 last_code = compile(ast.Expression(last.value), filename, "eval", flags=flags, dont_inherit=True)

@@ -15,7 +15,7 @@ from minitools.lsp._catalog import (
     language_of,
     servers_for,
 )
-from minitools.lsp._client import LSPClient, ServerStartError
+from minitools.lsp._client import LSPClient, ServerGone, ServerStartError
 from minitools.lsp._documents import Document, path_to_uri, split_lines, uri_to_path
 from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, plan_workspace_edit
 from minitools.lsp._positions import from_lsp_column, to_lsp_column
@@ -31,6 +31,7 @@ __all__ = [
     "language_of",
     "servers_for",
     "LSPClient",
+    "ServerGone",
     "ServerStartError",
     "Document",
     "path_to_uri",

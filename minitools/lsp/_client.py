@@ -11,17 +11,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
 from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
 from minitools.lsp._progress import WorkProgress
+from minitools.protocol import ProtocolError
 from minitools.tracing import Tracer
 from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint
 
-__all__ = ["LSPClient", "ServerStartError"]
+__all__ = ["LSPClient", "ServerGone", "ServerStartError"]
+
+T = TypeVar("T")
+
+
+class ServerGone(Exception):
+    """The server's connection ended (it exited or crashed) or broke the wire protocol while a
+    call was using it: the one error the client's I/O raises for either, with their message."""
+
+
+def _maps_wire_errors(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """Raise the transport's and the protocol's connection failures as `ServerGone`."""
+
+    @functools.wraps(method)
+    async def mapped(*args: Any, **kwargs: Any) -> T:
+        try:
+            return await method(*args, **kwargs)
+        except (ConnectionClosed, ProtocolError) as exc:
+            raise ServerGone(str(exc)) from exc
+
+    return mapped
 
 _ACTION_KINDS = ["", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source",
                  "source.organizeImports", "source.fixAll"]
@@ -207,6 +230,7 @@ class LSPClient:
 
     # Documents ------------------------------------------------------------------------
 
+    @_maps_wire_errors
     async def sync(self, path: Path) -> Document:
         """Open `path`, or re-send it when the file on disk changed since it was sent."""
         uri = path_to_uri(path)
@@ -231,6 +255,7 @@ class LSPClient:
                 "textDocument": {"uri": uri, "version": doc.version}, "contentChanges": [{"text": text}]})
         return doc
 
+    @_maps_wire_errors
     async def wait_ready(self, doc: Document, timeout: float) -> bool:
         """After the first document is opened, wait (bounded) for the server's first publish for it.
 
@@ -247,11 +272,13 @@ class LSPClient:
             self.ready = True  # wait once per server, whatever happened
         return found is not None
 
+    @_maps_wire_errors
     async def save(self, doc: Document) -> None:
         """Tell the server the document was saved (servers such as pylsp lint on save)."""
         assert self.rpc is not None
         await self.rpc.notify("textDocument/didSave", {"textDocument": {"uri": doc.uri}, "text": doc.text})
 
+    @_maps_wire_errors
     async def resync_stale(self) -> list[Document]:
         """Re-send every open document whose file changed on disk; close those deleted."""
         changed = []
@@ -268,6 +295,7 @@ class LSPClient:
 
     # Requests -------------------------------------------------------------------------
 
+    @_maps_wire_errors
     async def request(self, method: str, params: Any, timeout: float) -> Any:
         assert self.rpc is not None
         return await self.rpc.request(method, params, timeout=timeout)
@@ -294,6 +322,7 @@ class LSPClient:
         """A mark to pass to `wait_diagnostics`: publishes after it count as answers."""
         return self._diag_seq.get(uri, 0)
 
+    @_maps_wire_errors
     async def wait_diagnostics(self, uri: str, mark: int, *, timeout: float, quiet: float) -> list[dict[str, Any]] | None:
         """The diagnostics published for `uri` after `mark`, once the server has been quiet
         for `quiet` seconds (a first empty push is often followed by the real one); None

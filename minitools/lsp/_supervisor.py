@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp._catalog import CATALOG, ServerSpec, find_binary, find_root, language_of, servers_for
+from minitools.lsp._catalog import CATALOG, LANGUAGES, ServerSpec, find_binary, find_root, language_of, servers_for
 from minitools.lsp._client import LSPClient, ServerStartError
+from minitools.lsp._state import ServerState, check_move
 from minitools.tracing import Tracer
 from minitools.transport import ChildProcess
 
@@ -43,7 +44,7 @@ class Candidate:
     language: str
     root: Path | None
     binary: str | None
-    state: str  # running | stopped | crashed | failed | no-root | no-binary
+    state: ServerState
     reason: str
 
     def to_json(self, top: Path) -> dict[str, Any]:
@@ -76,6 +77,7 @@ class Supervisor:
         self.clients: dict[Key, LSPClient] = {}
         self.failed: dict[Key, str] = {}
         self.crashes: dict[Key, str] = {}  # crash message not yet reported
+        self.states: dict[Key, ServerState] = {}  # each started server's last move
         self._locks: dict[Key, asyncio.Lock] = {}
         self._watchers: set[asyncio.Task[None]] = set()
         self.closed = False
@@ -100,24 +102,24 @@ class Supervisor:
             if root is None:
                 where = (f"at {os.path.relpath(path.parent, self.root)}" if path.name.startswith("__probe__")
                          else f"between {os.path.relpath(path, self.root)} and the workspace root")
-                out.append(Candidate(spec.id, language, None, binary, "no-root",
+                out.append(Candidate(spec.id, language, None, binary, ServerState.NO_ROOT,
                                      f"no root marker ({', '.join(spec.root_markers)}) {where}"))
                 continue
             if binary is None:
-                out.append(Candidate(spec.id, language, root, None, "no-binary",
+                out.append(Candidate(spec.id, language, root, None, ServerState.NO_BINARY,
                                      f"{spec.argv[0]} is not installed (not on PATH nor in the project's node_modules/.bin or .venv/bin)"))
                 continue
             key = (spec.id, root)
             client = self.clients.get(key)
             if client is not None and client.alive:
-                out.append(Candidate(spec.id, language, root, binary, "running", f"running (pid {client.child.pid if client.child else '?'})"))
+                out.append(Candidate(spec.id, language, root, binary, ServerState.RUNNING, f"running (pid {client.child.pid if client.child else '?'})"))
             elif client is not None or key in self.crashes:
-                out.append(Candidate(spec.id, language, root, binary, "crashed",
+                out.append(Candidate(spec.id, language, root, binary, ServerState.CRASHED,
                                      self.crashes.get(key) or "exited; restarts on the next call"))
             elif key in self.failed:
-                out.append(Candidate(spec.id, language, root, binary, "failed", self.failed[key]))
+                out.append(Candidate(spec.id, language, root, binary, ServerState.FAILED, self.failed[key]))
             else:
-                out.append(Candidate(spec.id, language, root, binary, "stopped", "usable; starts on the first query"))
+                out.append(Candidate(spec.id, language, root, binary, ServerState.STOPPED, "usable; starts on the first query"))
         return out
 
     # Clients --------------------------------------------------------------------------
@@ -134,14 +136,16 @@ class Supervisor:
         notes: list[str] = []
         tried = self.candidates(path, language)
         for cand in tried:
-            if cand.root is None or cand.binary is None or cand.state == "failed":
+            if cand.root is None or cand.binary is None or cand.state is ServerState.FAILED:
                 continue
             key = (cand.server, cand.root)
             async with self._locks.setdefault(key, asyncio.Lock()):
                 client = self.clients.get(key)
                 if client is not None and client.alive:
                     return client, notes
-                if client is not None:
+                if client is not None:  # it died; its watcher may not have said so yet
+                    if self.states.get(key) is ServerState.RUNNING:
+                        self._move(key, ServerState.CRASHED)
                     self.clients.pop(key, None)
                     with contextlib.suppress(Exception):
                         await client.stop(timeout=0.5)
@@ -153,9 +157,11 @@ class Supervisor:
                     client = await LSPClient.start(spec, cand.root, [cand.binary, *spec.argv[1:]], tracer=self.tracer,
                                                    env=self.env(), timeout=self.init_timeout)
                 except ServerStartError as exc:
+                    self._move(key, ServerState.FAILED)
                     self.failed[key] = str(exc)
-                    cand.state, cand.reason = "failed", str(exc)
+                    cand.state, cand.reason = ServerState.FAILED, str(exc)
                     continue
+                self._move(key, ServerState.RUNNING)
                 self.clients[key] = client
                 self._watch(key, client)
                 return client, notes
@@ -166,12 +172,20 @@ class Supervisor:
         async def watch() -> None:
             assert client.rpc is not None and client.rpc.connection is not None
             error = await client.rpc.connection.wait_closed()
-            if not client.stopping and not self.closed:
+            if not client.stopping and not self.closed and self.clients.get(key) is client:
+                self._move(key, ServerState.CRASHED)
                 self.crashes[key] = f"{key[0]} crashed: {error}"
 
         task = asyncio.ensure_future(watch())
         self._watchers.add(task)
         task.add_done_callback(self._watchers.discard)
+
+    def _move(self, key: Key, new: ServerState) -> None:
+        """Record a server's move; the table (lsp/_state.py) says which moves there are."""
+        old = self.states.get(key, ServerState.STOPPED)
+        if old is not new or new is not ServerState.STOPPED:
+            check_move(old, new)
+        self.states[key] = new
 
     def acknowledge_crash(self, client: LSPClient) -> None:
         """The caller reported this crash itself; don't report it again."""
@@ -186,7 +200,7 @@ class Supervisor:
         languages: dict[str, list[dict[str, Any]]] = {}
         probe = self.root / "__probe__"
         seen_roots = {c.root for c in self.clients.values()}
-        for lang in dict.fromkeys(language for s in CATALOG for language in s.languages):
+        for lang in LANGUAGES:
             rows = [c.to_json(self.root) for c in self.candidates(probe, lang)]
             for client in self.clients.values():
                 if lang in client.spec.languages and client.root != self.root:
@@ -204,6 +218,8 @@ class Supervisor:
         for key, client in list(self.clients.items()):
             stopped.append(f"{key[0]} ({os.path.relpath(key[1], self.root)})")
             await client.stop()
+        for key in self.states:
+            self._move(key, ServerState.STOPPED)
         self.clients.clear()
         self.failed.clear()
         self.crashes.clear()

@@ -8,9 +8,9 @@ scaffold ladder, matched structurally (docs/reference.md, "Structural matching")
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from minitools.exports import lazy_getattr
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
@@ -20,15 +20,15 @@ from minitools.match._grammars import (
     vendor_grammars,
 )
 from minitools.match._ladder import ladder_for
-from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
-from minitools.match._search import (
+from minitools.match._many_files import PathError, Searcher
+from minitools.match._one_file import (
     Capture,
     NodeMatch,
     SearchResult,
     find_matches,
     parse_errors,
 )
-from minitools.match._searcher import PathError, Searcher
+from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
 from minitools.match._walk import language_for_path
 
 if TYPE_CHECKING:
@@ -64,10 +64,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'minitools.match' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr("minitools.match", _LAZY, globals())

@@ -17,14 +17,14 @@ import os
 import pickle
 import struct
 import threading
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+
+from minitools.match._outcome import FilesOutcome, merge
 
 __all__ = ["fork_available", "forked_search"]
 
 _INDEX = struct.Struct("=I")
 MAX_ITEMS = 4096 // _INDEX.size
-Outcome = tuple[dict[str, Any], dict[str, int], int]
 
 
 def fork_available() -> bool:
@@ -32,19 +32,12 @@ def fork_available() -> bool:
     return hasattr(os, "fork") and threading.active_count() == 1
 
 
-def _drain(work: int, items: Sequence[Sequence[str]], search: Callable[[Sequence[str]], Outcome]) -> Outcome:
-    per_file: dict[str, Any] = {}
-    skipped: dict[str, int] = {}
-    searched = 0
-    while True:
-        got = os.read(work, _INDEX.size)
-        if len(got) < _INDEX.size:
-            return per_file, skipped, searched
-        found, skip, count = search(items[_INDEX.unpack(got)[0]])
-        per_file.update(found)
-        for k, v in skip.items():
-            skipped[k] = skipped.get(k, 0) + v
-        searched += count
+def _drain(work: int, items: Sequence[Sequence[str]], search: Callable[[Sequence[str]], FilesOutcome]) -> FilesOutcome:
+    def shares() -> Iterator[FilesOutcome]:
+        while len(got := os.read(work, _INDEX.size)) == _INDEX.size:
+            yield search(items[_INDEX.unpack(got)[0]])
+
+    return merge(shares())
 
 
 def _write_all(fd: int, blob: bytes) -> None:
@@ -63,8 +56,8 @@ def _read_all(fd: int) -> bytes:
 
 
 def forked_search(
-    search: Callable[[Sequence[str]], Outcome], files: Sequence[str], sizes: Sequence[int], workers: int
-) -> Outcome | None:
+    search: Callable[[Sequence[str]], FilesOutcome], files: Sequence[str], sizes: Sequence[int], workers: int
+) -> FilesOutcome | None:
     """`search` over `files` in this process and `workers - 1` forked children, merged; None
     when a child failed (the caller then searches in-process)."""
     order = sorted(range(len(files)), key=lambda i: -sizes[i])
@@ -110,9 +103,8 @@ def forked_search(
     return _merge(mine, children)
 
 
-def _merge(mine: Outcome, children: list[tuple[int, int]]) -> Outcome | None:
-    per_file, skipped, searched = mine
-    per_file, skipped = dict(per_file), dict(skipped)
+def _merge(mine: FilesOutcome, children: list[tuple[int, int]]) -> FilesOutcome | None:
+    outcomes = [mine]
     failed = False
     for pid, fd in children:
         try:
@@ -128,9 +120,5 @@ def _merge(mine: Outcome, children: list[tuple[int, int]]) -> Outcome | None:
         if status != "ok":
             failed = True
             continue
-        found, skip, count = payload
-        per_file.update(found)
-        for k, v in skip.items():
-            skipped[k] = skipped.get(k, 0) + v
-        searched += count
-    return None if failed else (per_file, skipped, searched)
+        outcomes.append(FilesOutcome(*payload))
+    return None if failed else merge(outcomes)

@@ -28,12 +28,12 @@ import tree_sitter
 from minitools.match._pattern import MULTI, SINGLE, Pattern, PNode
 from minitools.match._rules import LanguageRules, rules_for
 
-__all__ = ["EmptySeq", "Run", "MetaVarEnv", "match_at", "iter_matches"]
+__all__ = ["EmptySeq", "Chain", "MetaVarEnv", "match_at", "iter_matches"]
 
 # list separators an empty `$$$` needs none of after it (not `:`: `lambda $$$A: $B`)
 _SEPARATORS = frozenset({b",", b";"})
 
-# name -> a node (single) or a list of nodes (sequence, or a single metavariable's Run)
+# name -> a node (single) or a list of nodes (sequence, or a single metavariable's Chain)
 MetaVarEnv = dict[str, "tree_sitter.Node | list[tree_sitter.Node]"]
 
 
@@ -74,7 +74,7 @@ def _bind(env: MetaVarEnv, name: str | None, value: tree_sitter.Node | list[tree
     return new
 
 
-class EmptySeq(list):  # type: ignore[type-arg]
+class EmptySeq(list):
     """An empty `$$$` capture that remembers where it sits: (byte, (row, column))."""
 
     def __init__(self, at: int, point: tuple[int, int]) -> None:
@@ -83,7 +83,7 @@ class EmptySeq(list):  # type: ignore[type-arg]
         self.point = point
 
 
-class Run(list):  # type: ignore[type-arg]
+class Chain(list):
     """What a single metavariable captured when that is a node and its continuing siblings:
     reported as one capture, the source from the first node to the last."""
 
@@ -197,7 +197,7 @@ def _match_run_capture(
         if stop == j + 1:
             bound = match_node(p, ts[j], env, rules)
         else:
-            bound = _bind(env, p.name, Run(ts[j:stop]))
+            bound = _bind(env, p.name, Chain(ts[j:stop]))
         if bound is not None:
             r = match_seq(ps, i + 1, ts, stop, bound, rules)
             if r is not None:

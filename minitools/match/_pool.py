@@ -20,6 +20,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from minitools.match._outcome import FilesOutcome, merge
+
 if TYPE_CHECKING:
     import subprocess  # imported where a worker starts: a search that needs none skips it
 
@@ -88,8 +90,8 @@ class ShardPool:
         source: str,
         language: str,
         shards: Sequence[Sequence[str]],
-        local: Callable[[], tuple[dict[str, Any], dict[str, int], int]],
-    ) -> tuple[dict[str, Any], dict[str, int], int] | None:
+        local: Callable[[], FilesOutcome],
+    ) -> FilesOutcome | None:
         """Send shards[i] to worker i, run `local` (the caller's own shard) meanwhile, and
         merge: ({display path: [NodeMatch]}, skip counts, files searched). None when a worker
         failed: the caller then searches those files in-process."""
@@ -105,23 +107,18 @@ class ShardPool:
                 self._stop()
                 self.broken = True
                 return None
-            merged, skipped, searched = local()
-            merged = dict(merged)
-            skipped = dict(skipped)
+            outcomes = [local()]
             try:
                 for proc in self._procs:
                     status, per_file, skip, count = recv_message(proc.stdout)  # type: ignore[arg-type]
                     if status != "ok":
                         raise RuntimeError(per_file)
-                    merged.update(per_file)
-                    for k, v in skip.items():
-                        skipped[k] = skipped.get(k, 0) + v
-                    searched += count
+                    outcomes.append(FilesOutcome(per_file, skip, count))
             except (EOFError, OSError, RuntimeError, pickle.UnpicklingError):
                 self._stop()
                 self.broken = True
                 return None
-            return merged, skipped, searched
+            return merge(outcomes)
 
     def _stop(self) -> None:
         import subprocess

@@ -7,16 +7,25 @@ tree built; and which of the distinct readings the pattern keeps (docs/architect
 from __future__ import annotations
 
 import re
+from enum import IntEnum
 
 import tree_sitter
 
 from minitools.match._grammars import load_language, parser_for
 from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
 
-__all__ = ["PatternError", "PNode", "Reading", "read", "NONE", "SINGLE", "ANY", "MULTI"]
+__all__ = ["PatternError", "PNode", "Reading", "read", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
-# metavariable kinds of a pattern node
-NONE, SINGLE, ANY, MULTI = 0, 1, 2, 3
+class MetaKind(IntEnum):
+    """What a pattern node is as a metavariable (`re` imports `enum` already: no start-up cost)."""
+
+    NONE = 0  # not a metavariable: the node's kind and text must match
+    SINGLE = 1  # $A (or $_, binding nothing): one named node
+    ANY = 2  # $$A: one node, named or unnamed (a token)
+    MULTI = 3  # $$$A: a run of siblings, possibly none
+
+
+NONE, SINGLE, ANY, MULTI = MetaKind.NONE, MetaKind.SINGLE, MetaKind.ANY, MetaKind.MULTI
 
 
 class PatternError(ValueError):
@@ -36,7 +45,7 @@ class PNode:
         named: bool,
         text: str,
         children: tuple[PNode, ...] = (),
-        meta: int = NONE,
+        meta: MetaKind = NONE,
         name: str | None = None,
     ) -> None:
         self.kind_id = kind_id

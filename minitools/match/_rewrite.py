@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from minitools.match._search import NodeMatch
+from minitools.match._one_file import NodeMatch
 
 __all__ = ["Template", "TemplateError", "Edit", "plan_edits", "apply_edits", "render", "newline_of"]
 

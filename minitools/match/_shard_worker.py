@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from minitools.match._many_files import Searcher
 from minitools.match._pattern import compile_pattern
 from minitools.match._pool import recv_message, send_message
-from minitools.match._searcher import Searcher
 
 __all__ = ["main"]
 

@@ -26,9 +26,9 @@ from minitools.protocol import INVALID_PARAMS
 from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import SchemaError, validate
-from minitools.serve import load_roster, params_object
 from minitools.toolspec import Tier, Tool, ToolResult, ToolSpec
-from minitools.transport import JSONRPCEndpoint, RPCError
+from minitools.transport import JSONRPCEndpoint, RPCError, params_object
+from minitools.vibe import load_roster
 
 __all__ = ["McpServer", "serve_mcp", "PROTOCOL_VERSIONS", "APPROVE_MODES"]
 

@@ -7,24 +7,28 @@ the resource behind them is not wired. `FAMILIES` is the registration order.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from minitools.exports import lazy_getattr
 
 if TYPE_CHECKING:
-    from minitools.tools._context import RunContext
+    from minitools.tools._context import Enclosure, RosterSource, RunContext
     from minitools.tools._edge import invoke, refusal
     from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, WriteFailed
+    from minitools.tools._text import plural
     from minitools.toolspec import Tool
 
 # loaded on first use: the CLI's rewrite path takes the edit store without the run machinery
 _LAZY = {
-    "RunContext": "minitools.tools._context",
+    **dict.fromkeys(("RunContext", "Enclosure", "RosterSource"), "minitools.tools._context"),
+    "plural": "minitools.tools._text",
     "invoke": "minitools.tools._edge",
     "refusal": "minitools.tools._edge",
     **dict.fromkeys(("EditStore", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed"), "minitools.tools._staging"),
 }
 
-__all__ = ["FAMILIES", "EditStore", "RunContext", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed", "build_tools",
-           "invoke", "refusal"]
+__all__ = ["FAMILIES", "EditStore", "Enclosure", "RosterSource", "RunContext", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed", "build_tools",
+           "invoke", "plural", "refusal"]
 
 # module names under minitools.tools, in the order their tools are listed
 FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "debug", "eval", "ask", "vibe")
@@ -38,10 +42,4 @@ def build_tools(ctx: RunContext) -> list[Tool]:
     return tools
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'minitools.tools' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr("minitools.tools", _LAZY, globals())

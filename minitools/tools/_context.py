@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from minitools.ask import QuestionPort
+from minitools.kernel import Enclosure
+from minitools.tools._records import NO_SUPERVISOR, Baseline, Written
+from minitools.tools._staging import EditStore
 from minitools.toolspec import ToolError, ToolResult
 from minitools.tracing import Tracer
+from minitools.vibe import RosterSource
 
-__all__ = ["RunContext", "Closer", "BridgeCall", "DiagnosticsService"]
+__all__ = ["RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource"]
 
 Closer = Callable[[], Awaitable[None]]
 BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
@@ -30,13 +34,23 @@ class DiagnosticsService(Protocol):
     """Write-time diagnostics (the lsp family's, tools/lsp/_written.py): after a write,
     the diagnostics of the written files that the write introduced."""
 
-    async def before_write(self, paths: Sequence[str]) -> ToolResult:
+    async def before_write(self, paths: Sequence[str]) -> Baseline:
         """Take the baseline of files about to be written (their diagnostics now)."""
         ...
 
-    async def written(self, paths: Sequence[str]) -> ToolResult:
+    async def written(self, paths: Sequence[str]) -> Written:
         """The diagnostics of the written files that are new against their baseline."""
         ...
+
+
+class NoDiagnostics:
+    """The service of a run without a language-server supervisor: it checks nothing and says so."""
+
+    async def before_write(self, paths: Sequence[str]) -> Baseline:
+        return Baseline(f"{NO_SUPERVISOR} is wired in this run; no baseline was taken.", reason=NO_SUPERVISOR)
+
+    async def written(self, paths: Sequence[str]) -> Written:
+        return Written(f"{NO_SUPERVISOR} is wired in this run; no diagnostics were checked.", reason=NO_SUPERVISOR)
 
 
 @dataclass
@@ -45,22 +59,32 @@ class RunContext:
     conversation_id: str
     strict: bool = False
     trace: Tracer | None = None
-    enclosure: Any = None
+    enclosure: Enclosure = None
     questions: QuestionPort | None = None
-    vibe: Any = None
+    vibe: RosterSource = None
     options: dict[str, Any] = field(default_factory=dict)
     # resources the embedder injected or disabled: name -> object, or False for "not wired"
     resources: dict[str, Any] = field(default_factory=dict)
     # write-time diagnostics, published by the lsp family when a supervisor is wired
-    diagnostics: DiagnosticsService | None = None
-    # other shared state families publish for each other (e.g. "edits", the staged edits)
-    services: dict[str, Any] = field(default_factory=dict)
+    diagnostics: DiagnosticsService = field(default_factory=NoDiagnostics)
+    # the staged edits `resolve` accepts or discards (ast_edit stages them)
+    edits: EditStore = field(default_factory=EditStore)
     call: BridgeCall | None = None
     _closers: list[Closer] = field(default_factory=list)
 
     def on_close(self, closer: Closer) -> None:
         """Run `closer` when the Run closes (in reverse order of registration)."""
         self._closers.append(closer)
+
+    async def close_all(self, on_error: Callable[[BaseException], None]) -> None:
+        """Run every closer once, newest first; a closer that raises goes to `on_error` and the
+        rest still run."""
+        closers, self._closers = list(reversed(self._closers)), []
+        for closer in closers:
+            try:
+                await closer()
+            except Exception as exc:  # noqa: BLE001 - a failing closer must not keep the others from running
+                on_error(exc)
 
     def resource(self, name: str, factory: Callable[[], Any]) -> Any:
         """The resource `name`: the injected one, None when disabled with False, else `factory()`."""

@@ -74,6 +74,8 @@ PARAMETERS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+SPEC = ToolSpec("ask_user", Tier.READ, DESCRIPTION, PARAMETERS)
+
 
 def build(ctx: RunContext) -> list[Tool]:
     """`ask_user`, when the Run has a question port with a destination."""
@@ -82,27 +84,35 @@ def build(ctx: RunContext) -> list[Tool]:
     port: QuestionPort | None = ctx.resource("ask", lambda: ctx.questions)
     if port is None or getattr(port, "destination", None) is None:
         return []
-    timeout = ctx.option("question_timeout", None)
+    return [Tool(SPEC, AskFamily(port, ctx.option("question_timeout", None)).ask_user)]
 
-    async def ask_user(args: Mapping[str, Any]) -> ToolResult:
+
+class AskFamily:
+    """`ask_user` over the Run's question port; `timeout` is the option question_timeout (None: no limit)."""
+
+    def __init__(self, port: QuestionPort, timeout: float | None) -> None:
+        self.port = port
+        self.timeout = timeout
+
+    async def ask_user(self, args: Mapping[str, Any]) -> ToolResult:
         card_dict = {"kind": "question", **args}
         try:
             card = Card.parse(card_dict)
         except CardError as exc:
             raise ToolError(f"ask_user: {exc}. Nothing was asked; fix the card and call again.",
                             data={"asked": False}) from None
-        where = port.destination
-        if not port.is_attached():
+        where = self.port.destination
+        if not self.port.is_attached():
             raise ToolError(f"No person is attached to {where} to answer, so the question "
                             f"{card.question!r} was not shown. {PROCEED}",
                             data={"asked": False, "attached": False})
         try:
-            answer = await port.ask(card.to_dict(), timeout)
+            answer = await self.port.ask(card.to_dict(), self.timeout)
         except NoPersonAttached as exc:
             raise ToolError(f"The question {card.question!r} could not be asked: {exc}. {PROCEED}",
                             data={"asked": False, "attached": False}) from None
         except QuestionTimeout:
-            within = f" within {timeout:g} s" if timeout is not None else " in time"
+            within = f" within {self.timeout:g} s" if self.timeout is not None else " in time"
             raise ToolError(f"Nobody answered {card.question!r}{within}. {PROCEED}",
                             data={"asked": True, "timed_out": True}) from None
         except AnswerError as exc:
@@ -119,5 +129,3 @@ def build(ctx: RunContext) -> list[Tool]:
         if text is not None:
             parts.append(f"They wrote: {text}")
         return ToolResult(ok=True, text="\n".join(parts), data={"skipped": False, "choices": choices, "text": text})
-
-    return [Tool(ToolSpec("ask_user", Tier.READ, DESCRIPTION, PARAMETERS), ask_user)]

@@ -19,6 +19,7 @@ from minitools.match import (
     language_for_path,
 )
 from minitools.tools._context import RunContext
+from minitools.tools._text import plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build", "format_match", "compile_for", "shared_searcher"]
@@ -53,6 +54,8 @@ PARAMETERS: dict[str, Any] = {
     "required": ["pattern"],
     "additionalProperties": False,
 }
+
+SPEC = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True)
 
 
 def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:
@@ -113,24 +116,26 @@ def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[Pattern, Path
     return pattern, target
 
 
-def build(ctx: RunContext) -> list[Tool]:
-    searcher = shared_searcher(ctx)
-    if searcher is None:
-        return []
+class AstGrepFamily:
+    """The `ast_grep` tool over the Run's shared searcher."""
 
-    async def handler(args: Mapping[str, Any]) -> ToolResult:
+    def __init__(self, ctx: RunContext, searcher: Searcher) -> None:
+        self.ctx = ctx
+        self.searcher = searcher
+
+    async def ast_grep(self, args: Mapping[str, Any]) -> ToolResult:
         source = args["pattern"]
-        pattern, target = compile_for(ctx, args)
+        pattern, target = compile_for(self.ctx, args)
         language = pattern.language
         limit = int(args.get("max_results", 50))
         try:
-            result = await asyncio.to_thread(searcher.search, pattern, [target], max_results=limit)
+            result = await asyncio.to_thread(self.searcher.search, pattern, [target], max_results=limit)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
-        where = ctx.relpath(target)
+        where = self.ctx.relpath(target)
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
         head = (
-            f"{result.total} match{'es' if result.total != 1 else ''} of \"{source}\" ({language}, {' + '.join(pattern.rungs)}) "
+            f"{plural(result.total, 'match', 'matches')} of \"{source}\" ({language}, {' + '.join(pattern.rungs)}) "
             f"in {result.files_matched} of {result.files_searched} files under {where}"
         )
         if skipped:
@@ -156,5 +161,9 @@ def build(ctx: RunContext) -> list[Tool]:
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
 
-    spec = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True)
-    return [Tool(spec, handler)]
+
+def build(ctx: RunContext) -> list[Tool]:
+    searcher = shared_searcher(ctx)
+    if searcher is None:
+        return []
+    return [Tool(SPEC, AstGrepFamily(ctx, searcher).ast_grep)]

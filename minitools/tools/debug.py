@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import os
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from typing import Any
 
 from minitools.dap import (
@@ -14,6 +13,7 @@ from minitools.dap import (
     DAPError,
     DAPSession,
     DebugSupervisor,
+    RunState,
     StepTimeout,
     adapter_by_id,
     adapter_for_program,
@@ -63,6 +63,20 @@ PARAMETERS: dict[str, Any] = {
 }
 
 
+def _programs() -> str:
+    """What `launch` takes, from the adapter catalog: "a .dart, .py or .go file, a Go package ..."."""
+    suffixes = [x for a in ADAPTERS if not a.native for x in a.suffixes]
+    kinds = [f"a {', '.join(suffixes[:-1])} or {suffixes[-1]} file"]
+    kinds += [f"a package directory ({a.id})" for a in ADAPTERS if a.package_dirs]
+    kinds += [f"a native executable built with -g ({a.id})" for a in ADAPTERS if a.native]
+    return ", ".join(kinds)
+
+
+SPEC = ToolSpec("debug", Tier.EXEC, f"Drive a real debugger ({', '.join(a.id for a in ADAPTERS)}) on a program in the "
+                "workspace: set breakpoints, launch or attach, step, inspect the stack, variables and output. One session "
+                "per conversation, ended after a hard TTL.", PARAMETERS, parallel_safe=False)
+
+
 def _cap(value: str, cap: int = VALUE_CAP) -> str:
     return value if len(value) <= cap else value[:cap] + f"… {len(value) - cap} more characters"
 
@@ -78,11 +92,25 @@ def _source_line(path: str, line: int) -> str:
     return ""
 
 
-class DebugTool:
+Op = Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
+RUN_COMMANDS = {"continue": "continue", "pause": "pause", "step_over": "next", "step_in": "stepIn", "step_out": "stepOut"}
+
+
+class DebugFamily:
+    """The `debug` tool over one supervisor; `debug` dispatches its ops through `ops`."""
+
     def __init__(self, ctx: RunContext, sup: DebugSupervisor) -> None:
         self.ctx = ctx
         self.sup = sup
         self.timeout = float(ctx.option("debug_timeout", 30.0))
+        self.ops: dict[str, Op] = {
+            "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
+            "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
+            "scopes": self.op_scopes, "variables": self.op_variables, "evaluate": self.op_evaluate,
+            "output": self.op_output, "terminate": self.op_terminate,
+            **{op: partial(self._run, command=command) for op, command in RUN_COMMANDS.items()},
+        }
+        assert set(self.ops) == set(OPS), "every op in the spec has a handler"
 
     @property
     def slot(self) -> Any:
@@ -99,17 +127,17 @@ class DebugTool:
             raise ToolError((note + " " if note else "") + "No debug session is running; start one with op launch (or attach).")
         return slot.session
 
-    async def __call__(self, args: Mapping[str, Any]) -> ToolResult:
+    async def debug(self, args: Mapping[str, Any]) -> ToolResult:
         op = args["op"]
         try:
-            return await getattr(self, "op_" + op)(args)
+            return await self.ops[op](args)
         except StepTimeout as exc:
-            return ToolResult(False, f"{op}: timed out after {exc.timeout:g} s waiting for {exc.step}. The session is "
-                              "still there: call status, pause, or terminate.", {"timeout": exc.step})
+            raise ToolError(f"{op}: timed out after {exc.timeout:g} s waiting for {exc.step}. The session is "
+                            "still there: call status, pause, or terminate.", data={"timeout": exc.step}) from None
         except DAPError as exc:
-            return ToolResult(False, f"{op}: the adapter refused {exc.command}: {exc.message}", {"error": exc.message})
+            raise ToolError(f"{op}: the adapter refused {exc.command}: {exc.message}", data={"error": exc.message}) from None
         except AdapterGone as exc:
-            return ToolResult(False, f"{op}: {exc}. Call terminate to clean up, then launch again.", {"error": str(exc)})
+            raise ToolError(f"{op}: {exc}. Call terminate to clean up, then launch again.", data={"error": str(exc)}) from None
 
     def _need(self, args: Mapping[str, Any], name: str) -> Any:
         if args.get(name) is None:
@@ -142,9 +170,9 @@ class DebugTool:
         slot = self.slot
         head = f"session: {slot.adapter.id if slot.adapter else s.peer} debugging {slot.program}"
         st = s.stop
-        if st.state == "exited":
+        if st.state is RunState.EXITED:
             return f"{head}; the program has ended" + (f" with exit code {st.exit_code}" if st.exit_code is not None else "") + "."
-        if st.state != "stopped":
+        if st.state is not RunState.STOPPED:
             return f"{head}; state: {st.state}."
         where = ""
         if st.thread_id is not None:
@@ -203,7 +231,7 @@ class DebugTool:
         program = self.ctx.resolve_path(raw, what="program")
         adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else adapter_for_program(program)
         if adapter is None:
-            raise ToolError(f'no adapter debugs "{raw}": give a .py, .go or .dart file, a native executable, or adapter=...')
+            raise ToolError(f'no adapter debugs "{raw}": give {_programs()}; or adapter=...')
         det = detect(self.ctx.root, adapter, start=program)
         if not det.usable:
             raise ToolError(f'cannot debug "{raw}" with {adapter.id}: {det.reason}. Call op adapters for details.')
@@ -258,7 +286,7 @@ class DebugTool:
         if bps:
             lines.append(self._bp_text(bps))
         lines.append(await self._where(session))
-        out, _ = session.output.take() if session.stop.state == "exited" else ([], 0)
+        out, _ = session.output.take() if session.stop.state is RunState.EXITED else ([], 0)
         if out:
             lines.append("output:\n" + "\n".join(out[-40:]))
         return ToolResult(True, "\n".join(lines), {"adapter": adapter.id, "state": session.stop.state, "breakpoints": bps,
@@ -279,27 +307,12 @@ class DebugTool:
 
     async def _run(self, args: Mapping[str, Any], command: str) -> ToolResult:
         s = self._session()
-        if s.stop.state == "exited":
+        if s.stop.state is RunState.EXITED:
             raise ToolError(f"the program has already ended; {args['op']} has nothing to do. Call output or terminate.")
         thread = await self._thread(s, args)
         await s.step(command, {"threadId": thread}, self.timeout)
         text = await self._where(s)
         return ToolResult(True, text, {"state": s.stop.state, "reason": s.stop.reason})
-
-    async def op_continue(self, args: Mapping[str, Any]) -> ToolResult:
-        return await self._run(args, "continue")
-
-    async def op_pause(self, args: Mapping[str, Any]) -> ToolResult:
-        return await self._run(args, "pause")
-
-    async def op_step_over(self, args: Mapping[str, Any]) -> ToolResult:
-        return await self._run(args, "next")
-
-    async def op_step_in(self, args: Mapping[str, Any]) -> ToolResult:
-        return await self._run(args, "stepIn")
-
-    async def op_step_out(self, args: Mapping[str, Any]) -> ToolResult:
-        return await self._run(args, "stepOut")
 
     # Inspection --------------------------------------------------------------------
 
@@ -353,7 +366,7 @@ class DebugTool:
         s = self._session()
         expression = self._need(args, "expression")
         frame = args.get("frame_id")
-        if frame is None and s.stop.state == "stopped":
+        if frame is None and s.stop.state is RunState.STOPPED:
             thread = await self._thread(s, args)
             frames = (await s.request("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1}, self.timeout)).get("stackFrames") or []
             frame = frames[0]["id"] if frames else None
@@ -363,7 +376,7 @@ class DebugTool:
         try:
             body = await s.request("evaluate", req, self.timeout)
         except DAPError as exc:
-            return ToolResult(False, f"evaluating {expression!r} failed: {exc.message}", {"error": exc.message})
+            raise ToolError(f"evaluating {expression!r} failed: {exc.message}", data={"error": exc.message}) from None
         value = _cap(str(body.get("result", "")))
         ref = body.get("variablesReference", 0)
         return ToolResult(True, f"{expression} = {value}" + (f" (reference {ref})" if ref else ""),
@@ -395,10 +408,4 @@ def build(ctx: RunContext) -> list[Tool]:
     if sup is None:
         return []
     ctx.on_close(sup.close)
-    spec = ToolSpec("debug", Tier.EXEC, "Drive a real debugger (debugpy, lldb, delve, dart) on a program in the workspace: "
-                    "set breakpoints, launch or attach, step, inspect the stack, variables and output. One session per "
-                    "conversation, ended after a hard TTL.", PARAMETERS, parallel_safe=False)
-    return [Tool(spec, DebugTool(ctx, sup))]
-
-
-_ = (os, Path)
+    return [Tool(SPEC, DebugFamily(ctx, sup).debug)]

@@ -13,6 +13,7 @@ from typing import Any
 from minitools.match import PathError, Pattern, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, WriteFailed
+from minitools.tools._text import plural
 from minitools.tools.ast_grep import compile_for, shared_searcher
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
@@ -52,6 +53,9 @@ RESOLVE_PARAMETERS: dict[str, Any] = {
     "required": ["edit_id", "action"],
     "additionalProperties": False,
 }
+
+AST_EDIT_SPEC = ToolSpec("ast_edit", Tier.WRITE, AST_EDIT_DESCRIPTION, AST_EDIT_PARAMETERS)
+RESOLVE_SPEC = ToolSpec("resolve", Tier.WRITE, RESOLVE_DESCRIPTION, RESOLVE_PARAMETERS)
 
 
 def unified_diff(staged: list[StagedFile]) -> str:
@@ -119,20 +123,30 @@ def build(ctx: RunContext) -> list[Tool]:
     searcher = shared_searcher(ctx)
     if searcher is None:
         return []
-    store: EditStore = ctx.services.setdefault("edits", EditStore())
+    family = EditFamily(ctx, searcher, ctx.edits)
+    return [Tool(AST_EDIT_SPEC, family.ast_edit), Tool(RESOLVE_SPEC, family.resolve)]
 
-    async def ast_edit(args: Mapping[str, Any]) -> ToolResult:
-        pattern, target = compile_for(ctx, args)
+
+class EditFamily:
+    """`ast_edit` stages a rewrite in the Run's edit store; `resolve` writes it (all files or none) or drops it."""
+
+    def __init__(self, ctx: RunContext, searcher: Searcher, store: EditStore) -> None:
+        self.ctx = ctx
+        self.searcher = searcher
+        self.store = store
+
+    async def ast_edit(self, args: Mapping[str, Any]) -> ToolResult:
+        pattern, target = compile_for(self.ctx, args)
         template = Template.parse(args["rewrite"])
         try:
             template.check_bound(pattern.metavar_names, pattern.source)
         except TemplateError as exc:
             raise ToolError(str(exc)) from exc
         try:
-            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, searcher, pattern, template, target)
+            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, self.searcher, pattern, template, target)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
-        where = ctx.relpath(target)
+        where = self.ctx.relpath(target)
         if not staged:
             return ToolResult(
                 ok=True,
@@ -141,8 +155,8 @@ def build(ctx: RunContext) -> list[Tool]:
                 data={"edit_id": None, "replacements": 0, "files": []},
             )
         count = sum(f.replacements for f in staged)
-        summary = f"{count} replacement{'s' if count != 1 else ''} in {len(staged)} file{'s' if len(staged) != 1 else ''}"
-        edit = store.stage(staged, summary)
+        summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
+        edit = self.store.stage(staged, summary)
         lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
         if inner:
             lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); "
@@ -166,17 +180,17 @@ def build(ctx: RunContext) -> list[Tool]:
         }
         return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
-    async def resolve(args: Mapping[str, Any]) -> ToolResult:
+    async def resolve(self, args: Mapping[str, Any]) -> ToolResult:
         edit_id, action = args["edit_id"], args["action"]
         try:
-            edit: StagedEdit = store.take(edit_id, "accepted" if action == "accept" else "discarded")
+            edit: StagedEdit = self.store.take(edit_id, "accepted" if action == "accept" else "discarded")
         except UnknownEdit as exc:
             raise ToolError(str(exc)) from exc
         if action == "discard":
             return ToolResult(ok=True, text=f"discarded {edit.id} ({edit.summary}); nothing was written.",
                               data={"edit_id": edit.id, "action": "discard", "written": []})
-        if ctx.diagnostics is not None:  # the baseline: only what the edit breaks is reported after it
-            await ctx.diagnostics.before_write([str(f.path) for f in edit.files])
+        # the baseline: only what the edit breaks is reported after it
+        await self.ctx.diagnostics.before_write([str(f.path) for f in edit.files])
         try:
             await asyncio.to_thread(EditStore.commit, edit)
         except StaleEdit as exc:
@@ -197,19 +211,11 @@ def build(ctx: RunContext) -> list[Tool]:
             ) from exc
         written = [f.display for f in edit.files]
         lines = [f"accepted {edit.id}: wrote {edit.summary}."]
-        lines += [f"  {f.display}: {f.replacements} replacement{'s' if f.replacements != 1 else ''}" for f in edit.files]
+        lines += [f"  {f.display}: {plural(f.replacements, 'replacement')}" for f in edit.files]
         data: dict[str, Any] = {"edit_id": edit.id, "action": "accept", "written": written,
                                 "files": [{"file": f.display, "replacements": f.replacements} for f in edit.files]}
-        if ctx.diagnostics is not None:
-            diagnostics = await ctx.diagnostics.written([str(f.path) for f in edit.files])
-            data["diagnostics"] = diagnostics.data
-            found = diagnostics.data if isinstance(diagnostics.data, dict) else {}
-            if found.get("new") or found.get("unavailable"):
-                lines.append("")
-                lines.append(diagnostics.text)
+        diagnostics = await self.ctx.diagnostics.written([str(f.path) for f in edit.files])
+        data["diagnostics"] = diagnostics.to_json()
+        if diagnostics.worth_showing:
+            lines += ["", diagnostics.text]
         return ToolResult(ok=True, text="\n".join(lines), data=data)
-
-    return [
-        Tool(ToolSpec("ast_edit", Tier.WRITE, AST_EDIT_DESCRIPTION, AST_EDIT_PARAMETERS), ast_edit),
-        Tool(ToolSpec("resolve", Tier.WRITE, RESOLVE_DESCRIPTION, RESOLVE_PARAMETERS), resolve),
-    ]

@@ -52,6 +52,8 @@ _SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
+SPEC = ToolSpec(name="eval", tier=Tier.EXEC, description=_DESCRIPTION, parameters=_SCHEMA, parallel_safe=False)
+
 
 def build(ctx: RunContext) -> list[Tool]:
     """The eval tool, when the "kernels" resource is wired (it is by default)."""
@@ -72,18 +74,27 @@ def build(ctx: RunContext) -> list[Tool]:
             shutil.rmtree(state["spill"], ignore_errors=True)
 
     ctx.on_close(close)
+    return [Tool(SPEC, EvalFamily(ctx, pool).eval)]
 
-    async def bridge(name: str, args: Mapping[str, Any]) -> dict[str, Any]:
-        if ctx.call is None:
+
+class EvalFamily:
+    """The `eval` tool over the Run's kernel pool; `bridge` is `tool(name, args)` inside a cell."""
+
+    def __init__(self, ctx: RunContext, pool: KernelPool) -> None:
+        self.ctx = ctx
+        self.pool = pool
+
+    async def bridge(self, name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        if self.ctx.call is None:
             return {"ok": False, "text": "tool() is not wired in this run", "data": None, "images": []}
         if not isinstance(args, Mapping):
             return {"ok": False, "text": f"tool({name!r}, ...) takes a dict of arguments, got {args!r}", "data": None, "images": []}
         # the eval call's surface: eval is exec tier, so it is only ever on the full surface
-        result = await ctx.call(name, args, "full")
+        result = await self.ctx.call(name, args, "full")
         payload = result.to_json()
         return {"ok": payload["ok"], "text": payload["text"], "data": payload["data"], "images": payload["images"]}
 
-    async def handler(args: Mapping[str, Any]) -> ToolResult:
+    async def eval(self, args: Mapping[str, Any]) -> ToolResult:
         code: str = args["code"]
         language: str = args.get("language", "python")
         words = str(args["description"]).split()
@@ -92,29 +103,26 @@ def build(ctx: RunContext) -> list[Tool]:
                             "saying what the cell does (it labels the call in the transcript). Nothing was run.")
         notes: list[str] = []
         if args.get("reset"):
-            if await pool.reset(language):
+            if await self.pool.reset(language):
                 notes.append(f"reset: the previous {language} kernel was discarded; this cell runs in a clean one")
             if not code.strip():
                 return ToolResult(ok=True, text="\n".join(notes) or f"reset: no {language} kernel was running.",
                                   data={"language": language, "status": "reset"})
-        if pool.is_busy(language):
+        if self.pool.is_busy(language):
             raise ToolError(f"the {language} kernel is busy running the cell that called eval; eval cannot run a cell "
                             "from inside a cell. Run the code directly in the current cell instead.")
-        output = pool.new_output(language, int(ctx.option("kernel_max_output", 20000)))
+        output = self.pool.new_output(language, int(self.ctx.option("kernel_max_output", 20000)))
         try:
-            outcome = await pool.run(
-                language, code, budget=float(ctx.option("kernel_budget", 300.0)),
-                grace=float(ctx.option("kernel_interrupt_grace", 5.0)), bridge=bridge, output=output,
+            outcome = await self.pool.run(
+                language, code, budget=float(self.ctx.option("kernel_budget", 300.0)),
+                grace=float(self.ctx.option("kernel_interrupt_grace", 5.0)), bridge=self.bridge, output=output,
             )
         except KernelStartError as exc:
             raise ToolError(f"{exc}. Nothing was run.") from None
         except KernelBusy:
             raise ToolError(f"the {language} kernel is busy; eval cannot run a cell from inside a cell.") from None
         outcome.notes[:0] = notes
-        return _result(language, outcome, ctx)
-
-    spec = ToolSpec(name="eval", tier=Tier.EXEC, description=_DESCRIPTION, parameters=_SCHEMA, parallel_safe=False)
-    return [Tool(spec, handler)]
+        return _result(language, outcome, self.ctx)
 
 
 def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:

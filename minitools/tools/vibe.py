@@ -14,7 +14,7 @@ from typing import Any
 
 from minitools.tools._context import RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
-from minitools.vibe import WORKER_ENV, CapReached, Status, VibeError, Worker, WorkerPool, as_roster
+from minitools.vibe import WORKER_ENV, CapReached, Roster, Status, VibeError, Worker, WorkerPool, as_roster
 
 __all__ = ["build"]
 
@@ -94,32 +94,43 @@ def build(ctx: RunContext) -> list[Tool]:
     roster = as_roster(ctx.vibe)
     if roster is None:
         return []
-    pools: list[WorkerPool] = []
+    family = VibeFamily(ctx, roster)
+    ctx.on_close(family.close)
+    handlers = {"vibe_spawn": family.vibe_spawn, "vibe_send": family.vibe_send, "vibe_wait": family.vibe_wait,
+                "vibe_kill": family.vibe_kill, "vibe_list": family.vibe_list}
+    return [Tool(SPECS[name], handler) for name, handler in handlers.items()]
 
-    def pool() -> WorkerPool:
-        # created on the first call: build starts nothing
-        if not pools:
-            pools.append(WorkerPool(
-                roster, ctx.root,
+
+class VibeFamily:
+    """The vibe_* tools over one worker pool, created on the first call (build starts nothing)."""
+
+    def __init__(self, ctx: RunContext, roster: Roster) -> None:
+        self.ctx = ctx
+        self.roster = roster
+        self.pools: list[WorkerPool] = []
+
+    def pool(self) -> WorkerPool:
+        if not self.pools:
+            ctx = self.ctx
+            self.pools.append(WorkerPool(
+                self.roster, ctx.root,
                 max_workers=int(ctx.option("vibe_max_workers", 4)),
                 stall_seconds=float(ctx.option("vibe_stall_seconds", 600)),
                 grace_seconds=float(ctx.option("vibe_grace_seconds", 2))))
-        return pools[0]
+        return self.pools[0]
 
-    async def close() -> None:
-        if pools:
-            await pools[0].close()
+    async def close(self) -> None:
+        if self.pools:
+            await self.pools[0].close()
 
-    ctx.on_close(close)
-
-    def worker(worker_id: str) -> Worker:
+    def worker(self, worker_id: str) -> Worker:
         try:
-            return pool().get(worker_id)
+            return self.pool().get(worker_id)
         except VibeError as exc:
             raise ToolError(f"{exc}. Call vibe_list to see the workers.") from None
 
-    async def vibe_spawn(args: Mapping[str, Any]) -> ToolResult:
-        p = pool()
+    async def vibe_spawn(self, args: Mapping[str, Any]) -> ToolResult:
+        p = self.pool()
         try:
             w = await p.spawn(args["brief"], args["label"], args.get("tier", "fast"))
         except CapReached as exc:
@@ -134,10 +145,10 @@ def build(ctx: RunContext) -> list[Tool]:
             f'worker {w.id} ("{w.label}", {w.tier}) started and keeps running in the background. '
             f'Call vibe_wait with worker_id "{w.id}" for its result, or vibe_list to see every worker.'))
 
-    async def vibe_send(args: Mapping[str, Any]) -> ToolResult:
-        w = worker(args["worker_id"])
+    async def vibe_send(self, args: Mapping[str, Any]) -> ToolResult:
+        w = self.worker(args["worker_id"])
         try:
-            before = await pool().send(w.id, args["message"])
+            before = await self.pool().send(w.id, args["message"])
         except CapReached as exc:
             raise ToolError(f"cannot restart {w.id}: {exc}. Nothing was changed; wait for or kill another worker first.") from None
         how = ("its current run was stopped and it was started again" if before.is_active
@@ -146,8 +157,8 @@ def build(ctx: RunContext) -> list[Tool]:
             f"worker {w.id}: the message was appended to its brief; {how} (run {w.runs}) with the longer brief. "
             "Call vibe_wait for the new result."))
 
-    async def vibe_wait(args: Mapping[str, Any]) -> ToolResult:
-        w = worker(args["worker_id"])
+    async def vibe_wait(self, args: Mapping[str, Any]) -> ToolResult:
+        w = self.worker(args["worker_id"])
         timeout = float(args.get("timeout_seconds", DEFAULT_WAIT))
         if await w.settled(timeout):
             return _outcome(w)
@@ -155,24 +166,20 @@ def build(ctx: RunContext) -> list[Tool]:
             f'worker {w.id} ("{w.label}") is still {w.status.value} after waiting {timeout:g} s '
             f"({w.elapsed:.1f} s in all). It keeps running: wait again, send it a message, or kill it."))
 
-    async def vibe_kill(args: Mapping[str, Any]) -> ToolResult:
-        w = worker(args["worker_id"])
-        before = await pool().kill(w.id)
+    async def vibe_kill(self, args: Mapping[str, Any]) -> ToolResult:
+        w = self.worker(args["worker_id"])
+        before = await self.pool().kill(w.id)
         if not before.is_active:
             return ToolResult(ok=True, data=w.snapshot(LIST_RESULT_LIMIT),
                               text=f"worker {w.id} had already finished ({before.value}); nothing to stop.")
         return ToolResult(ok=True, data=w.snapshot(LIST_RESULT_LIMIT),
                           text=f'worker {w.id} ("{w.label}") was killed, with its whole process tree.')
 
-    async def vibe_list(args: Mapping[str, Any]) -> ToolResult:
-        workers = pool().workers() if pools else []
+    async def vibe_list(self, args: Mapping[str, Any]) -> ToolResult:
+        workers = self.pool().workers() if self.pools else []
         if not workers:
             return ToolResult(ok=True, text="no workers yet; start one with vibe_spawn.", data={"workers": []})
-        p = pool()
+        p = self.pool()
         head = f"{p.active()} of at most {p.max_workers} workers running."
         return ToolResult(ok=True, text="\n".join([head, *(_line(w) for w in workers)]),
                           data={"workers": [w.snapshot(LIST_RESULT_LIMIT) for w in workers]})
-
-    handlers = {"vibe_spawn": vibe_spawn, "vibe_send": vibe_send, "vibe_wait": vibe_wait,
-                "vibe_kill": vibe_kill, "vibe_list": vibe_list}
-    return [Tool(SPECS[name], handler) for name, handler in handlers.items()]

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from minitools.transport._child import ChildProcess
 from minitools.transport._connection import FramedConnection, MessageFramer
-from minitools.transport._endpoint import JSONRPCEndpoint, NotificationHandler, RequestHandler, RPCError
+from minitools.transport._endpoint import JSONRPCEndpoint, NotificationHandler, RequestHandler, RPCError, params_object
 from minitools.transport._errors import ChildExited, ConnectionClosed
 from minitools.transport._stderr import StderrRing
 
 __all__ = [
+    "params_object",
     "ChildProcess",
     "ChildExited",
     "ConnectionClosed",

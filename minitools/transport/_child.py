@@ -22,28 +22,81 @@ __all__ = ["ChildProcess"]
 
 
 class _ChildProtocol(asyncio.subprocess.SubprocessStreamProtocol):
-    # stdout can be handed straight to a sink (a framed connection's parser) instead of a
-    # StreamReader: that saves a reader task and an event-loop iteration per message.
-    stdout_sink: Callable[[bytes], None] | None = None
+    """The child's pipes. Its stdout is held here until its reader is chosen: a sink (a framed
+    connection's parser, fed from the pipe's callback: no reader task, one event-loop
+    iteration less per message) or the `StreamReader` (`ChildProcess.stdout`)."""
+
+    def __init__(self, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self._limit = limit
+        self._sink: Callable[[bytes], None] | None = None
+        self._streaming = False
+        self._held = bytearray()
+        self._held_eof = False
+        self._paused = False
+        self._pipes: asyncio.SubprocessTransport | None = None
 
     def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        if fd == 1 and self.stdout_sink is not None:
-            self.stdout_sink(data if isinstance(data, bytes) else data.encode())
-        else:
+        if fd != 1 or self._streaming:
             super().pipe_data_received(fd, data)
+            return
+        chunk = data if isinstance(data, bytes) else data.encode()
+        if self._sink is not None:
+            self._sink(chunk)
+            return
+        self._held += chunk
+        if len(self._held) > self._limit and not self._paused:
+            self._pause_stdout(True)  # nobody reads yet: hold at most `limit`, as the reader would
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1 and self.stdout_sink is not None:
-            self.stdout_sink(b"")
+        if fd == 1 and not self._streaming:
+            if self._sink is not None:
+                self._sink(b"")
+            else:
+                self._held_eof = True
         super().pipe_connection_lost(fd, exc)
+
+    def to_sink(self, sink: Callable[[bytes], None]) -> None:
+        held, self._held = bytes(self._held), bytearray()
+        if held:
+            sink(held)
+        if self._held_eof:
+            sink(b"")
+        self._sink = sink
+        self._pause_stdout(False)
+
+    def to_stream(self) -> None:
+        if self._streaming or self._sink is not None:
+            return
+        self._streaming = True
+        if self._held:
+            super().pipe_data_received(1, bytes(self._held))
+            self._held = bytearray()
+        if self._held_eof:
+            super().pipe_connection_lost(1, None)
+        self._pause_stdout(False)
+
+    def _pause_stdout(self, pause: bool) -> None:
+        if pause == self._paused or self._pipes is None:
+            return
+        pipe = self._pipes.get_pipe_transport(1)
+        if isinstance(pipe, asyncio.ReadTransport) and not pipe.is_closing():
+            pipe.pause_reading() if pause else pipe.resume_reading()
+            self._paused = pause
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self._pipes = transport
 
 
 class ChildProcess:
     """A running child. Create it with ``await ChildProcess.start(argv, ...)``."""
 
-    def __init__(self, process: asyncio.subprocess.Process, argv: Sequence[str], peer: str,
+    def __init__(self, process: asyncio.subprocess.Process, protocol: _ChildProtocol, argv: Sequence[str], peer: str,
                  stderr: StderrRing, tracer: Tracer | None) -> None:
         self.process = process
+        self._protocol = protocol
         self.argv = list(argv)
         self.peer = peer
         self.stderr = stderr
@@ -70,7 +123,7 @@ class ChildProcess:
         )
         process = asyncio.subprocess.Process(transport, protocol, loop)
         name = peer or os.path.basename(argv[0])
-        child = cls(process, argv, name, StderrRing(stderr_limit), tracer)
+        child = cls(process, protocol, argv, name, StderrRing(stderr_limit), tracer)
         if tracer is not None:
             tracer("event", name, {"event": "spawn", "argv": list(argv), "pid": process.pid})
         return child
@@ -84,22 +137,15 @@ class ChildProcess:
 
     @property
     def stdout(self) -> asyncio.StreamReader:
+        """The child's stdout as a stream (unless `take_stdout` gave it to a sink first)."""
         assert self.process.stdout is not None
+        self._protocol.to_stream()
         return self.process.stdout
 
     def take_stdout(self, sink: Callable[[bytes], None]) -> None:
-        """Deliver the child's stdout to `sink` from now on (``b""`` at EOF) instead of
-        `stdout`; bytes already buffered there are delivered first."""
-        protocol = self.process._protocol  # type: ignore[attr-defined]
-        reader = self.stdout
-        pending = bytes(reader._buffer)  # type: ignore[attr-defined]  # nothing has read it yet
-        reader._buffer.clear()  # type: ignore[attr-defined]
-        if pending:
-            sink(pending)
-        if reader.at_eof() or reader._eof:  # type: ignore[attr-defined]
-            sink(b"")
-            return
-        protocol.stdout_sink = sink
+        """Deliver the child's stdout to `sink` (``b""`` at EOF) instead of `stdout`, the
+        bytes that arrived before first."""
+        self._protocol.to_sink(sink)
 
     @property
     def returncode(self) -> int | None:

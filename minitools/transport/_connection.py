@@ -34,14 +34,15 @@ class MessageFramer(Protocol):
 
 
 class FramedConnection:
-    """Send and receive JSON objects over a reader/writer pair.
+    """Send and receive JSON objects over a reader/writer pair (`reader` None: a child's stdout,
+    which feeds the framer from the pipe's callback, see `over_child`).
 
     Incoming messages go to `on_message` when given (called in the reader task, in order;
     it must not block), else into a queue read with `receive()`. `on_close(exc)` is called
     once when the connection ends.
     """
 
-    def __init__(self, reader: asyncio.StreamReader, writer: Any, *, peer: str = "peer",
+    def __init__(self, reader: asyncio.StreamReader | None, writer: Any, *, peer: str = "peer",
                  tracer: Tracer | None = None, framer: MessageFramer | None = None,
                  encode: Callable[[dict[str, Any]], bytes] = encode_message,
                  on_message: Callable[[dict[str, Any]], None] | None = None,
@@ -65,7 +66,7 @@ class FramedConnection:
         self._closed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
         self._task: asyncio.Future[None] | None = None
         self._eof_seen = False
-        if child is not None and reader is child.stdout:
+        if child is not None and reader is None:
             # parse in the pipe's callback: no reader task, one loop iteration less per message
             child.take_stdout(self._feed)
         else:
@@ -76,7 +77,7 @@ class FramedConnection:
         """A connection over a child's stdout (in) and stdin (out); it closes with ChildExited."""
         kwargs.setdefault("peer", child.peer)
         kwargs.setdefault("tracer", child.tracer)
-        return cls(child.stdout, child.stdin, child=child, **kwargs)
+        return cls(None, child.stdin, child=child, **kwargs)
 
     def _feed(self, chunk: bytes) -> None:
         if self._closed.done() or self._eof_seen:
@@ -182,6 +183,7 @@ class FramedConnection:
         error: BaseException
         try:
             while True:
+                assert self._reader is not None  # no reader: the child's stdout feeds the framer
                 chunk = await self._reader.read(65536)
                 self._framer.receive_data(chunk)
                 self._deliver()

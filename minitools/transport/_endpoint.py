@@ -25,6 +25,7 @@ from typing import Any
 
 from minitools.protocol import (
     INTERNAL_ERROR,
+    INVALID_PARAMS,
     INVALID_REQUEST,
     METHOD_NOT_FOUND,
     ErrorResponse,
@@ -42,7 +43,7 @@ from minitools.transport._child import ChildProcess
 from minitools.transport._connection import FramedConnection
 from minitools.transport._stdio import open_stdio
 
-__all__ = ["JSONRPCEndpoint", "RPCError", "RequestHandler", "NotificationHandler"]
+__all__ = ["JSONRPCEndpoint", "RPCError", "RequestHandler", "NotificationHandler", "params_object"]
 
 log = logging.getLogger("minitools.transport")
 
@@ -302,3 +303,12 @@ class JSONRPCEndpoint:
             task.cancel()
         if self.connection is not None:
             await self.connection.close()
+
+
+def params_object(params: Any) -> dict[str, Any]:
+    """A request's params as an object (absent means empty); INVALID_PARAMS otherwise."""
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise RPCError(INVALID_PARAMS, f"params must be an object, got {type(params).__name__}")
+    return params

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Roster", "CommandRunner", "CallableRunner", "Runner", "RosterError", "TIERS", "as_roster"]
+__all__ = ["Roster", "CommandRunner", "CallableRunner", "Runner", "RosterError", "TIERS", "RosterSource", "as_roster", "load_roster"]
 
 TIERS = ("fast", "good")
 PLACEHOLDERS = ("brief_file", "result_file")
@@ -111,7 +111,11 @@ class Roster:
         return f"Roster({self.runners!r})"
 
 
-def as_roster(value: Any) -> Roster | None:
+# what `Run(vibe=...)` takes: a Roster, a mapping of tier -> runner, a roster file, or None
+RosterSource = Roster | Mapping[str, Any] | str | os.PathLike[str] | None
+
+
+def as_roster(value: RosterSource) -> Roster | None:
     """A Roster from a Roster, a mapping of tier → runner, a TOML path, or None."""
     if value is None or value is False:
         return None
@@ -139,3 +143,13 @@ def _read_flat_toml(text: str, where: str) -> dict[str, Any]:
     if not data:
         raise RosterError(f"roster {where!r} has no `fast = [...]` or `good = [...]` line")
     return data
+
+
+def load_roster(path: str | None) -> Roster | None:
+    """The vibe roster at `path` (None for no vibe mode); ValueError for a bad file."""
+    if not path:
+        return None
+    try:
+        return Roster.from_toml(path)
+    except OSError as exc:
+        raise ValueError(f"the vibe roster {path!r} cannot be read ({exc.strerror or exc}); pass a roster TOML file") from None

@@ -14,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "minitools"
 
 # what each part may import from minitools (its own part is always allowed)
 ALLOWED: dict[str, set[str]] = {
+    "exports": set(),  # the lazy-export helper every package __init__ may use
     "protocol": set(),
     "tracing": set(),
     "toolspec": set(),
@@ -29,6 +30,8 @@ ALLOWED: dict[str, set[str]] = {
     "registry": {"toolspec", "schema", "ask"},
     "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing"},
 }
+for _imports_of in ALLOWED.values():
+    _imports_of.add("exports")
 # fronts over the API may import anything
 FRONTS = {"__init__", "__main__", "cli", "commands", "serve", "mcp", "tour"}
 PROTOCOL_FORBIDDEN = {"asyncio", "subprocess", "os", "threading", "socket", "selectors"}

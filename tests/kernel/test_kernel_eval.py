@@ -36,6 +36,15 @@ async def test_top_level_await(run: Run) -> None:
     assert r.ok and "Out: 'done'" in r.text
 
 
+async def test_future_imports_carry_to_later_cells(run: Run) -> None:
+    # as in an interactive interpreter (codeop): a cell's `from __future__` stays on
+    r = await run.call("eval", cell("from __future__ import annotations"))
+    assert r.ok, r.text
+    r = await run.call("eval", cell("def f(x: NotDefinedAnywhere) -> None: ...\nf.__annotations__"))
+    assert r.ok, r.text
+    assert "'x': 'NotDefinedAnywhere'" in r.text
+
+
 async def test_description_must_be_five_to_ten_words(run: Run) -> None:
     r = await run.call("eval", {"code": "1", "description": "too short"})
     assert not r.ok and "5 to 10 words" in r.text
@@ -258,3 +267,16 @@ async def test_a_cell_calls_ast_grep_through_the_bridge(run: Run, tmp_path: Path
     assert r.ok, r.text
     assert "m.py" in r.text
     assert r.data["bridge_calls"] == 1 and "Out: 2" in r.text
+
+
+async def test_kernel_messages_are_traced_as_send_and_recv(tmp_path: Path) -> None:
+    # one vocabulary for every wire: an auditor filtering on "recv" sees the kernel's replies too
+    seen: list[tuple[str, str, object]] = []
+    async with Run(tmp_path, approve=lambda spec, args: True, resources={"lsp": False},
+                   trace=lambda direction, peer, message: seen.append((direction, peer, message))) as run:
+        r = await run.call("eval", cell("6 * 7"))
+        assert r.ok, r.text
+    kernel = [(d, m) for d, p, m in seen if p == "kernel:python" and isinstance(m, dict)]
+    assert any(d == "send" and m.get("type") == "execute" for d, m in kernel), kernel
+    assert any(d == "recv" and m.get("type") == "result" for d, m in kernel), kernel
+    assert not any(d == "receive" for d, _p, _m in seen)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import minitools.match._search as search
+import minitools.match._one_file as search
 from minitools.match import compile_pattern, find_matches, load_language
-from minitools.match._search import _anchor
+from minitools.match._one_file import _anchor
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 PYTHON_FILES = sorted([*(STDLIB / "json").glob("*.py"), *(STDLIB / "email").glob("*.py"),

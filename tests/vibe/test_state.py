@@ -20,7 +20,7 @@ def test_the_table():
 
 def test_public_surface():
     assert sorted(vibe.__all__) == sorted([
-        "Roster", "CommandRunner", "CallableRunner", "Runner", "RosterError", "TIERS", "as_roster",
+        "Roster", "RosterSource", "CommandRunner", "CallableRunner", "Runner", "RosterError", "TIERS", "as_roster", "load_roster",
         "WorkerPool", "Worker", "VibeError", "CapReached", "WORKER_ENV",
         "Status", "TRANSITIONS", "LocalStateError", "check_move"])
     assert all(hasattr(vibe, name) for name in vibe.__all__)

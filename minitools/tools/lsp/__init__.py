@@ -28,6 +28,7 @@ from typing import Any
 
 from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
+from minitools.tools._text import plural
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._query import NAVIGATION, LSPQueries
@@ -186,16 +187,16 @@ class LSPFamily:
         diagnostics = await self.record.written([str(p) for p in written])
         await s.sync_quietly(client)
         total = sum(c.edits for c in plan)
-        lines = [f'renamed "{symbol}" to "{args["new_name"]}": {total} edit{"s" if total != 1 else ""} in {len(plan)} file{"s" if len(plan) != 1 else ""}']
+        lines = [f'renamed "{symbol}" to "{args["new_name"]}": {plural(total, "edit")} in {plural(len(plan), "file")}']
         if at.note(line):
             lines.append(at.note(line))
         files = []
         for c in plan:
             ops = f" ({', '.join(c.operations)})" if c.operations else ""
-            lines.append(f"  {self.ctx.relpath(c.path)}: {c.edits} edit{'s' if c.edits != 1 else ''}{ops}")
+            lines.append(f"  {self.ctx.relpath(c.path)}: {plural(c.edits, 'edit')}{ops}")
             files.append({"file": self.ctx.relpath(c.path), "edits": c.edits, "operations": c.operations})
         text = "\n".join(notes + lines)
-        if isinstance(diagnostics.data, dict) and (diagnostics.data.get("new") or diagnostics.data.get("unavailable")):
+        if diagnostics.worth_showing:
             text += "\n\n" + diagnostics.text
         return ToolResult(ok=True, text=text, data={"server": client.spec.id, "files": files, "edits": total,
-                                                    "diagnostics": diagnostics.data})
+                                                    "diagnostics": diagnostics.to_json()})

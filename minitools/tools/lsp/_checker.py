@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, ServerSpec, find_binary, find_root, servers_for
+from minitools.lsp import LANGUAGES, ServerSpec, find_binary, find_root, servers_for
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
@@ -35,7 +35,7 @@ class ProjectChecker:
         outputs: list[dict[str, Any]] = []
         reasons: dict[str, list[str]] = {}  # why not checked -> the languages it applies to
         done: set[str] = set()
-        for lang in dict.fromkeys(lang for spec in CATALOG for lang in spec.languages):
+        for lang in LANGUAGES:
             specs = servers_for(lang, prefer.get(lang))
             rooted = [(s, root) for s in specs if (root := find_root(self.ctx.root, s.root_markers, self.ctx.root))]
             if not rooted or any(s.id in done for s, _ in rooted):

@@ -9,7 +9,7 @@ from typing import Any
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
-from minitools.toolspec import ToolResult
+from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["LSPDiagnostics"]
 
@@ -29,7 +29,7 @@ class LSPDiagnostics:
         client, doc, notes, rel = t.client, t.doc, t.notes, t.rel
         found = await s.fresh_diagnostics(client, doc, t.mark)
         if found is None:
-            return ToolResult(ok=False, text="\n".join(notes + [
+            raise ToolError("\n".join(notes + [
                 f"diagnostics unavailable: {client.spec.id} published nothing for {rel} within {s.diag_timeout:g} s. "
                 "This is not a clean result; try again, or lsp reload."]), data={"server": client.spec.id, "checked": False})
         items = [diagnostic_row(client, rel, doc.text, d) for d in found]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from minitools.lsp import LSPClient, from_lsp_column, path_to_uri, split_lines, uri_to_path
+from minitools.tools._records import DiagnosticRow, LocationRow
 
 __all__ = ["SEVERITY", "hover_text", "symbol_kind", "diagnostic_row",
            "format_diagnostic", "location", "locations"]
@@ -42,7 +43,7 @@ def symbol_kind(kind: Any) -> str:
     return SYMBOL_KINDS[kind] if isinstance(kind, int) and 0 < kind < len(SYMBOL_KINDS) else "symbol"
 
 
-def diagnostic_row(client: LSPClient, rel: str, text: str, diag: dict[str, Any]) -> dict[str, Any]:
+def diagnostic_row(client: LSPClient, rel: str, text: str, diag: dict[str, Any]) -> DiagnosticRow:
     start = diag.get("range", {}).get("start", {})
     line = int(start.get("line", 0))
     lines = split_lines(text)
@@ -53,7 +54,7 @@ def diagnostic_row(client: LSPClient, rel: str, text: str, diag: dict[str, Any])
             "message": str(diag.get("message", "")), "source": diag.get("source"), "text": body.strip()}
 
 
-def format_diagnostic(d: dict[str, Any]) -> str:
+def format_diagnostic(d: DiagnosticRow) -> str:
     code = f" [{d['code']}]" if d.get("code") else ""
     source = f" ({d['source']})" if d.get("source") else ""
     return f"{d['file']}:{d['line']}:{d['column']}: {d['severity']}{code}: {d['message']}{source}\n    {d['text']}"
@@ -73,7 +74,7 @@ def _line_text(path: Path, line: int, cache: dict[Path, list[str]], client: LSPC
     return lines[line] if 0 <= line < len(lines) else ""
 
 
-def location(client: LSPClient, relpath: RelPath, uri: str, rng: dict[str, Any], cache: dict[Path, list[str]]) -> dict[str, Any]:
+def location(client: LSPClient, relpath: RelPath, uri: str, rng: dict[str, Any], cache: dict[Path, list[str]]) -> LocationRow:
     """One Location as a row: file (relative), 1-based line and column, and the line's text."""
     path = uri_to_path(uri)
     start = rng.get("start", {"line": 0, "character": 0})
@@ -83,11 +84,11 @@ def location(client: LSPClient, relpath: RelPath, uri: str, rng: dict[str, Any],
     return {"file": relpath(path), "line": line + 1, "column": column + 1, "text": body.strip()}
 
 
-def locations(client: LSPClient, relpath: RelPath, result: Any) -> list[dict[str, Any]]:
+def locations(client: LSPClient, relpath: RelPath, result: Any) -> list[LocationRow]:
     """A Location, Location[] or LocationLink[] result as rows."""
     items = result if isinstance(result, list) else [result] if result else []
     cache: dict[Path, list[str]] = {}
-    out = []
+    out: list[LocationRow] = []
     for item in items:
         if not isinstance(item, dict):
             continue

@@ -14,10 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from minitools.tools._records import LocationRow
+
 __all__ = ["Node", "symbol_tree", "enclosing", "outline_rows"]
 
 _CALLABLE = {6, 9, 12}  # SymbolKind method, constructor, function: what is inside them is local
-Locate = Callable[[str, dict[str, Any]], dict[str, Any]]  # (uri, range) -> file, line, column, text
+Locate = Callable[[str, dict[str, Any]], LocationRow]  # (uri, range) -> file, line, column, text
 
 
 @dataclass

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, LSPClient, NoServer, language_of, path_to_uri, split_lines, to_lsp_column
-from minitools.protocol import ProtocolError
+from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
-from minitools.transport import ConnectionClosed
 
 __all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
 
@@ -111,9 +109,9 @@ class LSPQueries:
             for item in result or []:
                 loc = item.get("location") or {}
                 rng = loc.get("range") or {"start": {"line": 0, "character": 0}}
-                place = location(client, self.ctx.relpath, loc.get("uri", ""), rng, cache) if loc.get("uri") else {}
+                place = location(client, self.ctx.relpath, loc.get("uri", ""), rng, cache) if loc.get("uri") else None
                 rows.append({"name": item.get("name"), "kind": symbol_kind(item.get("kind")),
-                             "container": item.get("containerName"), **place, "depth": 0})
+                             "container": item.get("containerName"), **(place or {}), "depth": 0})
         if not servers:
             raise ToolError(" ".join(notes) + " Use symbols with `file` for one file's outline instead.")
         return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"],
@@ -202,7 +200,7 @@ class LSPQueries:
                                    lambda u, rng: location(client, self.ctx.relpath, u, rng, cache), symbol_kind)
         return self._symbol_result(client.spec.id, rows, CAPS["document_symbols"], title, notes, total=total)
 
-    async def _track(self, client: LSPClient, rows: list[dict[str, Any]]) -> None:
+    async def _track(self, client: LSPClient, rows: Sequence[Mapping[str, Any]]) -> None:
         # Open the files a result points into, so that the next query re-syncs them if
         # something else rewrites them: a server that only read a file from disk keeps its
         # cached copy (no answer computed on stale text).
@@ -213,7 +211,7 @@ class LSPQueries:
             if path_to_uri(path) not in client.documents and len(client.documents) < 200:
                 try:
                     await client.sync(path)
-                except (OSError, ConnectionClosed, ProtocolError):
+                except (OSError, ServerGone):
                     return
 
     async def _make_ready(self, client: LSPClient) -> None:
@@ -230,7 +228,7 @@ class LSPQueries:
                     try:
                         doc = await client.sync(Path(dirpath) / name)
                         await client.wait_ready(doc, self.s.ready_timeout)
-                    except (OSError, ConnectionClosed, ProtocolError):
+                    except (OSError, ServerGone):
                         pass
                     return
             seen += len(filenames)
@@ -239,7 +237,7 @@ class LSPQueries:
 
     async def _start_for_root(self) -> list[LSPClient]:
         clients = []
-        for lang in dict.fromkeys(lang for spec in CATALOG for lang in spec.languages):
+        for lang in LANGUAGES:
             spec = next(s for s in CATALOG if lang in s.languages)
             probe = self.ctx.root / f"__probe__{spec.extensions[0]}"
             if language_of(probe) != lang:

@@ -12,12 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from minitools.lsp import Document, LSPClient, NoServer, Supervisor, language_of, path_to_uri, split_lines, to_lsp_column
-from minitools.protocol import ProtocolError
+from minitools.lsp import Document, LSPClient, NoServer, ServerGone, Supervisor, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.tools._context import RunContext
 from minitools.tools.lsp._position import Resolved, resolve_symbol
 from minitools.toolspec import ToolError
-from minitools.transport import ConnectionClosed, RPCError
+from minitools.transport import RPCError
 
 __all__ = ["LSPSession", "Target"]
 
@@ -92,12 +91,12 @@ class LSPSession:
             doc = await client.sync(path)
             await client.wait_ready(doc, self.ready_timeout)
             return doc
-        except (ConnectionClosed, ProtocolError) as exc:
+        except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
 
     async def sync_quietly(self, client: LSPClient) -> None:
-        with contextlib.suppress(ConnectionClosed, ProtocolError):
+        with contextlib.suppress(ServerGone):
             await client.resync_stale()
 
     def require(self, client: LSPClient, capability: str, action: str) -> None:
@@ -112,7 +111,7 @@ class LSPSession:
         except asyncio.TimeoutError:
             raise ToolError(f"{client.spec.id} did not answer {action} within {self.timeout:g} s. That is no answer, "
                             "not an empty one: try again, or lsp reload.", data={"server": client.spec.id, "timeout": True}) from None
-        except (ConnectionClosed, ProtocolError) as exc:
+        except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"{client.spec.id} crashed while answering {action}: {exc}\n"
                             "It will be restarted on the next call.", data={"server": client.spec.id, "crashed": True}) from None
@@ -153,6 +152,6 @@ class LSPSession:
             mark -= 1  # nothing re-sent: the last publish is for the current text
         try:
             return await client.wait_diagnostics(uri, mark, timeout=self.diag_timeout, quiet=self.diag_quiet)
-        except (ConnectionClosed, ProtocolError) as exc:
+        except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"diagnostics unavailable: {client.spec.id} crashed: {exc}") from None

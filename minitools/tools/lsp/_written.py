@@ -14,17 +14,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import Document, LSPClient, NoServer, language_of, path_to_uri
-from minitools.protocol import ProtocolError
+from minitools.lsp import Document, LSPClient, NoServer, ServerGone, language_of, path_to_uri
+from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
+from minitools.tools._text import plural
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
 from minitools.tools.lsp._session import LSPSession
-from minitools.toolspec import ToolResult
-from minitools.transport import ConnectionClosed
 
 __all__ = ["WriteDiagnostics", "new_instances"]
 
-Key = tuple[Any, Any, str]
-Row = dict[str, Any]
+Key = tuple[str, str | None, str]
+Row = DiagnosticRow
 
 
 class WriteDiagnostics:
@@ -39,7 +38,7 @@ class WriteDiagnostics:
         """`rows` (all diagnostics of `rel`) were shown to the model: none of them is new any more."""
         self.ledger[rel] = list(rows)
 
-    async def before_write(self, paths: Sequence[str]) -> ToolResult:
+    async def before_write(self, paths: Sequence[str]) -> Baseline:
         """Take the baseline of `paths`, which the host is about to write: the diagnostics of
         their current text, so that the check after the write reports only what it introduced.
 
@@ -71,15 +70,15 @@ class WriteDiagnostics:
             entries.append({"file": synced.rel, "server": synced.client.spec.id, "baseline": True, "from": "server",
                             "total": len(found)})
         taken = sum(1 for e in entries if e["baseline"])
-        lines = [f"baseline taken for {taken} of {len(entries)} file{'s' if len(entries) != 1 else ''}"]
+        lines = [f"baseline taken for {taken} of {plural(len(entries), 'file')}"]
         lines += [f"  {e['file']}: no baseline: {e['reason']}" for e in entries if not e["baseline"]]
-        return ToolResult(ok=True, text="\n".join(lines), data={"files": entries})
+        return Baseline("\n".join(lines), entries)
 
-    async def written(self, paths: Sequence[str]) -> ToolResult:
+    async def written(self, paths: Sequence[str]) -> Written:
         """Sync and save `paths` through their servers; report only diagnostics new to the ledger."""
-        files: list[dict[str, Any]] = []
+        files: list[FileCheck] = []
         new_all: list[Row] = []
-        unavailable: list[dict[str, Any]] = []
+        unavailable: list[Unavailable] = []
         # Every file is sent before any is checked: diagnostics of one file of a multi-file
         # write (a rename, an accepted edit) depend on the others' new text.
         synced = [await self._sync_written(raw) for raw in paths]
@@ -95,11 +94,11 @@ class WriteDiagnostics:
                 lines.append(f"{entry['file']}: diagnostics unavailable: {entry['unavailable']}")
             elif entry.get("new") and entry.get("baseline") is False:
                 n = len(entry["new"])
-                lines.append(f"{entry['file']}: {n} diagnostic{'s' if n != 1 else ''} ({entry['server']}); no baseline: the file "
+                lines.append(f"{entry['file']}: {plural(n, 'diagnostic')} ({entry['server']}); no baseline: the file "
                              "was not checked before this write, so these are all its current diagnostics, not only "
                              "the ones the write introduced")
             elif entry.get("new"):
-                lines.append(f"{entry['file']}: {len(entry['new'])} new diagnostic{'s' if len(entry['new']) != 1 else ''} ({entry['server']})")
+                lines.append(f"{entry['file']}: {plural(len(entry['new']), 'new diagnostic')} ({entry['server']})")
             if entry.get("new"):
                 lines.extend("  " + format_diagnostic(d) for d in entry["new"][:cap])
                 if len(entry["new"]) > cap:
@@ -108,12 +107,10 @@ class WriteDiagnostics:
                 lines.append(f"{entry['file']}: {entry['new_minor']} new hints/information (not listed)")
         checked = [e for e in files if e.get("checked")]
         if not lines:
-            lines = [f"no new diagnostics in {len(checked)} checked file{'s' if len(checked) != 1 else ''}" if checked
+            lines = [f"no new diagnostics in {plural(len(checked), 'checked file')}" if checked
                      else "no file was checked (no language server covers these files)"]
         no_baseline = [e["file"] for e in checked if e.get("baseline") is False]
-        return ToolResult(ok=True, text="\n".join(lines),
-                          data={"files": files, "new": new_all, "unavailable": unavailable, "checked": bool(checked),
-                                "no_baseline": no_baseline})
+        return Written("\n".join(lines), files, new_all, unavailable, bool(checked), no_baseline)
 
     # Steps --------------------------------------------------------------------------
 
@@ -130,7 +127,7 @@ class WriteDiagnostics:
             return path, rel, "no language server serves this kind of file"
         return path, rel, ""
 
-    async def _send(self, path: Path, rel: str, *, save: bool) -> dict[str, Any] | _Synced:
+    async def _send(self, path: Path, rel: str, *, save: bool) -> FileCheck | _Synced:
         """Open or re-send `path` to its server (and save it); the mark to wait from."""
         try:
             client, _notes = await self.sup.client_for(path)
@@ -149,7 +146,7 @@ class WriteDiagnostics:
             doc = await client.sync(path)
             if save:
                 await client.save(doc)
-        except (ConnectionClosed, ProtocolError) as exc:
+        except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
         if doc.version == version and mark > 0:
@@ -161,20 +158,20 @@ class WriteDiagnostics:
         client, timeout = synced.client, self.s.diag_timeout
         try:
             found = await client.wait_diagnostics(synced.uri, synced.mark, timeout=timeout, quiet=self.s.diag_quiet)
-        except (ConnectionClosed, ProtocolError) as exc:
+        except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             return f"{client.spec.id} crashed: {exc}"
         if found is None:
             return f"{client.spec.id} published nothing within {timeout:g} s (not checked, not clean)"
         return found
 
-    async def _sync_written(self, raw: str) -> dict[str, Any] | _Synced:
+    async def _sync_written(self, raw: str) -> FileCheck | _Synced:
         path, rel, reason = self._place(raw)
         if reason:
             return {"file": rel, "checked": False, "reason": reason}
         return await self._send(path, rel, save=True)
 
-    async def _check_written(self, synced: dict[str, Any] | _Synced) -> dict[str, Any]:
+    async def _check_written(self, synced: FileCheck | _Synced) -> FileCheck:
         if isinstance(synced, dict):
             return synced
         rel, client, server = synced.rel, synced.client, synced.client.spec.id
@@ -241,7 +238,7 @@ class _Synced:
     baseline: list[Row] | None
 
 
-def _key(row: dict[str, Any]) -> Key:
+def _key(row: Row) -> Key:
     # the ledger key: severity, code and message — position deliberately left out
     # (docs/tools.md), so a diagnostic that merely moved is not new; kept per file
     return (row["severity"], row["code"], row["message"])

@@ -16,9 +16,7 @@ from typing import Any
 import tree_sitter
 
 from minitools.match._fork import fork_available, forked_search
-from minitools.match._pattern import Pattern, parser_for
-from minitools.match._pool import ShardPool, shard_of
-from minitools.match._search import (
+from minitools.match._one_file import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_MAX_FILE_BYTES,
     NodeMatch,
@@ -26,6 +24,9 @@ from minitools.match._search import (
     _has_literals,
     _matches_in_tree,
 )
+from minitools.match._outcome import FilesOutcome
+from minitools.match._pattern import Pattern, parser_for
+from minitools.match._pool import ShardPool, shard_of
 from minitools.match._walk import Globs, walk_files
 
 __all__ = ["Searcher", "PathError"]
@@ -203,7 +204,7 @@ class Searcher:
 
     def search_files(
         self, pattern: Pattern, files: Sequence[str | Path]
-    ) -> tuple[dict[str, list[NodeMatch]], dict[str, int], int]:
+    ) -> FilesOutcome:
         """In this process: {display path: matches} for the files that match, skip counts,
         and how many files were searched."""
         per_file: dict[str, list[NodeMatch]] = {}
@@ -241,7 +242,7 @@ class Searcher:
             found = _matches_in_tree(pattern, tree, source, display, index)
             if found:
                 per_file[display] = found
-        return per_file, skipped, searched
+        return FilesOutcome(per_file, skipped, searched)
 
     def _sizes(self, files: Sequence[str]) -> tuple[list[int], int]:
         sizes = []
@@ -254,7 +255,7 @@ class Searcher:
 
     def _search_parallel(
         self, pattern: Pattern, files: list[str]
-    ) -> tuple[dict[str, list[NodeMatch]], dict[str, int], int] | None:
+    ) -> FilesOutcome | None:
         """The search spread over the cores, or None when it is too small to be worth it
         (or a worker failed): the caller then searches in-process."""
         if self.workers < 2:

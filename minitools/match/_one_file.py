@@ -11,7 +11,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from minitools.match._grammars import load_language
-from minitools.match._matcher import EmptySeq, MetaVarEnv, Run, iter_matches
+from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
 from minitools.match._pattern import Pattern, parser_for
 
 __all__ = [
@@ -301,7 +301,7 @@ def _to_match(
     metavars: dict[str, Capture] = {}
     multi: dict[str, list[Capture]] = {}
     for name, value in env.items():
-        if isinstance(value, Run):
+        if isinstance(value, Chain):
             metavars[name] = _seq_capture(source, value, 0, (0, 0))  # one capture: a node and its continuation
         elif isinstance(value, list):
             if value:
