@@ -13,7 +13,7 @@ from typing import Any
 
 from minitools.toolspec import JSONObject, ToolSpec
 
-__all__ = ["SchemaError", "validate", "apply_defaults", "export", "listed", "EXPORT_FORMATS"]
+__all__ = ["SchemaError", "validate", "drop_nulls", "apply_defaults", "export", "listed", "EXPORT_FORMATS"]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -114,6 +114,21 @@ def validate(schema: Mapping[str, Any], value: Any, path: str = "") -> None:
 
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
+
+
+def drop_nulls(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of `args` without the optional arguments given as null: clients built on typed
+    models (pydantic, LangChain adapters) send ``"language": null`` for every optional argument
+    they leave unset, and null means absent. A required argument, or one whose schema admits
+    null, keeps its null (validation then judges it)."""
+    required = set(schema.get("required", ()))
+    properties = schema.get("properties", {})
+
+    def admits_null(name: str) -> bool:
+        kind = properties.get(name, {}).get("type")
+        return kind == "null" or (isinstance(kind, list) and "null" in kind)
+
+    return {k: v for k, v in args.items() if v is not None or k in required or admits_null(k)}
 
 
 def apply_defaults(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:

@@ -46,6 +46,9 @@ class ToolSpec:
     description: str
     parameters: JSONObject
     parallel_safe: bool = True
+    # the shape of `ToolResult.data` when the call succeeds, for clients that ask for structured
+    # output (`minitools mcp --structured`); declared beside the code that builds the data
+    output_schema: JSONObject | None = None
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():

@@ -22,13 +22,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "(default); by a permission card the client shows through elicitation (refused when the client "
                         "cannot elicit); or never")
     parser.add_argument("--vibe", metavar="ROSTER.toml", help="activate vibe mode with this worker roster")
+    parser.add_argument("--structured", action="store_true",
+                        help="also send output schemas and structured content (off by default: Claude Code and Codex "
+                        "show the model the structured content instead of the text, losing eval output and images)")
 
 
 def main(args: argparse.Namespace) -> int:
     from minitools.mcp import serve_mcp
 
     try:
-        return asyncio.run(serve_mcp(args.root, surface=args.surface, approve=args.approve, vibe=args.vibe))
+        return asyncio.run(serve_mcp(args.root, surface=args.surface, approve=args.approve, vibe=args.vibe,
+                                     structured=args.structured))
     except ValueError as exc:
         return fail_usage(str(exc))
     except BrokenPipeError:

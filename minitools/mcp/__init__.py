@@ -4,8 +4,8 @@ hand-written on the project's protocol and transport layers (docs/architecture.m
 from __future__ import annotations
 
 from minitools.mcp._elicit import ElicitPort, card_form, form_answer
-from minitools.mcp._listing import OUTPUT_SCHEMAS, mcp_result, mcp_tool
+from minitools.mcp._listing import mcp_result, mcp_tool
 from minitools.mcp._server import APPROVE_MODES, PROTOCOL_VERSIONS, McpServer, serve_mcp
 
 __all__ = ["McpServer", "serve_mcp", "PROTOCOL_VERSIONS", "APPROVE_MODES", "ElicitPort", "card_form",
-           "form_answer", "mcp_tool", "mcp_result", "OUTPUT_SCHEMAS"]
+           "form_answer", "mcp_tool", "mcp_result"]

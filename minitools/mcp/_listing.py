@@ -4,10 +4,14 @@
 - ``annotations`` come from the tier: read → ``readOnlyHint``; write → not read-only and
   ``destructiveHint``; exec → not read-only, ``destructiveHint`` and ``openWorldHint`` (a
   process may reach anything). Hosts gate calls by these hints.
-- ``outputSchema`` is given for the tools whose ``data`` has one stable shape (`OUTPUT_SCHEMAS`);
-  their ``structuredContent`` always fits it when the call succeeded.
-- a result is ``content`` (one text block, then one image block per image), ``isError`` for a
-  tool error (``ok`` false), and ``structuredContent`` from ``data`` when it is an object.
+- a result is ``content`` (one text block, then one image block per image) and ``isError`` for a
+  tool error (``ok`` false). The text is what the model reads: Claude Code and Codex show the
+  model ``structuredContent`` instead of the text whenever a result carries it (eval's printed
+  output, debug's stop location and the images were lost that way), so structured output is
+  sent only when the server is started with ``--structured`` (`structured=True`):
+  then ``outputSchema`` is listed for the tools whose ``ToolSpec.output_schema`` declares one,
+  and a successful result carries ``structuredContent`` from ``data``. An error result never
+  carries it: it would not fit the tool's output schema, and clients that validate refuse it.
 """
 
 from __future__ import annotations
@@ -17,62 +21,17 @@ from typing import Any
 
 from minitools.toolspec import Tier, ToolResult, ToolSpec
 
-__all__ = ["mcp_tool", "mcp_result", "OUTPUT_SCHEMAS", "WRITTEN_PARAMETERS", "WRITTEN_DESCRIPTION"]
+__all__ = ["mcp_tool", "mcp_result", "WRITTEN_OUTPUT", "WRITTEN_PARAMETERS", "WRITTEN_DESCRIPTION"]
 
-_NULLABLE_STRING = {"type": ["string", "null"]}
-_LIST = {"type": "array"}
-
-OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "ast_grep": {
-        "type": "object",
-        "properties": {
-            "pattern": {"type": "string"},
-            "language": {"type": "string"},
-            "rung": {"type": "string"},
-            "total": {"type": "integer"},
-            "files_searched": {"type": "integer"},
-            "files_matched": {"type": "integer"},
-            "skipped": {"type": "object"},
-            "truncated": {"type": "boolean"},
-            "matches": {"type": "array", "items": {"type": "object"}},
-        },
-        "required": ["pattern", "language", "total", "files_searched", "files_matched", "truncated", "matches"],
+WRITTEN_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "files": {"type": "array"},
+        "new": {"type": "array"},
+        "unavailable": {"type": "array"},
+        "checked": {"type": "boolean"},
     },
-    "eval": {
-        "type": "object",
-        "properties": {
-            "language": {"type": "string"},
-            "status": {"type": "string"},
-            "state_lost": {"type": "boolean"},
-            "error": {"type": ["object", "null"]},
-            "output_chars": {"type": "integer"},
-            "output_file": _NULLABLE_STRING,
-            "images": {"type": "integer"},
-            "bridge_calls": {"type": "integer"},
-            "exit_code": {"type": ["integer", "null"]},
-            "notes": {"type": "array", "items": {"type": "string"}},
-        },
-        "required": ["language", "status"],
-    },
-    "ask_user": {
-        "type": "object",
-        "properties": {
-            "skipped": {"type": "boolean"},
-            "choices": {"type": "array", "items": {"type": "string"}},
-            "text": _NULLABLE_STRING,
-        },
-        "required": ["skipped", "choices", "text"],
-    },
-    "written": {
-        "type": "object",
-        "properties": {
-            "files": _LIST,
-            "new": _LIST,
-            "unavailable": _LIST,
-            "checked": {"type": "boolean"},
-        },
-        "required": ["files", "checked"],
-    },
+    "required": ["files", "checked"],
 }
 
 WRITTEN_DESCRIPTION = (
@@ -99,26 +58,26 @@ def _annotations(spec: ToolSpec) -> dict[str, Any]:
             "openWorldHint": spec.tier is Tier.EXEC}
 
 
-def mcp_tool(spec: ToolSpec, *, structured: bool = True) -> dict[str, Any]:
-    """`spec` as an entry of a ``tools/list`` result (`structured`: the revision has output schemas)."""
+def mcp_tool(spec: ToolSpec, *, structured: bool = False) -> dict[str, Any]:
+    """`spec` as an entry of a ``tools/list`` result (`structured`: send output schemas)."""
     tool: dict[str, Any] = {
         "name": spec.name,
         "description": spec.description,
         "inputSchema": spec.parameters,
         "annotations": _annotations(spec),
     }
-    if structured and spec.name in OUTPUT_SCHEMAS:
-        tool["outputSchema"] = OUTPUT_SCHEMAS[spec.name]
+    if structured and spec.output_schema is not None:
+        tool["outputSchema"] = spec.output_schema
     return tool
 
 
-def mcp_result(result: ToolResult, *, structured: bool = True) -> dict[str, Any]:
-    """`result` as a ``tools/call`` result (`structured`: the revision has structured content)."""
+def mcp_result(result: ToolResult, *, structured: bool = False) -> dict[str, Any]:
+    """`result` as a ``tools/call`` result (`structured`: send structured content)."""
     content: list[dict[str, Any]] = [{"type": "text", "text": result.text}]
     content += [{"type": "image", "data": base64.b64encode(blob).decode("ascii"), "mimeType": mime}
                 for mime, blob in result.images]
     out: dict[str, Any] = {"content": content, "isError": not result.ok}
-    if not structured:
+    if not structured or not result.ok:
         pass
     elif isinstance(result.data, dict):
         out["structuredContent"] = result.data

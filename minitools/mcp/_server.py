@@ -21,11 +21,11 @@ from typing import Any, BinaryIO
 
 import minitools
 from minitools.mcp._elicit import ElicitPort
-from minitools.mcp._listing import OUTPUT_SCHEMAS, WRITTEN_DESCRIPTION, WRITTEN_PARAMETERS, mcp_result, mcp_tool
+from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
 from minitools.protocol import INVALID_PARAMS
 from minitools.registry import Surface
 from minitools.run import Run
-from minitools.schema import SchemaError, validate
+from minitools.schema import SchemaError, drop_nulls, validate
 from minitools.toolspec import Tier, Tool, ToolResult, ToolSpec
 from minitools.transport import JSONRPCEndpoint, RPCError, params_object
 from minitools.vibe import load_roster
@@ -48,8 +48,10 @@ _INSTRUCTIONS = (
 class McpServer:
     """The MCP front of one Run: `attach` registers the MCP methods on an endpoint."""
 
-    def __init__(self, *, surface: Surface = Surface.FULL, progress_interval: float = 1.0) -> None:
+    def __init__(self, *, surface: Surface = Surface.FULL, progress_interval: float = 1.0,
+                 structured: bool = False) -> None:
         self.endpoint: JSONRPCEndpoint | None = None
+        self.structured_output = structured  # --structured: output schemas and structured content
         self.surface = surface
         self.progress_interval = progress_interval
         self.version = PROTOCOL_VERSIONS[0]
@@ -72,11 +74,15 @@ class McpServer:
     def can_elicit(self) -> bool:
         """Whether the client declared form elicitation (``{}`` means form, on both revisions)."""
         declared = self.client_capabilities.get("elicitation")
-        return self.structured() and isinstance(declared, dict) and (not declared or "form" in declared)
+        return self.modern() and isinstance(declared, dict) and (not declared or "form" in declared)
 
-    def structured(self) -> bool:
+    def modern(self) -> bool:
         """Whether the negotiated revision has output schemas, structured content and elicitation."""
         return self.version >= STRUCTURED_SINCE  # revisions are dates: they order as strings
+
+    def structured(self) -> bool:
+        """Whether results carry structured content: asked for (--structured) and in the revision."""
+        return self.structured_output and self.modern()
 
     def _initialize(self, params: Any) -> dict[str, Any]:
         params = params_object(params)
@@ -132,7 +138,7 @@ class McpServer:
             # the earlier revisions answer arguments that do not fit the input schema with a
             # protocol error; 2025-11-25 returns them as a tool error the model can correct
             try:
-                validate(spec.parameters, arguments)
+                validate(spec.parameters, drop_nulls(spec.parameters, arguments))
             except SchemaError as exc:
                 raise RPCError(INVALID_PARAMS, f"{name}: argument {exc.field} {exc.message}") from None
         meta = params.get("_meta")
@@ -176,8 +182,7 @@ class McpServer:
         async def handler(args: Mapping[str, Any]) -> ToolResult:
             return await self._need_run().written(list(args["paths"]))
 
-        spec = ToolSpec("written", Tier.READ, WRITTEN_DESCRIPTION, WRITTEN_PARAMETERS)
-        assert spec.name in OUTPUT_SCHEMAS
+        spec = ToolSpec("written", Tier.READ, WRITTEN_DESCRIPTION, WRITTEN_PARAMETERS, output_schema=WRITTEN_OUTPUT)
         return Tool(spec, handler)
 
 
@@ -196,15 +201,17 @@ async def serve_mcp(
     surface: str = "full",
     approve: str = "host",
     vibe: str | None = None,
+    structured: bool = False,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     progress_interval: float = 1.0,
 ) -> int:
     """Serve one Run to an MCP client over stdin/stdout until stdin closes. A bad root, surface,
-    approval mode or roster raises ValueError before anything is read."""
+    approval mode or roster raises ValueError before anything is read. `structured` sends output
+    schemas and structured content (off: the hosts people use show it instead of the text)."""
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
-    server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval)
+    server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval, structured=structured)
     port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
     server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe))
     server.run.add_tool(server.written_tool())

@@ -74,7 +74,18 @@ PARAMETERS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-SPEC = ToolSpec("ask_user", Tier.READ, DESCRIPTION, PARAMETERS)
+# `data` of an answer (structured output, for clients that ask for it)
+OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "skipped": {"type": "boolean"},
+        "choices": {"type": "array", "items": {"type": "string"}},
+        "text": {"type": ["string", "null"]},
+    },
+    "required": ["skipped", "choices", "text"],
+}
+
+SPEC = ToolSpec("ask_user", Tier.READ, DESCRIPTION, PARAMETERS, output_schema=OUTPUT)
 
 
 def build(ctx: RunContext) -> list[Tool]:

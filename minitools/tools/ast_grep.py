@@ -55,7 +55,24 @@ PARAMETERS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-SPEC = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True)
+# `data` of a search (structured output, for clients that ask for it)
+OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "pattern": {"type": "string"},
+        "language": {"type": "string"},
+        "rung": {"type": "string"},
+        "total": {"type": "integer"},
+        "files_searched": {"type": "integer"},
+        "files_matched": {"type": "integer"},
+        "skipped": {"type": "object"},
+        "truncated": {"type": "boolean"},
+        "matches": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["pattern", "language", "total", "files_searched", "files_matched", "truncated", "matches"],
+}
+
+SPEC = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True, output_schema=OUTPUT)
 
 
 def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:

@@ -42,7 +42,8 @@ _SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "code": {"type": "string", "description": "The cell to run."},
-        "description": {"type": "string", "description": "What the cell does, in 5 to 10 words, for the transcript label."},
+        "description": {"type": "string", "description": "What the cell does, in a few words: it labels the cell in "
+                        "the transcript (a long one is shortened there)."},
         "language": {"type": "string", "enum": list(LANGUAGES), "default": "python",
                      "description": "python (default) or javascript."},
         "reset": {"type": "boolean", "default": False,
@@ -52,7 +53,27 @@ _SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-SPEC = ToolSpec(name="eval", tier=Tier.EXEC, description=_DESCRIPTION, parameters=_SCHEMA, parallel_safe=False)
+# `data` of a cell (structured output, for clients that ask for it)
+_OUTPUT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "language": {"type": "string"},
+        "status": {"type": "string"},
+        "state_lost": {"type": "boolean"},
+        "error": {"type": ["object", "null"]},
+        "output_chars": {"type": "integer"},
+        "output_file": {"type": ["string", "null"]},
+        "images": {"type": "integer"},
+        "bridge_calls": {"type": "integer"},
+        "exit_code": {"type": ["integer", "null"]},
+        "notes": {"type": "array", "items": {"type": "string"}},
+        "label": {"type": "string"},
+    },
+    "required": ["language", "status"],
+}
+
+SPEC = ToolSpec(name="eval", tier=Tier.EXEC, description=_DESCRIPTION, parameters=_SCHEMA, parallel_safe=False,
+                output_schema=_OUTPUT)
 
 
 def build(ctx: RunContext) -> list[Tool]:
@@ -97,10 +118,10 @@ class EvalFamily:
     async def eval(self, args: Mapping[str, Any]) -> ToolResult:
         code: str = args["code"]
         language: str = args.get("language", "python")
-        words = str(args["description"]).split()
-        if not 5 <= len(words) <= 10:
-            raise ToolError(f'description "{args["description"]}" has {len(words)} words; give 5 to 10 words '
-                            "saying what the cell does (it labels the call in the transcript). Nothing was run.")
+        label = _label(str(args["description"]))
+        if not label:
+            raise ToolError(f'description {args["description"]!r} is empty; say in a few words what the cell does '
+                            "(it labels the cell in the transcript). Nothing was run.")
         notes: list[str] = []
         if args.get("reset"):
             if await self.pool.reset(language):
@@ -122,7 +143,23 @@ class EvalFamily:
         except KernelBusy:
             raise ToolError(f"the {language} kernel is busy; eval cannot run a cell from inside a cell.") from None
         outcome.notes[:0] = notes
-        return _result(language, outcome, self.ctx)
+        result = _result(language, outcome, self.ctx)
+        assert isinstance(result.data, dict)
+        result.data["label"] = label
+        return result
+
+
+LABEL_CHARS = 80  # a description longer than this is shortened for the transcript label
+
+
+def _label(description: str) -> str:
+    """The transcript label of a cell: its description on one line, cut at a word near
+    LABEL_CHARS with an ellipsis ("" when there is nothing but space)."""
+    text = " ".join(description.split())
+    if len(text) <= LABEL_CHARS:
+        return text
+    cut = text[:LABEL_CHARS - 1].rsplit(" ", 1)[0] or text[:LABEL_CHARS - 1]
+    return cut + "…"
 
 
 def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:

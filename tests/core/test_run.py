@@ -46,6 +46,16 @@ async def test_bad_arguments_are_refused_and_change_nothing(notes_root):
     assert not (notes_root / "a.txt").exists()
 
 
+async def test_null_for_an_optional_argument_means_absent(tmp_path):
+    (tmp_path / "a.py").write_text("print(1)\n")
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        found = await run.call("ast_grep", {"pattern": "print($A)", "language": "python", "path": None,
+                                            "max_results": None})
+        assert found.ok and found.data["total"] == 1, found.text
+        required = await run.call("ast_grep", {"pattern": None})
+        assert not required.ok and "argument pattern" in required.text
+
+
 async def test_write_tool_is_refused_on_plan_and_readonly(notes_root):
     async with Run(notes_root, approve=lambda s, a: True, tools=note_tools(notes_root)) as run:
         for surface in ("plan", "readonly"):

@@ -153,3 +153,13 @@ def test_requests_in_flight_when_stdin_ends_are_answered(tmp_path):
                                    capture_output=True, timeout=60)
     assert from_file.returncode == 0, from_file.stderr
     assert {json.loads(line)["id"] for line in from_file.stdout.splitlines()} == {1, 2}
+
+
+async def test_null_for_an_optional_argument_means_absent(serve):
+    # clients built on typed models send every optional argument they leave unset as null
+    found = await serve.request("call", {"tool": "ast_grep", "args": {
+        "pattern": "print($A)", "language": "python", "path": None, "max_results": None}})
+    assert found["result"]["ok"] is True, found["result"]["text"]
+    assert "hello.py:1" in found["result"]["text"]
+    missing = await serve.request("call", {"tool": "ast_grep", "args": {"pattern": None, "language": None}})
+    assert missing["result"]["ok"] is False and "pattern" in missing["result"]["text"]

@@ -20,10 +20,11 @@ from minitools import Run
 
 @asynccontextmanager
 async def connect(root: Path, *flags: str, answers: list[Any] | None = None,
-                  asked: list[Any] | None = None) -> AsyncIterator[Client]:
-    """A client on `minitools mcp --root root`; with `answers`, it declares elicitation and
-    answers each elicitation/create with the next one (a dict of content, or "decline")."""
-    argv = mcp_argv(root, *flags)
+                  asked: list[Any] | None = None, structured: bool = True) -> AsyncIterator[Client]:
+    """A client on `minitools mcp --root root` (with `--structured` unless `structured` is false:
+    these tests read the data as structured content); with `answers`, it declares elicitation
+    and answers each elicitation/create with the next one (a dict of content, or "decline")."""
+    argv = mcp_argv(root, *flags, *(["--structured"] if structured else []))
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env())
     callback = None
     if answers is not None:
@@ -60,6 +61,28 @@ async def test_tools_list_carries_schemas_annotations_and_output_schemas(project
     assert tools["eval"].annotations.read_only_hint is False and tools["eval"].annotations.open_world_hint is True
     assert tools["ast_grep"].output_schema is not None and "matches" in tools["ast_grep"].output_schema["properties"]
     assert tools["lsp"].output_schema is None  # its data has one shape per action
+
+
+async def test_by_default_results_are_text_and_images_only(project: Path) -> None:
+    # Claude Code and Codex show the model structuredContent instead of the text when a result
+    # carries it: by default there is none, and no output schema, so the text is what they show
+    async with connect(project, structured=False) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert all(tool.output_schema is None for tool in tools.values())
+        cell = await client.call_tool("eval", {"code": "print('printed by the cell')\n6 * 7",
+                                               "description": "print a line and multiply"})
+        assert not cell.is_error and cell.structured_content is None
+        assert "printed by the cell" in text(cell) and "42" in text(cell)
+        bad = await client.call_tool("ast_grep", {"pattern": 3})
+        assert bad.is_error and bad.structured_content is None and "pattern" in text(bad)
+
+
+async def test_an_error_result_carries_no_structured_content(project: Path) -> None:
+    # the SDK validates structured content against the output schema: an error's would not fit
+    async with connect(project) as client:
+        failed = await client.call_tool("eval", {"code": "1/0", "description": "divide one by zero on purpose"})
+        assert failed.is_error and failed.structured_content is None
+        assert "ZeroDivisionError" in text(failed)
 
 
 async def test_plan_surface_and_elicitation_decide_what_is_listed(project: Path) -> None:
