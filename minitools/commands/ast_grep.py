@@ -10,26 +10,26 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from minitools.commands._grep_output import Style, render, use_color
 from minitools.match import (
     GrammarError,
-    NodeMatch,
+    LanguagePlan,
     PathError,
     Pattern,
     PatternError,
     Searcher,
     available_languages,
-    check_fragment,
     compile_pattern,
-    language_for_path,
+    one_language,
+    plan_languages,
+    search_languages,
 )
 
 if TYPE_CHECKING:
-    from minitools.tools import StagedFile
+    pass
 
 NAME = "ast-grep"
 HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
@@ -162,43 +162,22 @@ def _compile_one(source: str, language: str) -> Pattern | int:
         return _fail(str(exc))
 
 
-def _compile_per_file(
-    source: str, searcher: Searcher, paths: list[Path]
-) -> tuple[list[tuple[Pattern, list[str]]], list[str]] | int:
-    """Without --lang: the searched files grouped by the language of their extension, with
-    the pattern compiled for each (languages it does not parse in are skipped with a note),
-    and every file in search order. An exit code when it parses in none."""
+def _plan_per_file(source: str, searcher: Searcher, paths: list[Path]) -> LanguagePlan | int:
+    """Without --lang: each file in the language of its extension (languages the pattern does
+    not parse in are skipped with a note). An exit code when it parses in none."""
     try:
-        check_fragment(source)  # refused in every language alike: said once, not once per language
+        plan = plan_languages(source, searcher, paths)
     except PatternError as exc:
         return _fail(str(exc), EXIT_PATTERN)
-    files = searcher.collect(paths, None)
-    groups: dict[str, list[str]] = {}
-    for f in files:
-        language = language_for_path(f)
-        if language is None:  # only a file named explicitly gets here
-            return _fail(f'cannot infer the language of "{searcher.display(f)}" from its extension; pass --lang L '
-                         "(see `minitools grammars list`)")
-        groups.setdefault(language, []).append(f)
+    except PathError as exc:
+        return _fail(f"{exc}; pass --lang L (see `minitools grammars list`)")
     from minitools.tools import plural  # the run machinery stays unloaded: only the text helper
 
-    compiled: list[tuple[Pattern, list[str]]] = []
-    failed = EXIT_NONE
-    known = set(available_languages())
-    for language, group in groups.items():
-        count = plural(len(group), f"{language} file")
-        if language not in known:
-            print(f"minitools ast-grep: skipping {count}: no {language} grammar here", file=sys.stderr)
-            failed = max(failed, EXIT_USAGE)
-            continue
-        try:
-            compiled.append((compile_pattern(source, language), group))
-        except (PatternError, GrammarError) as exc:
-            print(f"minitools ast-grep: skipping {count}: {exc}", file=sys.stderr)
-            failed = EXIT_PATTERN if isinstance(exc, PatternError) else max(failed, EXIT_USAGE)
-    if groups and not compiled:
-        return failed
-    return compiled, files
+    for skip in plan.skipped:
+        print(f"minitools ast-grep: skipping {plural(skip.files, f'{skip.language} file')}: {skip.reason}", file=sys.stderr)
+    if plan.files and not plan.searches:
+        return EXIT_PATTERN if any(skip.is_pattern for skip in plan.skipped) else EXIT_USAGE
+    return plan
 
 
 def main(args: argparse.Namespace) -> int:
@@ -218,16 +197,15 @@ def main(args: argparse.Namespace) -> int:
     searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore, globs=args.globs)
     try:
         if single is not None:
-            plan: list[tuple[Pattern, list[str] | None]] = [(single, None)]
-            order = None
+            plan = one_language(single)
         else:
-            found = _compile_per_file(source, searcher, paths)
+            found = _plan_per_file(source, searcher, paths)
             if isinstance(found, int):
                 return found
-            plan, order = list(found[0]), found[1]
+            plan = found
         if args.rewrite is not None:
             return _rewrite(searcher, plan, args.rewrite, paths, apply=args.apply)
-        matches = _search(searcher, plan, paths, order)
+        matches = search_languages(searcher, plan, paths).matches
     except PathError as exc:
         return _fail(str(exc))
     finally:
@@ -238,20 +216,7 @@ def main(args: argparse.Namespace) -> int:
     return EXIT_MATCH if matches else EXIT_NONE
 
 
-def _search(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]], paths: list[Path],
-            order: list[str] | None) -> list[NodeMatch]:
-    """Every match, files in search order (across the languages), matches in pre-order."""
-    results = [searcher.search(pattern, paths, files=files).matches for pattern, files in plan]
-    if order is None or len(results) == 1:
-        return results[0] if results else []
-    per_file: dict[str | None, list[NodeMatch]] = {}
-    for found in results:
-        for m in found:
-            per_file.setdefault(m.path, []).append(m)
-    return [m for f in order for m in per_file.get(searcher.display(f), [])]
-
-
-def _rewrite(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]], template_source: str,
+def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
              paths: list[Path], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
     from minitools.match import Template, TemplateError
@@ -259,19 +224,14 @@ def _rewrite(searcher: Searcher, plan: Sequence[tuple[Pattern, list[str] | None]
     from minitools.tools.edit import propose_rewrite, unified_diff
 
     template = Template.parse(template_source)
-    staged: list[StagedFile] = []
-    for pattern, files in plan:
-        try:
+    try:
+        for pattern, _files in plan.searches:
             template.check_bound(pattern.metavar_names, pattern.source)
-        except TemplateError as exc:
-            return _fail(str(exc))
-        # inferred languages: each pattern over its own files only
-        targets = paths if files is None else [Path(f) for f in files]
-        for target in targets:
-            found, _inner, _data, broken = propose_rewrite(searcher, pattern, template, target)
-            staged += [f for f in found if f.path not in {s.path for s in staged}]
-            for b in broken:
-                print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
+    except TemplateError as exc:
+        return _fail(str(exc))
+    staged, _inner, _data, broken = propose_rewrite(searcher, plan, template, paths)
+    for b in broken:
+        print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
     if not staged:
         return EXIT_NONE
     sys.stdout.write(unified_diff(staged))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from minitools.exports import lazy_getattr
+from minitools.match._by_language import LanguagePlan, Skipped, one_language, plan_languages, search_languages
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
@@ -41,12 +42,14 @@ __all__ = [
     "Capture",
     "GrammarError",
     "GrammarSource",
+    "LanguagePlan",
     "NodeMatch",
     "PathError",
     "Pattern",
     "PatternError",
     "SearchResult",
     "Searcher",
+    "Skipped",
     "Template",
     "TemplateError",
     "apply_edits",
@@ -58,8 +61,11 @@ __all__ = [
     "ladder_for",
     "language_for_path",
     "load_language",
+    "one_language",
     "parse_errors",
     "plan_edits",
+    "plan_languages",
+    "search_languages",
     "vendor_grammars",
 ]
 

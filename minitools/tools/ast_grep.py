@@ -9,6 +9,7 @@ from typing import Any
 
 from minitools.match import (
     GrammarError,
+    LanguagePlan,
     NodeMatch,
     PathError,
     Pattern,
@@ -17,12 +18,15 @@ from minitools.match import (
     available_languages,
     compile_pattern,
     language_for_path,
+    one_language,
+    plan_languages,
+    search_languages,
 )
 from minitools.tools._context import RunContext
 from minitools.tools._text import plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "format_match", "compile_for", "shared_searcher"]
+__all__ = ["build", "format_match", "compile_for", "languages_note", "shared_searcher"]
 
 DESCRIPTION = (
     "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
@@ -42,7 +46,8 @@ PARAMETERS: dict[str, Any] = {
         },
         "language": {
             "type": "string",
-            "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...); inferred when path names a file.",
+            "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...). Without it, each "
+                           "file is searched in the language its extension names.",
         },
         "max_results": {
             "type": "integer",
@@ -61,7 +66,8 @@ OUTPUT: dict[str, Any] = {
     "properties": {
         "pattern": {"type": "string"},
         "language": {"type": "string"},
-        "rung": {"type": "string"},
+        "languages": {"type": "array", "items": {"type": "string"}},
+        "rung": {"type": ["string", "null"]},
         "total": {"type": "integer"},
         "files_searched": {"type": "integer"},
         "files_matched": {"type": "integer"},
@@ -106,31 +112,54 @@ def shared_searcher(ctx: RunContext) -> Searcher | None:
     return searcher
 
 
-def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[Pattern, Path]:
-    """The compiled pattern and the search target of an ast_grep/ast_edit call.
+def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan, Path]:
+    """The search plan and the target of an ast_grep/ast_edit call.
 
-    The language is the one given, else inferred from `path` when it names a file.
+    With `language`, or a `path` naming a file of a known language, the pattern is compiled in
+    that language. Otherwise each file under the target is searched in the language its
+    extension names (the pattern compiled once per language; languages it does not parse in
+    are skipped with a note), and the call is refused only when it parses in none.
     """
     source = args["pattern"]
     raw_path = args.get("path")
     target = ctx.resolve_path(raw_path) if raw_path else ctx.root
     language = args.get("language") or (language_for_path(target) if target.is_file() else None)
-    if not language:
-        raise ToolError(
-            f'"{source}": no language given and none can be inferred from path "{raw_path or "."}"; '
-            "pass language (python, javascript, typescript, dart, rust, go, c, java, ...)."
-        )
+    if language:
+        return one_language(_compile(source, language)), target
+    searcher = shared_searcher(ctx)
+    assert searcher is not None  # the families that plan a search are built only with one
+    try:
+        plan = plan_languages(source, searcher, [target])
+    except PatternError as exc:
+        raise ToolError(f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement).") from exc
+    except PathError as exc:
+        raise ToolError(f"{exc}; pass language (python, javascript, typescript, rust, go, c, java, ...).") from exc
+    if plan.files and not plan.searches:
+        reasons = "; ".join(f"{skip.language} ({plural(skip.files, 'file')}): {skip.reason}" for skip in plan.skipped)
+        raise ToolError(f'"{source}" parses in none of the languages under "{raw_path or "."}": {reasons}. '
+                        "Pass language, or write a fragment of the files' language.")
+    return plan, target
+
+
+def _compile(source: str, language: str) -> Pattern:
     if language not in available_languages():
         raise ToolError(f'language "{language}" has no grammar here; use one of: {", ".join(available_languages()[:40])}, ...')
     try:
-        pattern = compile_pattern(source, language)
+        return compile_pattern(source, language)
     except PatternError as exc:
         raise ToolError(
             f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement)."
         ) from exc
     except GrammarError as exc:
         raise ToolError(str(exc)) from exc
-    return pattern, target
+
+
+def languages_note(plan: LanguagePlan) -> str:
+    """What a search without a language did: the languages searched and those skipped."""
+    if not plan.skipped:
+        return ""
+    return "not searched: " + "; ".join(f"{plural(skip.files, f'{skip.language} file')} ({skip.reason})"
+                                        for skip in plan.skipped)
 
 
 class AstGrepFamily:
@@ -142,22 +171,28 @@ class AstGrepFamily:
 
     async def ast_grep(self, args: Mapping[str, Any]) -> ToolResult:
         source = args["pattern"]
-        pattern, target = compile_for(self.ctx, args)
-        language = pattern.language
+        plan, target = compile_for(self.ctx, args)
         limit = int(args.get("max_results", 50))
         try:
-            result = await asyncio.to_thread(self.searcher.search, pattern, [target], max_results=limit)
+            result = await asyncio.to_thread(search_languages, self.searcher, plan, [target], max_results=limit)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         where = self.ctx.relpath(target)
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
+        patterns = [pattern for pattern, _ in plan.searches]
+        if len(patterns) == 1:
+            how = f"{patterns[0].language}, {' + '.join(patterns[0].rungs)}"
+        else:
+            how = f"each file in its extension's language: {', '.join(plan.languages) or 'none found'}"
         head = (
-            f"{plural(result.total, 'match', 'matches')} of \"{source}\" ({language}, {' + '.join(pattern.rungs)}) "
+            f"{plural(result.total, 'match', 'matches')} of \"{source}\" ({how}) "
             f"in {result.files_matched} of {result.files_searched} files under {where}"
         )
         if skipped:
             head += f"; skipped {skipped}"
         parts = [head]
+        if languages_note(plan):
+            parts.append(languages_note(plan))
         parts += [format_match(m) for m in result.matches]
         if result.truncated:
             more = result.total - len(result.matches)
@@ -166,9 +201,10 @@ class AstGrepFamily:
             parts.append("No match. Check the language, or loosen the pattern with $_ / $$$ where details vary.")
         data = {
             "pattern": source,
-            "language": language,
-            "rung": pattern.rung,
-            "rungs": list(pattern.rungs),  # every rung whose reading the search matched
+            "language": ", ".join(plan.languages),
+            "languages": plan.languages,
+            "rung": patterns[0].rung if len(patterns) == 1 else None,
+            "rungs": list(dict.fromkeys(r for p in patterns for r in p.rungs)),  # every rung whose reading matched
             "total": result.total,
             "files_searched": result.files_searched,
             "files_matched": result.files_matched,

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.match import PathError, Pattern, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
+from minitools.match import LanguagePlan, PathError, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, WriteFailed
 from minitools.tools._text import plural
-from minitools.tools.ast_grep import compile_for, shared_searcher
+from minitools.tools.ast_grep import compile_for, languages_note, shared_searcher
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build", "propose_rewrite", "unified_diff"]
@@ -74,20 +74,21 @@ def _line_of(source: bytes, byte: int) -> int:
 
 
 def propose_rewrite(
-    searcher: Searcher, pattern: Pattern, template: Template, target: Path
+    searcher: Searcher, plan: LanguagePlan, template: Template, targets: list[Path]
 ) -> tuple[list[StagedFile], int, list[dict[str, Any]], list[dict[str, Any]]]:
     """The files a rewrite would change: (staged files, inner overlapping matches left,
-    per-file replacement data, files that no longer parse).
+    per-file replacement data, files that no longer parse). Each of the plan's patterns
+    rewrites its own language's files.
 
     Search, then re-match each matching file on the bytes read now, so that what is staged
     as the original is exactly what the edits were computed on."""
-    result = searcher.search(pattern, [target])
     staged: list[StagedFile] = []
     files_data: list[dict[str, Any]] = []
     broken: list[dict[str, Any]] = []
     inner = 0
     seen: set[str] = set()
-    for m in result.matches:
+    found = [(pattern, m) for pattern, files in plan.searches for m in searcher.search(pattern, targets, files=files).matches]
+    for pattern, m in found:
         if m.path is None or m.path in seen:
             continue
         seen.add(m.path)
@@ -136,28 +137,33 @@ class EditFamily:
         self.store = store
 
     async def ast_edit(self, args: Mapping[str, Any]) -> ToolResult:
-        pattern, target = compile_for(self.ctx, args)
+        plan, target = compile_for(self.ctx, args)
         template = Template.parse(args["rewrite"])
         try:
-            template.check_bound(pattern.metavar_names, pattern.source)
+            for pattern, _files in plan.searches:
+                template.check_bound(pattern.metavar_names, pattern.source)
         except TemplateError as exc:
             raise ToolError(str(exc)) from exc
         try:
-            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, self.searcher, pattern, template, target)
+            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, self.searcher, plan, template,
+                                                                         [target])
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         where = self.ctx.relpath(target)
+        note = languages_note(plan)
         if not staged:
             return ToolResult(
                 ok=True,
-                text=f'no match of "{pattern.source}" ({pattern.language}) under {where}, so nothing was staged. '
-                "Check the pattern with ast_grep first.",
+                text=f'no match of "{args["pattern"]}" ({", ".join(plan.languages) or "no file of a known language"}) '
+                f"under {where}, so nothing was staged. Check the pattern with ast_grep first." + (f"\n{note}" if note else ""),
                 data={"edit_id": None, "replacements": 0, "files": []},
             )
         count = sum(f.replacements for f in staged)
         summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
         edit = self.store.stage(staged, summary)
         lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
+        if note:
+            lines.append(note)
         if inner:
             lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); "
                          "run ast_edit again after accepting to reach them.")

@@ -57,7 +57,7 @@ async def test_tool_reports_how_many_more_and_how_to_narrow(tmp_path: Path) -> N
         ({"pattern": "dispose(x", "language": "dart"},
          'pattern "dispose(x" is unparseable as dart: tried statement, expression, class member, annotation, declaration'),
         ({"pattern": "foo($A)", "path": "../elsewhere"}, "outside the workspace root"),
-        ({"pattern": "foo($A)"}, "no language given"),
+        ({"pattern": "print($A", "path": "lib"}, 'pattern "print($A" is unparseable'),
         ({"pattern": "foo($A)", "language": "klingon"}, 'language "klingon" has no grammar'),
         ({"pattern": "$$$A", "language": "dart"}, 'pattern "$$$A" is a lone sequence metavariable, which would match every node; use $A'),
     ],
@@ -66,6 +66,30 @@ async def test_tool_expected_failures_are_results(sample: Path, args: dict[str, 
     async with Run(sample) as run:
         r = await run.call("ast_grep", args)
     assert not r.ok and needle in r.text
+
+
+async def test_without_a_language_each_file_is_searched_in_its_own(tmp_path: Path) -> None:
+    # the default call (no path, no language) over a mixed project: each file in the language
+    # its extension names, the pattern compiled once per language, unparseable ones noted
+    (tmp_path / "app.py").write_text("print(1)\nprint(2)\n")
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "main.js").write_text("print(3);\nconsole.log(4);\n")
+    (tmp_path / "conf.toml").write_text("[a]\nb = 1\n")
+    async with Run(tmp_path, resources={"lsp": False}, approve=lambda spec, args: True) as run:
+        r = await run.call("ast_grep", {"pattern": "print($A)"})
+        assert r.ok, r.text
+        assert r.data["total"] == 3 and set(r.data["languages"]) == {"python", "javascript"}
+        assert [m["file"] for m in r.data["matches"]] == ["app.py", "app.py", "web/main.js"]
+        assert "each file in its extension's language" in r.text
+        assert "not searched: 1 toml file" in r.text
+        edit = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "show($A)"})
+        assert edit.ok and edit.data["replacements"] == 3, edit.text
+        done = await run.call("resolve", {"edit_id": edit.data["edit_id"], "action": "accept"})
+        assert done.ok, done.text
+        none = await run.call("ast_grep", {"pattern": "impl $T for $U {}"})
+        assert not none.ok and "parses in none of the languages" in none.text
+    assert (tmp_path / "app.py").read_text() == "show(1)\nshow(2)\n"
+    assert (tmp_path / "web" / "main.js").read_text() == "show(3);\nconsole.log(4);\n"
 
 
 async def test_tool_names_every_reading_it_matched(tmp_path: Path) -> None:

@@ -1,0 +1,93 @@
+"""A pattern given without a language, over files of several languages: each file is searched
+in the language its extension names, the pattern compiled once per language; a language the
+pattern does not parse in is skipped with a note, and the search is refused only when it
+parses in none (docs/tools.md, "ast_grep"). The CLI without --lang and the tools without
+`language` both plan their search here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from minitools.match._grammars import GrammarError, available_languages
+from minitools.match._many_files import PathError, Searcher
+from minitools.match._one_file import NodeMatch, SearchResult
+from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
+from minitools.match._walk import language_for_path
+
+__all__ = ["LanguagePlan", "Skipped", "one_language", "plan_languages", "search_languages"]
+
+
+class Skipped(NamedTuple):
+    """A language whose files were not searched, and why."""
+
+    language: str
+    files: int
+    reason: str
+    is_pattern: bool  # the pattern does not parse in it (else: no grammar here)
+
+
+class LanguagePlan(NamedTuple):
+    # the pattern in each language it parses in, with that language's files (None: all of the paths)
+    searches: list[tuple[Pattern, list[str] | None]]
+    files: list[str]  # every file, in search order
+    skipped: list[Skipped]
+
+    @property
+    def languages(self) -> list[str]:
+        return [pattern.language for pattern, _ in self.searches]
+
+
+def one_language(pattern: Pattern) -> LanguagePlan:
+    """The plan of a pattern given its language: every file under the paths, in that language."""
+    return LanguagePlan([(pattern, None)], [], [])
+
+
+def plan_languages(source: str, searcher: Searcher, paths: Sequence[Path]) -> LanguagePlan:
+    """The files under `paths` grouped by the language of their extension, with the pattern
+    compiled for each. Raises PatternError for a pattern refused in every language alike (said
+    once, not once per language) and PathError for a file named explicitly whose extension
+    names no language."""
+    check_fragment(source)
+    files = searcher.collect(list(paths), None)
+    groups: dict[str, list[str]] = {}
+    for f in files:
+        language = language_for_path(f)
+        if language is None:  # only a file named explicitly gets here
+            raise PathError(f'cannot infer the language of "{searcher.display(f)}" from its extension')
+        groups.setdefault(language, []).append(f)
+    known = set(available_languages())
+    searches: list[tuple[Pattern, list[str] | None]] = []
+    skipped: list[Skipped] = []
+    for language, group in groups.items():
+        if language not in known:
+            skipped.append(Skipped(language, len(group), f"no {language} grammar here", False))
+            continue
+        try:
+            searches.append((compile_pattern(source, language), group))
+        except (PatternError, GrammarError) as exc:
+            skipped.append(Skipped(language, len(group), str(exc), isinstance(exc, PatternError)))
+    return LanguagePlan(searches, files, skipped)
+
+
+def search_languages(searcher: Searcher, plan: LanguagePlan, paths: Sequence[Path], *,
+                     max_results: int | None = None) -> SearchResult:
+    """Every match of the plan, files in search order across the languages, matches in
+    pre-order within a file; at most `max_results` kept, `total` counts them all."""
+    if len(plan.searches) == 1:
+        pattern, files = plan.searches[0]
+        return searcher.search(pattern, list(paths), files=files, max_results=max_results)
+    results = [searcher.search(pattern, list(paths), files=files) for pattern, files in plan.searches]
+    per_file: dict[str | None, list[NodeMatch]] = {}
+    skipped: dict[str, int] = {}
+    for result in results:
+        for m in result.matches:
+            per_file.setdefault(m.path, []).append(m)
+        for why, n in result.skipped.items():
+            skipped[why] = skipped.get(why, 0) + n
+    ordered = [m for f in plan.files for m in per_file.get(searcher.display(f), [])]
+    total = len(ordered)
+    kept = ordered if max_results is None else ordered[:max_results]
+    return SearchResult(kept, total, sum(r.files_searched for r in results), sum(r.files_matched for r in results),
+                        skipped, total > len(kept))
