@@ -34,7 +34,8 @@ AST_EDIT_PARAMETERS: dict[str, Any] = {
         "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\"."},
         "path": {"type": "string", "description": "File or directory to rewrite in, relative to the workspace root; defaults to the whole workspace."},
         "language": {"type": "string",
-                     "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); inferred when path names a file."},
+                     "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); without "
+                     "it each file is rewritten in the language its extension names."},
     },
     "required": ["pattern", "rewrite"],
     "additionalProperties": False,
