@@ -1,0 +1,132 @@
+"""`minitools mcp` inside the hosts people run: the Claude Code and Codex CLIs (pinned in
+package.json; setup/70-mcp.sh installs them), configured as the README says, each pointed at a
+stand-in model API on loopback (`model_standin.py`) that calls minitools' tools in a scripted
+order and records what the host hands back to the model. No login is involved.
+
+What is asserted is what the model would read: eval's printed output and its figure, where the
+debugger stopped, a search result of the size of its text, and an error's own message.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mcp_support import REPO, server_env
+from model_standin import StandIn, Step
+
+BIN = REPO / "node_modules" / ".bin"
+MINITOOLS = Path(sys.executable).parent / "minitools"
+
+FIGURE = ("import matplotlib\nmatplotlib.use('Agg')\nimport matplotlib.pyplot as plt\n"
+          "print('printed by the cell')\nplt.plot([1, 3, 2])\n6 * 7")
+STEPS = [
+    Step("eval", {"code": FIGURE, "description": "print a line, draw a figure, multiply"}),
+    Step("debug", {"op": "breakpoints", "file": "prog.py", "lines": [7]}),
+    Step("debug", {"op": "launch", "program": "prog.py"}),
+    Step("debug", {"op": "terminate"}),
+    Step("ast_grep", {"pattern": "print($$$A)"}),
+    Step("ast_grep", {"pattern": "print($A", "language": "python"}),
+]
+
+
+def _texts(result: Any) -> str:
+    """The text the host passed back for one call (blocks joined; a string as it is)."""
+    if isinstance(result, str):
+        return result
+    return "\n".join(b.get("text", "") for b in result or [] if isinstance(b, dict))
+
+
+def _images(result: Any) -> int:
+    return sum(1 for b in result or [] if isinstance(b, dict) and b.get("type") in ("image", "input_image"))
+
+
+def _check(results: list[Any]) -> None:
+    assert len(results) == len(STEPS), results
+    cell, _breakpoints, launch, _terminate, search, error = results
+    assert "printed by the cell" in _texts(cell) and "Out: 42" in _texts(cell), cell
+    assert _images(cell) == 1, cell
+    assert "prog.py:7" in _texts(launch) and "breakpoint" in _texts(launch), launch
+    assert "2 matches of" in _texts(search) and "hello.py:2" in _texts(search), search
+    assert len(json.dumps(search)) < 1500, search  # the text, not a JSON record many times its size
+    assert "unparseable" in _texts(error) and "print($A" in _texts(error), error
+
+
+def _need(name: str) -> Path:
+    binary = BIN / name
+    if not binary.exists():
+        pytest.skip(f"{binary} is missing: run setup/70-mcp.sh")
+    return binary
+
+
+def test_claude_code_shows_the_model_what_minitools_wrote(project: Path, tmp_path: Path) -> None:
+    claude = _need("claude")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(server_env(), HOME=str(home), ANTHROPIC_API_KEY="sk-stand-in", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+               DISABLE_AUTOUPDATER="1",
+               # Claude Code otherwise defers MCP tools behind its ToolSearch tool; the stand-in calls them directly
+               ENABLE_TOOL_SEARCH="false")
+    # the README's way: claude mcp add minitools -- minitools mcp --root /path/to/project
+    added = subprocess.run([str(claude), "mcp", "add", "minitools", "--", str(MINITOOLS), "mcp", "--root", str(project)],
+                           cwd=project, env=env, capture_output=True, text=True, timeout=60)
+    assert added.returncode == 0, added.stderr
+    with StandIn(STEPS) as model:
+        env["ANTHROPIC_BASE_URL"] = model.url
+        tools = ",".join(f"mcp__minitools__{name}" for name in ("eval", "debug", "ast_grep"))
+        run = subprocess.run([str(claude), "-p", "Use the minitools tools.", "--allowedTools", tools,
+                              "--output-format", "json", "--model", "claude-sonnet-4-5"],
+                             cwd=project, env=env, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        assert "mcp__minitools__eval" in model.tool_names
+        _check(model.results)
+
+
+def test_codex_shows_the_model_what_minitools_wrote(project: Path, tmp_path: Path) -> None:
+    codex = _need("codex")
+    home = tmp_path / "codex"
+    home.mkdir()
+    with StandIn(STEPS) as model:
+        # the README's [mcp_servers.minitools] table, and a model provider that is the stand-in
+        (home / "config.toml").write_text(
+            'model = "gpt-5"\nmodel_provider = "standin"\napproval_policy = "never"\n'
+            'sandbox_mode = "danger-full-access"\n\n'
+            f'[model_providers.standin]\nname = "standin"\nbase_url = "{model.url}/v1"\n'
+            'wire_api = "responses"\nenv_key = "STANDIN_KEY"\n\n'
+            f'[mcp_servers.minitools]\ncommand = "{MINITOOLS}"\nargs = ["mcp", "--root", "{project}"]\n'
+            "tool_timeout_sec = 300\n")
+        env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
+        run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
+                             cwd=project, env=env, capture_output=True, text=True, timeout=300,
+                             stdin=subprocess.DEVNULL)
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        assert "mcp__minitools__eval" in model.tool_names
+        _check(model.results)
+
+
+def test_the_stand_in_sees_structured_content_when_asked_for(project: Path, tmp_path: Path) -> None:
+    # why structured output is off by default: with --structured, Codex hands the model the JSON
+    # of the result instead of its text, and eval's printed output is gone
+    codex = _need("codex")
+    home = tmp_path / "codex"
+    home.mkdir()
+    with StandIn(STEPS[:1]) as model:
+        (home / "config.toml").write_text(
+            'model = "gpt-5"\nmodel_provider = "standin"\napproval_policy = "never"\n'
+            'sandbox_mode = "danger-full-access"\n\n'
+            f'[model_providers.standin]\nname = "standin"\nbase_url = "{model.url}/v1"\n'
+            'wire_api = "responses"\nenv_key = "STANDIN_KEY"\n\n'
+            f'[mcp_servers.minitools]\ncommand = "{MINITOOLS}"\nargs = ["mcp", "--structured", "--root", "{project}"]\n')
+        env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
+        run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
+                             cwd=project, env=env, capture_output=True, text=True, timeout=300,
+                             stdin=subprocess.DEVNULL)
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        (cell,) = model.results
+        assert "printed by the cell" not in _texts(cell) and "output_chars" in json.dumps(cell), cell
+
