@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 import minitools
 from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
-from minitools.protocol import INVALID_PARAMS
+from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import SchemaError, drop_nulls, validate
@@ -37,6 +37,9 @@ PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 # the first revision with tool output schemas, structured content and elicitation
 STRUCTURED_SINCE = "2025-06-18"
 APPROVE_MODES = ("host", "ask", "none")
+# seconds the calls still running when stdin ends get to finish and be answered (then they are
+# cancelled and answered with an error that says the input ended)
+EOF_GRACE = 5.0
 ASK_TOOL = "ask_user"
 _INSTRUCTIONS = (
     "minitools: language-server queries and renames, structural search and rewrite (ast_grep, ast_edit), "
@@ -57,7 +60,8 @@ class McpServer:
         self.version = PROTOCOL_VERSIONS[0]
         self.client_capabilities: dict[str, Any] = {}
         self.client_info: dict[str, Any] = {}
-        self.initialized = False
+        self.initialized = False  # notifications/initialized arrived
+        self.negotiated = False  # initialize was answered: the session's revision is set
         self.run: Run | None = None
 
     def attach(self, endpoint: JSONRPCEndpoint) -> None:
@@ -85,6 +89,9 @@ class McpServer:
         return self.structured_output and self.modern()
 
     def _initialize(self, params: Any) -> dict[str, Any]:
+        if self.negotiated:
+            raise RPCError(INVALID_REQUEST, f"initialize was already answered (revision {self.version}); a session is "
+                           "initialized once: start a new `minitools mcp` for another revision")
         params = params_object(params)
         asked = params.get("protocolVersion")
         if not isinstance(asked, str):
@@ -95,6 +102,7 @@ class McpServer:
         self.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
         info = params.get("clientInfo")
         self.client_info = info if isinstance(info, dict) else {}
+        self.negotiated = True
         return {
             "protocolVersion": self.version,
             "capabilities": {"tools": {"listChanged": False}},
@@ -119,11 +127,19 @@ class McpServer:
         """The tools this client sees: the surface's, without ask_user when it cannot elicit."""
         return [s for s in self._need_run().tools(self.surface) if s.name != ASK_TOOL or self.can_elicit()]
 
+    def _ready(self, method: str) -> None:
+        """Refuse a request that comes before initialize (only ping may)."""
+        if not self.negotiated:
+            raise RPCError(INVALID_REQUEST, f"{method} before initialize: send initialize first (only ping is "
+                           "answered before it)")
+
     def _list(self, params: Any) -> dict[str, Any]:
+        self._ready("tools/list")
         params_object(params)  # a cursor is accepted and ignored: the list is one page
         return {"tools": [mcp_tool(s, structured=self.structured()) for s in self.specs()]}
 
     async def _call(self, params: Any) -> dict[str, Any]:
+        self._ready("tools/call")
         params = params_object(params)
         name = params.get("name")
         spec = next((s for s in self.specs() if s.name == name), None)
@@ -205,6 +221,7 @@ async def serve_mcp(
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     progress_interval: float = 1.0,
+    eof_grace: float = EOF_GRACE,
 ) -> int:
     """Serve one Run to an MCP client over stdin/stdout until stdin closes. A bad root, surface,
     approval mode or roster raises ValueError before anything is read. `structured` sends output
@@ -219,22 +236,26 @@ async def serve_mcp(
                                                 cancel_param="requestId")
     server.attach(endpoint)
     loop = asyncio.get_running_loop()
-    stop: asyncio.Future[None] = loop.create_future()
+    stop: asyncio.Future[str] = loop.create_future()
 
-    def finish(*_: Any) -> None:
+    def finish(why: str) -> None:
         if not stop.done():
-            stop.set_result(None)
+            stop.set_result(why)
 
     assert endpoint.connection is not None
     try:
         async with server.run:
             closed = asyncio.ensure_future(endpoint.connection.wait_closed())
-            closed.add_done_callback(finish)
+            closed.add_done_callback(lambda _: finish("the input ended"))
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(signal.SIGTERM, finish)
-            await stop
-            # the client has gone: stop what is still running (and what it started), then close
-            endpoint.cancel_incoming_all()
+                loop.add_signal_handler(signal.SIGTERM, finish, "the server got SIGTERM")
+            why = await stop
+            if why == "the input ended":
+                # a script that pipes its requests and closes stdin still gets its answers
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(endpoint.wait_idle()), eof_grace)
+            # stop what is still running (and what it started), answer it, then close
+            endpoint.cancel_incoming_all(RPCError(INTERNAL_ERROR, f"{why} before this call finished; it was stopped"))
             await endpoint.wait_idle()
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -93,6 +93,7 @@ class JSONRPCEndpoint:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._incoming: dict[int | str, asyncio.Task[Any]] = {}  # the peer's requests being handled
+        self._cancel_answer: RPCError | None = None  # what requests cancelled together are answered
         if connection is not None:
             self.attach(connection)
 
@@ -246,6 +247,11 @@ class JSONRPCEndpoint:
             reply = Response(envelope.id, result)
         except RPCError as exc:
             reply = ErrorResponse(envelope.id, exc.code, exc.message, exc.data)
+        except asyncio.CancelledError:
+            if self._cancel_answer is None:
+                raise  # cancelled by the peer: no answer
+            error = self._cancel_answer
+            reply = ErrorResponse(envelope.id, error.code, error.message, error.data)
         except Exception as exc:
             log.exception("handler for %s request %s failed", self.peer, envelope.method)
             reply = ErrorResponse(envelope.id, INTERNAL_ERROR, f"{type(exc).__name__}: {exc}")
@@ -263,8 +269,10 @@ class JSONRPCEndpoint:
         task.cancel()
         return True
 
-    def cancel_incoming_all(self) -> None:
-        """Cancel every handler of the peer's requests still running (the peer has gone)."""
+    def cancel_incoming_all(self, answer: RPCError | None = None) -> None:
+        """Cancel every handler of the peer's requests still running (the peer has gone, or is
+        going). With `answer`, each cancelled request is answered with that error."""
+        self._cancel_answer = answer
         for task in list(self._incoming.values()):
             task.cancel()
 

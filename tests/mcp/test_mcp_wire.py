@@ -4,6 +4,7 @@ client library never sends (malformed lines, the other revision's error rules)."
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 
 import pytest
@@ -24,10 +25,10 @@ async def test_initialize_negotiates_the_version_and_names_the_server(line_clien
 async def test_an_unknown_version_gets_the_newest_and_discover_is_not_a_method(line_client):
     probe = await line_client.request("server/discover", {})
     assert probe["error"]["code"] == -32601 and "server/discover" in probe["error"]["message"]
+    missing = await line_client.request("initialize", {"capabilities": {}})  # refused: the session is not set
+    assert missing["error"]["code"] == -32602 and "protocolVersion" in missing["error"]["message"]
     reply = await line_client.initialize("2024-11-05")
     assert reply["result"]["protocolVersion"] == "2025-11-25"
-    missing = await line_client.request("initialize", {"capabilities": {}})
-    assert missing["error"]["code"] == -32602 and "protocolVersion" in missing["error"]["message"]
 
 
 async def test_malformed_lines_get_errors_and_the_server_keeps_going(line_client):
@@ -121,9 +122,50 @@ async def test_closing_stdin_stops_the_running_call_and_what_it_started(line_cli
     if how == "SIGTERM":
         line_client.proc.send_signal(signal.SIGTERM)
     assert await line_client.close() == 0  # well before the cell's two minutes
+    # the call still running is answered: an error that says why it stopped
+    assert line_client.proc.stdout is not None
+    answers = [json.loads(line) for line in (await line_client.proc.stdout.read()).splitlines()]
+    (answer,) = [a for a in answers if a.get("id") == 50]
+    why = "SIGTERM" if how == "SIGTERM" else "the input ended"
+    assert why in answer["error"]["message"] and "stopped" in answer["error"]["message"], answer
     try:
         with open(f"/proc/{kernel}/stat") as stat:
             alive = stat.read().split()[2] != "Z"  # a zombie awaiting its reaper counts as gone
     except FileNotFoundError:
         alive = False
     assert not alive, "the kernel outlived minitools mcp"
+
+
+async def test_only_ping_before_initialize_and_initialize_once(line_client, project):
+    assert (await line_client.request("ping"))["result"] == {}
+    listing = await line_client.request("tools/list")
+    assert listing["error"]["code"] == -32600 and "initialize first" in listing["error"]["message"]
+    pid_file = project / "ran.txt"
+    call = await line_client.request("tools/call", {"name": "eval", "arguments": {
+        "code": f"open({str(pid_file)!r}, 'w').write('ran')", "description": "write a file before initialize"}})
+    assert call["error"]["code"] == -32600 and "before initialize" in call["error"]["message"]
+    assert not pid_file.exists()  # nothing ran
+    assert (await line_client.initialize("2025-06-18"))["result"]["protocolVersion"] == "2025-06-18"
+    again = await line_client.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
+    assert again["error"]["code"] == -32600 and "already" in again["error"]["message"]
+    tools = await line_client.request("tools/list")
+    assert "outputSchema" not in json.dumps(tools) and any(t["name"] == "ast_grep" for t in tools["result"]["tools"])
+
+
+def test_a_piped_script_gets_its_answers(project):
+    # initialize, initialized and one call piped in, stdin closed at once: the call is still answered
+    import subprocess
+
+    from mcp_support import mcp_argv, server_env
+
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-11-25", "capabilities": {}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "ast_grep", "arguments": {
+            "pattern": "print($$$A)", "language": "python"}}},
+    ]
+    script = "".join(json.dumps(line) + "\n" for line in lines)
+    done = subprocess.run(mcp_argv(project), input=script, capture_output=True, text=True, timeout=60, env=server_env())
+    assert done.returncode == 0, done.stderr
+    answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
+    assert answers[2]["result"]["isError"] is False and "hello.py:2" in answers[2]["result"]["content"][0]["text"]
