@@ -220,7 +220,7 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
              paths: list[Path], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
     from minitools.match import Template, TemplateError
-    from minitools.tools import EditStore, StagedEdit, StaleEdit, WriteFailed
+    from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed
     from minitools.tools.edit import propose_rewrite, unified_diff
 
     template = Template.parse(template_source)
@@ -229,7 +229,7 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
             template.check_bound(pattern.metavar_names, pattern.source)
     except TemplateError as exc:
         return _fail(str(exc))
-    staged, _inner, _data, broken = propose_rewrite(searcher, plan, template, paths)
+    staged, _inner, _data, broken, _vanished = propose_rewrite(searcher, plan, template, paths)
     for b in broken:
         print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
     if not staged:
@@ -237,8 +237,8 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
     sys.stdout.write(unified_diff(staged))
     if apply:
         try:
-            EditStore.commit(StagedEdit("cli", staged, ""))
-        except (StaleEdit, WriteFailed) as exc:
+            EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
+        except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
             return _fail(f"nothing was written: {exc}")
         count = sum(f.replacements for f in staged)
         print(f"applied {count} replacements in {len(staged)} files", file=sys.stderr)

@@ -14,7 +14,7 @@ from minitools.exports import lazy_getattr
 if TYPE_CHECKING:
     from minitools.tools._context import Enclosure, RosterSource, RunContext
     from minitools.tools._edge import invoke, refusal
-    from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, WriteFailed
+    from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
     from minitools.tools._text import plural
     from minitools.toolspec import Tool
 
@@ -24,11 +24,12 @@ _LAZY = {
     "plural": "minitools.tools._text",
     "invoke": "minitools.tools._edge",
     "refusal": "minitools.tools._edge",
-    **dict.fromkeys(("EditStore", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed"), "minitools.tools._staging"),
+    **dict.fromkeys(("EditStore", "StagedEdit", "StagedFile", "StaleEdit", "UnsafeEdit", "WriteFailed"),
+                   "minitools.tools._staging"),
 }
 
-__all__ = ["FAMILIES", "EditStore", "Enclosure", "RosterSource", "RunContext", "StagedEdit", "StagedFile", "StaleEdit", "WriteFailed", "build_tools",
-           "invoke", "plural", "refusal"]
+__all__ = ["FAMILIES", "EditStore", "Enclosure", "RosterSource", "RunContext", "StagedEdit", "StagedFile", "StaleEdit",
+           "UnsafeEdit", "WriteFailed", "build_tools", "invoke", "plural", "refusal"]
 
 # module names under minitools.tools, in the order their tools are listed
 FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "debug", "eval", "ask", "vibe")

@@ -1,9 +1,10 @@
 """Staged edits: proposed file contents held in the Run until `resolve` accepts or discards them.
 
-Accepting is all or nothing (docs/tools.md, "ast_edit, resolve"): every file is re-read and compared with the
-bytes captured at staging time before any is written; each is written through a temporary file
-in its own directory and a rename, keeping its mode; a failure half-way restores the files
-already written, so the tree is never left half old and half new.
+Accepting is all or nothing (docs/tools.md, "ast_edit, resolve"): every file is reached from the root
+without following a symlink, checked (a regular file, writable, inside the root) and re-read and
+compared with the bytes captured at staging time before any is written; each is written through a
+temporary file in its own directory (by descriptor) and a rename, keeping its mode; a failure
+half-way restores the files already written, so the tree is never left half old and half new.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["StagedFile", "StagedEdit", "EditStore", "StaleEdit", "WriteFailed", "UnknownEdit", "write_atomically"]
+__all__ = ["StagedFile", "StagedEdit", "EditStore", "StaleEdit", "UnsafeEdit", "WriteFailed", "UnknownEdit"]
 
 
 @dataclass(frozen=True)
@@ -62,23 +62,6 @@ class UnknownEdit(Exception):
     """No open edit has this id."""
 
 
-def write_atomically(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write `data` to `path` through a temporary file in the same directory and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".minitools-tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
 class EditStore:
     """The Run's staged edits, each resolvable once."""
 
@@ -107,33 +90,144 @@ class EditStore:
         self._resolved[edit_id] = how
         return edit
 
+    def reopen(self, edit: StagedEdit) -> None:
+        """Put back an edit whose accept was refused before anything was written (it can be
+        accepted again once the cause is fixed)."""
+        self._resolved.pop(edit.id, None)
+        self._open[edit.id] = edit
+
     @staticmethod
-    def commit(edit: StagedEdit) -> None:
-        """Write every file of `edit`, or none (StaleEdit, WriteFailed)."""
-        changed = []
-        modes: dict[Path, int] = {}
-        for f in edit.files:
+    def commit(edit: StagedEdit, root: Path, *, force: bool = False) -> None:
+        """Write every file of `edit`, or none (UnsafeEdit, StaleEdit, WriteFailed).
+
+        Each file is reached from `root` through directories opened one by one without
+        following symlinks, and read and written relative to its directory's descriptor: a
+        folder swapped for a symlink after staging is refused, and a swap between the check and
+        the write cannot redirect the write. A file that is no longer a regular file (a FIFO),
+        or is read-only (unless `force`), is refused."""
+        targets: list[_Target] = []
+        try:
+            problems: list[str] = []
+            changed: list[str] = []
+            for f in edit.files:
+                target, problem = _open_target(f, root, force)
+                if target is None:
+                    problems.append(f"{f.display} ({problem})")
+                    continue
+                targets.append(target)
+                if target.current != f.original:
+                    changed.append(f.display)
+            if problems:
+                raise UnsafeEdit(problems)
+            if changed:
+                raise StaleEdit(changed)
+            written: list[_Target] = []
+            for t in targets:
+                try:
+                    _replace(t, t.file.new)
+                except OSError as exc:
+                    restored, unrestored = [], []
+                    for done in reversed(written):
+                        try:
+                            _replace(done, done.file.original)
+                            restored.append(done.file.display)
+                        except OSError:
+                            unrestored.append(done.file.display)
+                    raise WriteFailed(t.file.display, exc, restored, unrestored) from exc
+                written.append(t)
+        finally:
+            for t in targets:
+                os.close(t.dir_fd)
+
+
+class UnsafeEdit(Exception):
+    """A staged path is no longer one accept may write: it leaves the root, is not a regular
+    file, or is read-only. Nothing was written."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass
+class _Target:
+    """A staged file as accept reaches it: its directory's descriptor, its name, mode and bytes."""
+
+    file: StagedFile
+    dir_fd: int
+    name: str
+    mode: int
+    current: bytes
+
+
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
+def _open_target(f: StagedFile, root: Path, force: bool) -> tuple[_Target | None, str]:
+    """`f` reached from `root` without following a symlink, or why it cannot be written."""
+    try:
+        rel = f.path.relative_to(root)
+    except ValueError:
+        return None, f"outside the workspace root {root}"
+    if not rel.parts:
+        return None, "not a file"
+    dir_fd = os.open(root, _DIR_FLAGS)
+    try:
+        for part in rel.parts[:-1]:
             try:
-                current = f.path.read_bytes()
-                modes[f.path] = stat.S_IMODE(f.path.stat().st_mode)
-            except OSError:
-                changed.append(f"{f.display} (no longer readable)")
-                continue
-            if current != f.original:
-                changed.append(f.display)
-        if changed:
-            raise StaleEdit(changed)
-        written: list[StagedFile] = []
-        for f in edit.files:
-            try:
-                write_atomically(f.path, f.new, modes[f.path])
+                next_fd = os.open(part, _DIR_FLAGS, dir_fd=dir_fd)
             except OSError as exc:
-                restored, unrestored = [], []
-                for done in reversed(written):
-                    try:
-                        write_atomically(done.path, done.original, modes[done.path])
-                        restored.append(done.display)
-                    except OSError:
-                        unrestored.append(done.display)
-                raise WriteFailed(f.display, exc, restored, unrestored) from exc
-            written.append(f)
+                if _is_link(part, dir_fd):
+                    return None, f"its folder {part!r} is now a symlink, which may lead outside the root"
+                return None, f"its folder {part!r}: {(exc.strerror or str(exc)).lower()}"
+            os.close(dir_fd)
+            dir_fd = next_fd
+        name = rel.parts[-1]
+        try:
+            info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except OSError as exc:
+            return None, f"no longer readable: {(exc.strerror or str(exc)).lower()}"
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a symlink" if stat.S_ISLNK(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else "not a regular file"
+            return None, f"now {kind}, not the regular file that was staged"
+        mode = stat.S_IMODE(info.st_mode)
+        if not force and not mode & stat.S_IWUSR:
+            return None, f"read-only (mode {mode:o}); make it writable, or accept with force"
+        fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return None, "not a regular file"
+            current = handle.read(len(f.original) + 1)  # bounded: one byte more tells it changed
+        target = _Target(f, dir_fd, name, mode, current)
+        dir_fd = -1
+        return target, ""
+    except OSError as exc:
+        return None, f"unreadable: {(exc.strerror or str(exc)).lower()}"
+    finally:
+        if dir_fd != -1:
+            os.close(dir_fd)
+
+
+def _is_link(name: str, dir_fd: int) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
+
+
+def _replace(t: _Target, data: bytes) -> None:
+    """Write `data` as `t`'s file: a temporary file in the same directory (by descriptor), then a rename."""
+    tmp = f".{t.name}.{os.getpid()}.{os.urandom(4).hex()}.minitools-tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600, dir_fd=t.dir_fd)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+            os.fchmod(handle.fileno(), t.mode)
+        os.replace(tmp, t.name, src_dir_fd=t.dir_fd, dst_dir_fd=t.dir_fd)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp, dir_fd=t.dir_fd)
+        raise

@@ -6,18 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import os
+import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from minitools.match import LanguagePlan, PathError, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
 from minitools.tools._context import RunContext
-from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, WriteFailed
+from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
 from minitools.tools.ast_grep import compile_for, languages_note, shared_searcher
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "propose_rewrite", "unified_diff"]
+__all__ = ["Proposal", "build", "propose_rewrite", "unified_diff"]
 
 DIFF_PREVIEW_CHARS = 6000
 
@@ -43,13 +45,15 @@ AST_EDIT_PARAMETERS: dict[str, Any] = {
 RESOLVE_DESCRIPTION = (
     "Accept or discard an edit staged by ast_edit. accept re-reads every file and writes them all "
     "only if none changed since the edit was staged (otherwise nothing is written); discard drops it. "
-    "Each edit resolves once."
+    "Each edit resolves once. A file made read-only is not written unless force is true."
 )
 RESOLVE_PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "edit_id": {"type": "string", "description": 'The id from the (proposed) result, e.g. "edit_1".'},
         "action": {"type": "string", "enum": ["accept", "discard"], "description": "accept writes the edit; discard drops it."},
+        "force": {"type": "boolean", "default": False,
+                  "description": "accept: also write files that are read-only (as an editor's force-save)."},
     },
     "required": ["edit_id", "action"],
     "additionalProperties": False,
@@ -74,15 +78,36 @@ def _line_of(source: bytes, byte: int) -> int:
     return source.count(b"\n", 0, byte) + 1
 
 
-def propose_rewrite(
-    searcher: Searcher, plan: LanguagePlan, template: Template, targets: list[Path]
-) -> tuple[list[StagedFile], int, list[dict[str, Any]], list[dict[str, Any]]]:
-    """The files a rewrite would change: (staged files, inner overlapping matches left,
-    per-file replacement data, files that no longer parse). Each of the plan's patterns
-    rewrites its own language's files.
+class Proposal(NamedTuple):
+    """What a rewrite would change."""
+
+    staged: list[StagedFile]
+    inner: int  # overlapping inner matches left as they are
+    files: list[dict[str, Any]]  # per file: its replacements
+    broken: list[dict[str, Any]]  # files that parsed before and no longer would
+    vanished: list[str]  # files that matched but were gone (or no longer regular files) when re-read
+
+
+def _read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` if it is still a regular file (a FIFO is not opened for reading: it would block)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read()
+
+
+def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, targets: list[Path]) -> Proposal:
+    """The files a rewrite would change. Each of the plan's patterns rewrites its own
+    language's files.
 
     Search, then re-match each matching file on the bytes read now, so that what is staged
-    as the original is exactly what the edits were computed on."""
+    as the original is exactly what the edits were computed on; a file gone in between is
+    counted, not staged."""
+    vanished: list[str] = []
     staged: list[StagedFile] = []
     files_data: list[dict[str, Any]] = []
     broken: list[dict[str, Any]] = []
@@ -94,7 +119,10 @@ def propose_rewrite(
             continue
         seen.add(m.path)
         path = searcher.root / m.path
-        source = path.read_bytes()
+        source = _read_regular(path)
+        if source is None:
+            vanished.append(m.path)
+            continue
         matches = find_matches(pattern, source, path=m.path)
         if not matches:
             continue  # changed between the search and now: nothing to stage for it
@@ -118,7 +146,14 @@ def propose_rewrite(
                 for e in edits
             ],
         })
-    return staged, inner, files_data, broken
+    return Proposal(staged, inner, files_data, broken, vanished)
+
+
+def _vanished_note(vanished: list[str]) -> str:
+    if not vanished:
+        return ""
+    return (f"{plural(len(vanished), 'matching file')} vanished before it could be staged (deleted or replaced): "
+            + ", ".join(vanished[:10]) + (" ..." if len(vanished) > 10 else ""))
 
 
 def build(ctx: RunContext) -> list[Tool]:
@@ -146,12 +181,12 @@ class EditFamily:
         except TemplateError as exc:
             raise ToolError(str(exc)) from exc
         try:
-            staged, inner, files_data, broken = await asyncio.to_thread(propose_rewrite, self.searcher, plan, template,
-                                                                         [target])
+            staged, inner, files_data, broken, vanished = await asyncio.to_thread(propose_rewrite, self.searcher, plan,
+                                                                                   template, [target])
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         where = self.ctx.relpath(target)
-        note = languages_note(plan)
+        note = "\n".join(filter(None, [languages_note(plan), _vanished_note(vanished)]))
         if not staged:
             return ToolResult(
                 ok=True,
@@ -183,6 +218,7 @@ class EditFamily:
             "files": files_data,
             "overlapping_left": inner,
             "no_longer_parses": broken,
+            "vanished": vanished,
             "diff_chars": len(diff),
         }
         return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
@@ -199,7 +235,14 @@ class EditFamily:
         # the baseline: only what the edit breaks is reported after it
         await self.ctx.diagnostics.before_write([str(f.path) for f in edit.files])
         try:
-            await asyncio.to_thread(EditStore.commit, edit)
+            await asyncio.to_thread(EditStore.commit, edit, self.ctx.root, force=bool(args.get("force")))
+        except UnsafeEdit as exc:
+            self.store.reopen(edit)
+            raise ToolError(
+                f"{edit.id} not written: {'; '.join(exc.problems)}. Nothing was written and the edit stays open: fix "
+                f'the cause and call resolve with edit_id "{edit.id}" again (force: true writes read-only files), or discard it.',
+                data={"edit_id": edit.id, "action": "accept", "written": [], "refused": exc.problems},
+            ) from exc
         except StaleEdit as exc:
             raise ToolError(
                 f"{edit.id} rejected: {', '.join(exc.changed)} changed since the edit was staged, so nothing was written "
