@@ -21,6 +21,7 @@ from minitools.match import (
     Pattern,
     PatternError,
     Searcher,
+    UnknownLanguage,
     available_languages,
     compile_pattern,
     one_language,
@@ -35,6 +36,7 @@ NAME = "ast-grep"
 HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
 INTERMIXED = True  # the CLI parses options between the paths
 EXIT_MATCH, EXIT_NONE, EXIT_USAGE, EXIT_PATTERN = 0, 1, 2, 8
+EXIT_PATH = 1  # a path that cannot be searched (missing, a symlink loop): ast-grep's code for it
 JSON_STYLES = ("pretty", "stream", "compact")
 
 
@@ -139,10 +141,20 @@ def _style(args: argparse.Namespace) -> Style | int:
     return Style(args.json, args.files_with_matches, before, after, use_color(args.color))
 
 
+def _resolved(raw: str) -> Path:
+    """`raw` resolved; PathError naming it when it cannot be (a symlink loop, a NUL byte)."""
+    try:
+        return Path(raw).resolve()
+    except RuntimeError:  # pathlib's word for a symlink loop
+        raise PathError(f'cannot search "{raw}": it is a symlink loop') from None
+    except (OSError, ValueError) as exc:
+        raise PathError(f'cannot search "{raw}": {exc}') from None
+
+
 def _root_and_paths(args: argparse.Namespace) -> tuple[Path, list[Path]]:
-    paths = [Path(p).resolve() for p in args.paths]
+    paths = [_resolved(p) for p in args.paths]
     if args.root is not None:
-        root = Path(args.root).resolve()
+        root = _resolved(args.root)
     else:
         root = Path.cwd().resolve()
         if paths and not all(p == root or root in p.parents for p in paths):
@@ -169,8 +181,10 @@ def _plan_per_file(source: str, searcher: Searcher, paths: list[Path]) -> Langua
         plan = plan_languages(source, searcher, paths)
     except PatternError as exc:
         return _fail(str(exc), EXIT_PATTERN)
-    except PathError as exc:
+    except UnknownLanguage as exc:
         return _fail(f"{exc}; pass --lang L (see `minitools grammars list`)")
+    except PathError as exc:
+        return _fail(str(exc), EXIT_PATH)
     from minitools.tools import plural  # the run machinery stays unloaded: only the text helper
 
     for skip in plan.skipped:
@@ -187,7 +201,10 @@ def main(args: argparse.Namespace) -> int:
     style = _style(args)
     if isinstance(style, int):
         return style
-    root, paths = _root_and_paths(args)
+    try:
+        root, paths = _root_and_paths(args)
+    except PathError as exc:
+        return _fail(str(exc), EXIT_PATH)
     single: Pattern | None = None
     if args.lang:
         compiled = _compile_one(source, args.lang)
@@ -207,7 +224,7 @@ def main(args: argparse.Namespace) -> int:
             return _rewrite(searcher, plan, args.rewrite, paths, apply=args.apply)
         matches = search_languages(searcher, plan, paths).matches
     except PathError as exc:
-        return _fail(str(exc))
+        return _fail(str(exc), EXIT_PATH)
     finally:
         searcher.close()
     text = render(matches, style, searcher.root)

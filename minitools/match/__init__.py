@@ -11,7 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from minitools.exports import lazy_getattr
-from minitools.match._by_language import LanguagePlan, Skipped, one_language, plan_languages, search_languages
+from minitools.match._by_language import (
+    LanguagePlan,
+    Skipped,
+    UnknownLanguage,
+    one_language,
+    plan_languages,
+    search_languages,
+)
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
@@ -52,6 +59,7 @@ __all__ = [
     "Skipped",
     "Template",
     "TemplateError",
+    "UnknownLanguage",
     "apply_edits",
     "available_languages",
     "check_fragment",

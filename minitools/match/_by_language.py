@@ -16,7 +16,11 @@ from minitools.match._one_file import NodeMatch, SearchResult
 from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
 from minitools.match._walk import language_for_path
 
-__all__ = ["LanguagePlan", "Skipped", "one_language", "plan_languages", "search_languages"]
+__all__ = ["LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages"]
+
+
+class UnknownLanguage(PathError):
+    """A file named explicitly whose extension names no language: the caller must name one."""
 
 
 class Skipped(NamedTuple):
@@ -47,15 +51,15 @@ def one_language(pattern: Pattern) -> LanguagePlan:
 def plan_languages(source: str, searcher: Searcher, paths: Sequence[Path]) -> LanguagePlan:
     """The files under `paths` grouped by the language of their extension, with the pattern
     compiled for each. Raises PatternError for a pattern refused in every language alike (said
-    once, not once per language) and PathError for a file named explicitly whose extension
-    names no language."""
+    once, not once per language), UnknownLanguage for a file named explicitly whose extension
+    names no language, and PathError for a path that is not there."""
     check_fragment(source)
     files = searcher.collect(list(paths), None)
     groups: dict[str, list[str]] = {}
     for f in files:
         language = language_for_path(f)
         if language is None:  # only a file named explicitly gets here
-            raise PathError(f'cannot infer the language of "{searcher.display(f)}" from its extension')
+            raise UnknownLanguage(f'cannot infer the language of "{searcher.display(f)}" from its extension')
         groups.setdefault(language, []).append(f)
     known = set(available_languages())
     searches: list[tuple[Pattern, list[str] | None]] = []

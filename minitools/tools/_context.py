@@ -22,7 +22,33 @@ from minitools.toolspec import ToolError, ToolResult
 from minitools.tracing import Tracer
 from minitools.vibe import RosterSource
 
-__all__ = ["RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource"]
+__all__ = ["RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource",
+           "shown_path", "unusable_path"]
+
+NAME_MAX = 255  # bytes in one path component (Linux, macOS)
+PATH_MAX = 4096  # bytes in a whole path (Linux)
+
+
+def unusable_path(path: str) -> str:
+    """Why the text `path` can be no path at all ("" when it can): a NUL byte, or a name or
+    a whole path longer than the system allows. The caller's error, said as such."""
+    if "\x00" in path:
+        return "contains a NUL byte"
+    try:
+        encoded = os.fsencode(path)
+    except UnicodeError:
+        return "cannot be encoded as a file name"
+    if len(encoded) > PATH_MAX:
+        return f"is {len(encoded):,} bytes long, more than a path may be ({PATH_MAX:,})"
+    longest = max((len(part) for part in encoded.split(b"/")), default=0)
+    if longest > NAME_MAX:
+        return f"has a name of {longest:,} bytes, more than a file name may be ({NAME_MAX})"
+    return ""
+
+
+def shown_path(path: str, limit: int = 120) -> str:
+    """`path` quoted for a message, cut when long."""
+    return repr(path if len(path) <= limit else path[:limit] + "...")
 
 Closer = Callable[[], Awaitable[None]]
 BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
@@ -108,16 +134,24 @@ class RunContext:
         """
         if path is None or path == "":
             return self.root
+        problem = unusable_path(path)
+        if problem:
+            raise ToolError(f"{what} {shown_path(path)} {problem}; give a path to a file or folder inside the workspace.")
         candidate = Path(path)
         if not candidate.is_absolute():
             candidate = self.root / candidate
-        resolved = Path(os.path.realpath(candidate))
+        try:
+            resolved = Path(os.path.realpath(candidate))
+            exists = resolved.exists()
+        except (OSError, ValueError) as exc:
+            raise ToolError(f"{what} {shown_path(path)} cannot be looked up ({exc}); give a path to a file or folder "
+                            "inside the workspace.") from None
         if resolved != self.root and self.root not in resolved.parents:
             raise ToolError(
                 f'{what} "{path}" is outside the workspace root {self.root}; '
                 "give a path inside it (relative paths are taken from the root)."
             )
-        if must_exist and not resolved.exists():
+        if must_exist and not exists:
             raise ToolError(f'{what} "{path}" does not exist under {self.root}; check the spelling or list the directory.')
         return resolved
 

@@ -15,6 +15,7 @@ from minitools.match import (
     Pattern,
     PatternError,
     Searcher,
+    UnknownLanguage,
     available_languages,
     compile_pattern,
     language_for_path,
@@ -132,8 +133,10 @@ def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan,
         plan = plan_languages(source, searcher, [target])
     except PatternError as exc:
         raise ToolError(f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement).") from exc
-    except PathError as exc:
+    except UnknownLanguage as exc:
         raise ToolError(f"{exc}; pass language (python, javascript, typescript, rust, go, c, java, ...).") from exc
+    except PathError as exc:
+        raise ToolError(str(exc)) from exc
     if plan.files and not plan.searches:
         reasons = "; ".join(f"{skip.language} ({plural(skip.files, 'file')}): {skip.reason}" for skip in plan.skipped)
         raise ToolError(f'"{source}" parses in none of the languages under "{raw_path or "."}": {reasons}. '

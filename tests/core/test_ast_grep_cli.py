@@ -251,3 +251,17 @@ def test_context_output_equals_ast_grep_on_generated_files(tmp_path: Path, seed:
     pattern = rnd.choice(["print($$$A)", "print($A)", "$X = $Y"])
     mine, ref = ours(pattern, "t.py", *flags, cwd=tmp_path), theirs("-p", pattern, "t.py", *flags, cwd=tmp_path)
     assert (mine.returncode, mine.stdout) == (ref.returncode, ref.stdout), (text, flags, mine.stderr)
+
+
+def test_a_symlink_loop_or_a_missing_path_is_a_clear_error(project: Path) -> None:
+    # loopa.py -> loopa -> loopb -> loopa: a message, no traceback, ast-grep's exit code
+    (project / "loopa.py").symlink_to("loopa")
+    (project / "loopa").symlink_to("loopb")
+    (project / "loopb").symlink_to("loopa")
+    loop = ours("print($A)", "loopa.py", cwd=project)
+    ref = theirs("-p", "print($A)", "loopa.py", cwd=project)
+    assert loop.returncode == ref.returncode == 1 and loop.stdout == ""
+    assert "loopa.py" in loop.stderr and "symlink loop" in loop.stderr and "Traceback" not in loop.stderr
+    missing = ours("print($A)", "nothere.py", cwd=project)
+    assert missing.returncode == theirs("-p", "print($A)", "nothere.py", cwd=project).returncode == 1
+    assert "nothere.py" in missing.stderr and "does not exist" in missing.stderr

@@ -14,7 +14,7 @@ def test_public_surface_is_pinned() -> None:
         "SearchResult", "Searcher", "Template", "TemplateError", "apply_edits", "available_languages", "check_fragment",
         "compile_pattern", "find_matches", "grammar_source", "ladder_for", "language_for_path", "load_language",
         "parse_errors", "plan_edits", "vendor_grammars",
-        "LanguagePlan", "Skipped", "one_language", "plan_languages", "search_languages",
+        "LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages",
     ])
     assert issubclass(match.PatternError, ValueError)
 

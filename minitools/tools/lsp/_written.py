@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from minitools.lsp import Document, LSPClient, NoServer, ServerGone, language_of, path_to_uri
+from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
 from minitools.tools._text import plural
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
@@ -116,6 +117,9 @@ class WriteDiagnostics:
 
     def _place(self, raw: str, *, must_exist: bool = True) -> tuple[Path, str, str]:
         """`raw` as an absolute path, its display name, and why it is not checked ("" when it is)."""
+        problem = unusable_path(raw)
+        if problem:
+            return self.ctx.root, shown_path(raw), f"not a usable path: it {problem}"
         path = Path(raw) if os.path.isabs(raw) else self.ctx.root / raw
         path = Path(os.path.realpath(path))
         rel = self.ctx.relpath(path)
