@@ -13,11 +13,14 @@ from __future__ import annotations
 import enum
 import inspect
 import json
+import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from minitools.ask import AnswerError, NoPersonAttached, QuestionPort, QuestionTimeout
 from minitools.toolspec import Tier, Tool, ToolSpec
+
+log = logging.getLogger("minitools")
 
 __all__ = ["Surface", "Registry", "ApprovalGate", "Approver", "summarize_args"]
 
@@ -112,9 +115,14 @@ class ApprovalGate:
         if spec.tier is Tier.READ:
             return None
         if self._approve is not None:
-            verdict = self._approve(spec, args)
-            if inspect.isawaitable(verdict):
-                verdict = await verdict
+            try:
+                verdict = self._approve(spec, args)
+                if inspect.isawaitable(verdict):
+                    verdict = await verdict
+            except Exception as exc:
+                log.warning("the approver raised for %s", spec.name, exc_info=True)
+                return (f"{spec.name} was not run: the approver failed ({type(exc).__name__}: {exc}), so the call "
+                        "counts as not approved. Nothing was done. Tell the person their approval hook is failing.")
             if verdict is True:
                 return None
             reason = f": {verdict}" if isinstance(verdict, str) and verdict else ""

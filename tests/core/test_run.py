@@ -88,6 +88,18 @@ async def test_approval_allow_deny_and_fail_closed(notes_root):
     assert not (notes_root / "b.txt").exists()
 
 
+@pytest.mark.parametrize("strict", [False, True])
+async def test_an_approver_that_raises_fails_closed(notes_root, strict):
+    def broken(spec, args):
+        raise RuntimeError("policy service unreachable")
+
+    async with Run(notes_root, approve=broken, tools=note_tools(notes_root), strict=strict) as run:
+        result = await run.call("write_note", {"name": "a.txt", "text": "t"})
+    assert not result.ok and "the approver failed (RuntimeError: policy service unreachable)" in result.text
+    assert result.data == {"approved": False}
+    assert not (notes_root / "a.txt").exists()
+
+
 async def test_async_approver(notes_root):
     async def approve(spec, args):
         await asyncio.sleep(0)
