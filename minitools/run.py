@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from minitools.ask import Questions, as_port
 from minitools.registry import ApprovalGate, Approver, Registry, Surface
 from minitools.schema import SchemaError, apply_defaults, drop_nulls, export, validate
-from minitools.tools import RunContext, build_tools, invoke, refusal
+from minitools.tools import CALL_SURFACE, RunContext, build_tools, invoke, refusal
 from minitools.toolspec import JSONObject, Tool, ToolResult, ToolSpec
 from minitools.tracing import FileTracer, TraceTarget, make_tracer
 
@@ -168,14 +168,18 @@ class Run:
         verdict = await self._gate.check(spec, full_args)
         if verdict is not None:
             return refusal(verdict, data={"approved": False})
-        if spec.parallel_safe or _holding_serial.get():
-            return await invoke(tool, full_args, strict=self.strict)
-        async with self._serial:
-            token = _holding_serial.set(True)
-            try:
+        surface_token = CALL_SURFACE.set(where.value)
+        try:
+            if spec.parallel_safe or _holding_serial.get():
                 return await invoke(tool, full_args, strict=self.strict)
-            finally:
-                _holding_serial.reset(token)
+            async with self._serial:
+                token = _holding_serial.set(True)
+                try:
+                    return await invoke(tool, full_args, strict=self.strict)
+                finally:
+                    _holding_serial.reset(token)
+        finally:
+            CALL_SURFACE.reset(surface_token)
 
     async def _bridge_call(self, name: str, args: Mapping[str, Any], surface: str) -> ToolResult:
         # The eval bridge re-enters here, so surface, validation and approval apply

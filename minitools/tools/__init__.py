@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from minitools.exports import lazy_getattr
 
 if TYPE_CHECKING:
-    from minitools.tools._context import Enclosure, RosterSource, RunContext
+    from minitools.tools._context import CALL_SURFACE, Enclosure, RosterSource, RunContext
     from minitools.tools._edge import invoke, refusal
     from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
     from minitools.tools._text import plural
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # loaded on first use: the CLI's rewrite path takes the edit store without the run machinery
 _LAZY = {
-    **dict.fromkeys(("RunContext", "Enclosure", "RosterSource"), "minitools.tools._context"),
+    **dict.fromkeys(("RunContext", "Enclosure", "RosterSource", "CALL_SURFACE"), "minitools.tools._context"),
     "plural": "minitools.tools._text",
     "invoke": "minitools.tools._edge",
     "refusal": "minitools.tools._edge",
@@ -28,7 +28,7 @@ _LAZY = {
                    "minitools.tools._staging"),
 }
 
-__all__ = ["FAMILIES", "EditStore", "Enclosure", "RosterSource", "RunContext", "StagedEdit", "StagedFile", "StaleEdit",
+__all__ = ["CALL_SURFACE", "FAMILIES", "EditStore", "Enclosure", "RosterSource", "RunContext", "StagedEdit", "StagedFile", "StaleEdit",
            "UnsafeEdit", "WriteFailed", "build_tools", "invoke", "plural", "refusal"]
 
 # module names under minitools.tools, in the order their tools are listed

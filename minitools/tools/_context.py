@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,7 +23,7 @@ from minitools.toolspec import ToolError, ToolResult
 from minitools.tracing import Tracer
 from minitools.vibe import RosterSource
 
-__all__ = ["RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource",
+__all__ = ["CALL_SURFACE", "READ_ONLY_SURFACES", "RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource",
            "shown_path", "unusable_path"]
 
 NAME_MAX = 255  # bytes in one path component (Linux, macOS)
@@ -51,6 +52,11 @@ def shown_path(path: str, limit: int = 120) -> str:
     return repr(path if len(path) <= limit else path[:limit] + "...")
 
 Closer = Callable[[], Awaitable[None]]
+
+# the surface the current call came in on ("full", "plan", "readonly"), set by Run.call: a family
+# whose work outlives the call (a vibe worker) passes it on
+CALL_SURFACE: ContextVar[str] = ContextVar("minitools_call_surface", default="full")
+READ_ONLY_SURFACES = frozenset({"plan", "readonly"})
 BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
 
 _UNSET: Any = object()

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from minitools.tools._context import RunContext
+from minitools.tools._context import CALL_SURFACE, READ_ONLY_SURFACES, RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 from minitools.vibe import WORKER_ENV, CapReached, Roster, Status, VibeError, Worker, WorkerPool, as_roster
 
@@ -132,12 +132,16 @@ class VibeFamily:
     async def vibe_spawn(self, args: Mapping[str, Any]) -> ToolResult:
         p = self.pool()
         try:
-            w = await p.spawn(args["brief"], args["label"], args.get("tier", "fast"))
+            surface = CALL_SURFACE.get()
+            w = await p.spawn(args["brief"], args["label"], args.get("tier", "fast"), surface=surface,
+                              read_only=surface in READ_ONLY_SURFACES)
         except CapReached as exc:
             raise ToolError(
                 f'cannot spawn "{args["label"]}": {exc} (option vibe_max_workers). Nothing was started; '
                 "wait for a worker (vibe_wait) or stop one (vibe_kill), then spawn again.",
                 data={"running": p.active(), "cap": p.max_workers}) from None
+        except VibeError as exc:
+            raise ToolError(f'cannot spawn "{args["label"]}": {exc}. Nothing was started.') from None
         if w.status is Status.FAILED:
             raise ToolError(f'worker {w.id} ("{w.label}") did not start: {w.error}. Check the roster\'s '
                             f"{w.tier} command (serve --vibe ROSTER.toml or Run(vibe=...)).", data=w.snapshot(LIST_RESULT_LIMIT))
@@ -148,9 +152,12 @@ class VibeFamily:
     async def vibe_send(self, args: Mapping[str, Any]) -> ToolResult:
         w = self.worker(args["worker_id"])
         try:
-            before = await self.pool().send(w.id, args["message"])
+            surface = CALL_SURFACE.get()
+            before = await self.pool().send(w.id, args["message"], surface=surface, read_only=surface in READ_ONLY_SURFACES)
         except CapReached as exc:
             raise ToolError(f"cannot restart {w.id}: {exc}. Nothing was changed; wait for or kill another worker first.") from None
+        except VibeError as exc:
+            raise ToolError(f"cannot restart {w.id}: {exc}. Nothing was changed.") from None
         how = ("its current run was stopped and it was started again" if before.is_active
                else f"it had finished ({before.value}) and was started again")
         return ToolResult(ok=True, data=dict(w.snapshot(LIST_RESULT_LIMIT), previous_status=before.value), text=(

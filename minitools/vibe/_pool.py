@@ -31,6 +31,8 @@ __all__ = ["WorkerPool", "Worker", "VibeError", "CapReached", "WORKER_ENV"]
 
 #: set in every worker's environment: a minitools Run inside a worker registers no vibe_* or ask_user.
 WORKER_ENV = "MINITOOLS_VIBE_WORKER"
+#: the surface the worker was started from (full, plan, readonly): on plan and readonly it must not write
+SURFACE_ENV = "MINITOOLS_SURFACE"
 LOG_TAIL = 2000
 
 
@@ -45,8 +47,9 @@ class CapReached(VibeError):
 class Worker:
     """One background worker: its brief, its current run, and what it produced."""
 
-    def __init__(self, id_: str, label: str, tier: str, brief: str, folder: Path) -> None:
+    def __init__(self, id_: str, label: str, tier: str, brief: str, folder: Path, surface: str = "full") -> None:
         self.id = id_
+        self.surface = surface  # the surface the current run was started from
         self.label = label
         self.tier = tier
         self.brief = brief
@@ -156,27 +159,33 @@ class WorkerPool:
 
     # Commands --------------------------------------------------------------------------
 
-    async def spawn(self, brief: str, label: str, tier: str = "fast") -> Worker:
+    async def spawn(self, brief: str, label: str, tier: str = "fast", *, surface: str = "full",
+                    read_only: bool = False) -> Worker:
         """Start a worker in the background and return once its process exists (or failed to
-        start: then its status is failed); raise `CapReached` when the cap is full."""
+        start: then its status is failed); raise `CapReached` when the cap is full. `surface` is
+        the surface it is started from; on a `read_only` one only a runner that honours the
+        surface is started (VibeError otherwise)."""
         if self._closed:
             raise VibeError("the worker pool is closed")
-        self.roster.runner(tier)  # an unknown tier is refused before anything starts
+        self._check_surface(tier, surface, read_only)  # an unknown tier is refused before anything starts
         self._check_cap()
         if self._folder is None:
             self._folder = Path(tempfile.mkdtemp(prefix="minitools-vibe-"))
         id_ = f"w{next(self._ids)}"
         folder = self._folder / id_
         folder.mkdir()
-        worker = Worker(id_, label, tier, brief, folder)
+        worker = Worker(id_, label, tier, brief, folder, surface)
         self._workers[id_] = worker
         self._start(worker)
         await worker._launched.wait()
         return worker
 
-    async def send(self, worker_id: str, message: str) -> Status:
-        """Append `message` to the brief and run the worker again; return its status before."""
+    async def send(self, worker_id: str, message: str, *, surface: str = "full", read_only: bool = False) -> Status:
+        """Append `message` to the brief and run the worker again, from `surface` (as `spawn`);
+        return its status before."""
         worker = self.get(worker_id)
+        self._check_surface(worker.tier, surface, read_only)
+        worker.surface = surface
         before = worker.status
         if not before.is_active:
             self._check_cap()
@@ -205,6 +214,13 @@ class WorkerPool:
             shutil.rmtree(self._folder, ignore_errors=True)
 
     # Internals -------------------------------------------------------------------------
+
+    def _check_surface(self, tier: str, surface: str, read_only: bool) -> None:
+        runner = self.roster.runner(tier)
+        if read_only and not runner.honours_surface:
+            raise VibeError(f"the {tier} runner does not declare that it honours the {surface} surface, where a worker "
+                            "must not write: give its command the {surface} placeholder (or honours_surface = true in "
+                            "its roster table, for a runner that reads MINITOOLS_SURFACE)")
 
     def _check_cap(self) -> None:
         if self.active() >= self.max_workers:
@@ -253,11 +269,11 @@ class WorkerPool:
             log.write(f"--- run {worker.runs} ---\n".encode())
         if isinstance(runner, CommandRunner):
             env = dict(self._env, **{WORKER_ENV: worker.id, "MINITOOLS_BRIEF_FILE": str(brief_file),
-                                     "MINITOOLS_RESULT_FILE": str(result_file)})
+                                     "MINITOOLS_RESULT_FILE": str(result_file), SURFACE_ENV: worker.surface})
             try:
                 with worker.log_path.open("ab") as log, stdout_file.open("wb") as out:
                     proc = await asyncio.create_subprocess_exec(
-                        *runner.command(brief_file, result_file), stdin=subprocess.DEVNULL, stdout=out,
+                        *runner.command(brief_file, result_file, worker.surface), stdin=subprocess.DEVNULL, stdout=out,
                         stderr=log, cwd=self.root, env=env, start_new_session=True)
             except OSError as exc:
                 worker.error = f"the {worker.tier} runner could not start: {exc}"

@@ -2,9 +2,14 @@
 
 `fast` is for mechanical work with a clear specification, `good` for design, judgement or
 review. A runner is a command template — an argv whose items may contain ``{brief_file}``
-(a file holding the brief) and ``{result_file}`` (where the worker may write its result;
-otherwise its stdout is the result) — or, for embedders, a Python callable
+(a file holding the brief), ``{result_file}`` (where the worker may write its result;
+otherwise its stdout is the result) and ``{surface}`` (the surface the worker was started from:
+full, plan or readonly; also in ``MINITOOLS_SURFACE``) — or, for embedders, a Python callable
 ``(brief, log) -> result`` (sync or async) where ``log(text)`` appends to the worker's log.
+
+A runner honours the surface when its command takes ``{surface}`` or its table says
+``honours_surface = true`` (a callable: ``CallableRunner(fn, honours_surface=True)``): only such a
+runner is started from a read-only surface, where its worker must not write.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from typing import Any
 __all__ = ["Roster", "CommandRunner", "CallableRunner", "Runner", "RosterError", "TIERS", "RosterSource", "as_roster", "load_roster"]
 
 TIERS = ("fast", "good")
-PLACEHOLDERS = ("brief_file", "result_file")
+PLACEHOLDERS = ("brief_file", "result_file", "surface")
 
 
 class RosterError(ValueError):
@@ -28,9 +33,10 @@ class RosterError(ValueError):
 
 @dataclass(frozen=True)
 class CommandRunner:
-    """A real command; ``{brief_file}`` and ``{result_file}`` are filled in per run."""
+    """A real command; ``{brief_file}``, ``{result_file}`` and ``{surface}`` are filled in per run."""
 
     argv: tuple[str, ...]
+    declares_surface: bool = False  # the roster says the command honours MINITOOLS_SURFACE
 
     def __post_init__(self) -> None:
         if not self.argv or not all(isinstance(a, str) for a in self.argv):
@@ -39,12 +45,16 @@ class CommandRunner:
             for name in re.findall(r"\{([^{}]*)\}", arg):
                 if name not in PLACEHOLDERS:
                     raise RosterError(f"runner argument {arg!r} has an unknown placeholder {{{name}}}; "
-                                      "use {brief_file} or {result_file}")
+                                      "use {brief_file}, {result_file} or {surface}")
 
-    def command(self, brief_file: Path, result_file: Path) -> list[str]:
+    @property
+    def honours_surface(self) -> bool:
+        return self.declares_surface or any("{surface}" in a for a in self.argv)
+
+    def command(self, brief_file: Path, result_file: Path, surface: str = "full") -> list[str]:
         """The argv for one run."""
-        values = {"brief_file": str(brief_file), "result_file": str(result_file)}
-        return [re.sub(r"\{(brief_file|result_file)\}", lambda m: values[m.group(1)], a) for a in self.argv]
+        values = {"brief_file": str(brief_file), "result_file": str(result_file), "surface": surface}
+        return [re.sub(r"\{(brief_file|result_file|surface)\}", lambda m: values[m.group(1)], a) for a in self.argv]
 
 
 @dataclass(frozen=True)
@@ -56,6 +66,7 @@ class CallableRunner:
     """
 
     fn: Callable[[str, Callable[[str], None]], Any]
+    honours_surface: bool = False  # the embedder's callable knows the surface and writes nothing on a read-only one
 
 
 Runner = CommandRunner | CallableRunner
@@ -66,12 +77,14 @@ def _runner(tier: str, value: Any) -> Runner:
         return value
     if callable(value):
         return CallableRunner(value)
+    declares = False
     if isinstance(value, Mapping) and "command" in value:
+        declares = value.get("honours_surface") is True
         value = value["command"]
     if isinstance(value, str):
         raise RosterError(f"the {tier} runner {value!r} is a string; give the command as a list of arguments")
     if isinstance(value, Sequence):
-        return CommandRunner(tuple(value))
+        return CommandRunner(tuple(value), declares)
     raise RosterError(f"the {tier} runner must be a command (list of arguments) or a callable, got {value!r}")
 
 

@@ -147,3 +147,45 @@ async def test_a_runner_that_cannot_start_is_reported_at_once(tmp_path):
         listed = await run.call("vibe_list", {})
     assert not result.ok and "did not start" in result.text and "no-such-agent" in result.text
     assert listed.data["workers"][0]["status"] == "failed"
+
+
+WRITER = ("import os, sys, pathlib\n"
+          "surface = sys.argv[3] if len(sys.argv) > 3 else os.environ.get('MINITOOLS_SURFACE', '?')\n"
+          "pathlib.Path(sys.argv[2]).write_text('surface=' + surface + ' env=' + os.environ.get('MINITOOLS_SURFACE', '?'))\n"
+          "if surface == 'full':\n"
+          "    pathlib.Path('written-by-worker.txt').write_text('x')\n")
+
+
+async def test_a_worker_gets_the_surface_and_a_read_only_one_only_honouring_runners(tmp_path):
+    import sys
+
+    # a runner that writes into the root unless told its surface is read-only
+    script = tmp_path.parent / "writer.py"
+    script.write_text(WRITER)
+    blind = [sys.executable, str(script), "{brief_file}", "{result_file}"]
+    honouring = [*blind, "{surface}"]
+    async with Run(tmp_path, vibe={"fast": blind, "good": honouring}) as run:
+        refused = await run.call("vibe_spawn", {"brief": "edit", "label": "blind", "tier": "fast"}, surface="plan")
+        assert not refused.ok and "does not declare that it honours the plan surface" in refused.text
+        assert "{surface}" in refused.text and not (tmp_path / "written-by-worker.txt").exists()
+        planned = await run.call("vibe_spawn", {"brief": "look", "label": "honest", "tier": "good"}, surface="readonly")
+        assert planned.ok, planned.text
+        done = await run.call("vibe_wait", {"worker_id": planned.data["worker_id"], "timeout_seconds": 60})
+        assert done.ok and "surface=readonly env=readonly" in done.text, done.text
+        assert not (tmp_path / "written-by-worker.txt").exists()
+        full = await run.call("vibe_spawn", {"brief": "edit", "label": "full", "tier": "fast"})
+        done = await run.call("vibe_wait", {"worker_id": full.data["worker_id"], "timeout_seconds": 60})
+        assert done.ok and "env=full" in done.text and (tmp_path / "written-by-worker.txt").exists()
+
+
+async def test_a_roster_table_can_declare_that_its_runner_honours_the_surface(tmp_path):
+    import sys
+
+    script = tmp_path.parent / "writer.py"
+    script.write_text(WRITER)
+    roster = {"fast": {"command": [sys.executable, str(script), "{brief_file}", "{result_file}"], "honours_surface": True}}
+    async with Run(tmp_path, vibe=roster) as run:
+        spawned = await run.call("vibe_spawn", {"brief": "look", "label": "declared"}, surface="plan")
+        assert spawned.ok, spawned.text
+        done = await run.call("vibe_wait", {"worker_id": spawned.data["worker_id"], "timeout_seconds": 60})
+    assert "env=plan" in done.text and not (tmp_path / "written-by-worker.txt").exists()
