@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minitools.dap._state import RunState, allowed
-from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection, die_with_parent
 
 __all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS"]
 
@@ -176,7 +176,7 @@ class DAPSession:
                 proc = await asyncio.create_subprocess_exec(
                     *args.get("args", []), cwd=args.get("cwd") or None,
                     env={**os.environ, **{k: v for k, v in (args.get("env") or {}).items() if v is not None}},
-                    stdin=asyncio.subprocess.DEVNULL, start_new_session=True,
+                    stdin=asyncio.subprocess.DEVNULL, start_new_session=True, preexec_fn=die_with_parent,
                 )
                 self._spawned.append(proc.pid)
                 body = {"processId": proc.pid}

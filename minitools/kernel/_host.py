@@ -20,7 +20,7 @@ from typing import Any
 
 from minitools.kernel._output import CellOutcome, CellOutput, exit_description
 from minitools.protocol import RemoteProtocolError
-from minitools.transport import ConnectionClosed, FramedConnection
+from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent
 
 __all__ = ["KernelProcess", "KernelStartError", "Bridge"]
 
@@ -72,7 +72,7 @@ class KernelProcess:
             self._proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, pass_fds=(to_child_r, from_child_w),
-                start_new_session=True, cwd=self.cwd, env=self.env,
+                start_new_session=True, cwd=self.cwd, env=self.env, preexec_fn=die_with_parent,
             )
         except OSError as exc:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):

@@ -7,7 +7,10 @@ Its own module, so that the pool (imported by the searcher) does not import the 
 
 from __future__ import annotations
 
+import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 from minitools.match._many_files import Searcher
@@ -17,7 +20,22 @@ from minitools.match._pool import recv_message, send_message
 __all__ = ["main"]
 
 
+def _watch_parent(interval: float = 0.5) -> None:
+    """Exit as soon as the parent is gone (this process was re-parented), even mid-search: a
+    worker never outlives the process that started it, however that one ended."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(interval)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
+    _watch_parent()
     root, max_file_bytes, cache_bytes = argv[0], int(argv[1]), int(argv[2])
     searcher = Searcher(Path(root), max_file_bytes=max_file_bytes, cache_bytes=cache_bytes, workers=1)
     inp, out = sys.stdin.buffer, sys.stdout.buffer

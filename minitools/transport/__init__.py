@@ -14,10 +14,12 @@ from minitools.transport._child import ChildProcess
 from minitools.transport._connection import FramedConnection, MessageFramer
 from minitools.transport._endpoint import JSONRPCEndpoint, NotificationHandler, RequestHandler, RPCError, params_object
 from minitools.transport._errors import ChildExited, ConnectionClosed
+from minitools.transport._lifeline import die_with_parent
 from minitools.transport._stderr import StderrRing
 
 __all__ = [
     "params_object",
+    "die_with_parent",
     "ChildProcess",
     "ChildExited",
     "ConnectionClosed",

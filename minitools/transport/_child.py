@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from minitools.tracing import Tracer
+from minitools.transport._lifeline import die_with_parent
 from minitools.transport._stderr import StderrRing
 
 __all__ = ["ChildProcess"]
@@ -120,6 +121,7 @@ class ChildProcess:
             cwd=os.fspath(cwd) if cwd is not None else None,
             env=dict(env) if env is not None else None,
             start_new_session=True,
+            preexec_fn=die_with_parent,
         )
         process = asyncio.subprocess.Process(transport, protocol, loop)
         name = peer or os.path.basename(argv[0])

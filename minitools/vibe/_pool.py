@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from minitools.transport import die_with_parent
 from minitools.vibe._roster import CallableRunner, CommandRunner, Roster
 from minitools.vibe._state import Status, check_move
 
@@ -274,7 +275,7 @@ class WorkerPool:
                 with worker.log_path.open("ab") as log, stdout_file.open("wb") as out:
                     proc = await asyncio.create_subprocess_exec(
                         *runner.command(brief_file, result_file, worker.surface), stdin=subprocess.DEVNULL, stdout=out,
-                        stderr=log, cwd=self.root, env=env, start_new_session=True)
+                        stderr=log, cwd=self.root, env=env, start_new_session=True, preexec_fn=die_with_parent)
             except OSError as exc:
                 worker.error = f"the {worker.tier} runner could not start: {exc}"
                 worker._launched.set()

@@ -63,3 +63,68 @@ async def test_closing_the_run_leaves_no_process(tmp_path: Path) -> None:
     while (left := (descendants(os.getpid()) - before) & started) and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)
     assert not left, f"processes outlived Run.close(): {sorted(left)}"
+
+
+HOST = """
+import asyncio, sys
+from minitools import Run
+from minitools.match import Searcher, compile_pattern
+
+async def main(root):
+    worker = [sys.executable, "-c", "import time; time.sleep(600)"]
+    run = Run(root, approve=lambda spec, args: True, vibe={"fast": worker})
+    for name, args in [
+        ("lsp", {"action": "hover", "file": "app/inventory.py", "line": 27, "symbol": "find"}),
+        ("eval", {"code": "x = 1", "description": "start the python kernel"}),
+        ("debug", {"op": "breakpoints", "file": "app/report.py", "lines": [17]}),
+        ("debug", {"op": "launch", "program": "main.py", "args": []}),
+        ("vibe_spawn", {"brief": "sleep", "label": "sleeper"}),
+    ]:
+        if run.registry.get(name) is not None:
+            result = await run.call(name, args)
+            assert result.ok, (name, result.text)
+    # shard workers: a searcher that keeps a pool
+    searcher = Searcher(root, workers=2, pool_min_files=1, pool_min_bytes=1)
+    searcher.search(compile_pattern("print($A)", "python"))
+    print("ready", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_no_child_outlives_a_host_killed_with_sigkill(tmp_path: Path) -> None:
+    # the host gets no chance to close its Run: the children must notice on their own
+    root = tmp_path / "sample"
+    shutil.copytree(sample_project(), root)
+    host = await asyncio.create_subprocess_exec(sys.executable, "-c", HOST, str(root), stdout=asyncio.subprocess.PIPE,
+                                                env=dict(os.environ, MINITOOLS_STRICT="1"))
+    try:
+        assert host.stdout is not None
+        line = await asyncio.wait_for(host.stdout.readline(), 120)
+        assert line == b"ready\n", line
+        started = descendants(host.pid)
+        assert len(started) >= 4, started  # server, kernel, adapter and program, worker, shard workers
+    finally:
+        host.kill()
+        await host.wait()
+    deadline = asyncio.get_running_loop().time() + 10
+    while (left := {p for p in started if _alive(p)}) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    assert not left, f"processes outlived their host's SIGKILL: {sorted((p, _name(p)) for p in left)}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def _name(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return handle.read().replace(b"\0", b" ").decode(errors="replace")[:120]
+    except OSError:
+        return "?"
