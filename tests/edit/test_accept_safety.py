@@ -93,3 +93,20 @@ async def test_files_vanishing_between_search_and_staging_are_counted(tmp_path: 
         r = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)", "language": "python"})
     assert r.ok and r.data["replacements"] == 0, r.text
     assert "2 matching files vanished before it could be staged" in r.text and "a.py" in r.text
+
+
+async def test_a_folder_that_is_a_symlink_out_of_the_root_at_staging_is_never_written(tree: tuple[Path, Path]) -> None:
+    root, outside = tree
+    (outside / "b.py").write_text("print(2)\n")
+    os.symlink(outside, root / "linked")
+    async with Run(root, resources={"lsp": False}, approve=lambda spec, args: True) as run:
+        staged = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)", "language": "python",
+                                             "path": "linked/b.py"})
+        if staged.ok and staged.data.get("edit_id"):  # staged through the link: accept must refuse it
+            accepted = await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "accept"})
+            assert not accepted.ok
+        else:
+            assert "outside the workspace root" in staged.text, staged.text
+        walked = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)", "language": "python"})
+        assert walked.ok and walked.data["replacements"] == 1, walked.text  # pkg/a.py only: the walk skips the link
+    assert (outside / "b.py").read_text() == "print(2)\n"
