@@ -23,6 +23,10 @@ from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, Fra
 __all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS"]
 
 STOP_EVENTS = ("stopped", "terminated", "exited")
+# SourceBreakpoint fields beyond the line: (field, the capability that allows it, what it is called)
+BREAKPOINT_FEATURES = (("condition", "supportsConditionalBreakpoints", "conditions"),
+                       ("hitCondition", "supportsHitConditionalBreakpoints", "hit counts"),
+                       ("logMessage", "supportsLogPoints", "log points"))
 
 
 class DAPError(Exception):
@@ -266,7 +270,7 @@ class DAPSession:
         except StepTimeout as exc:
             raise StepTimeout("the initialize response", exc.timeout) from None
 
-    async def start(self, command: str, arguments: dict[str, Any], breakpoints: dict[str, list[int]],
+    async def start(self, command: str, arguments: dict[str, Any], breakpoints: dict[str, list[dict[str, Any]]],
                     timeout: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """launch/attach with the order-agnostic handshake; returns (first stop event, breakpoints).
 
@@ -298,14 +302,32 @@ class DAPSession:
         stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the first stop after {command}")
         return stop, results
 
-    async def set_breakpoints(self, path: str, lines: list[int], timeout: float) -> list[dict[str, Any]]:
+    def unsupported(self, breakpoints: list[dict[str, Any]]) -> list[str]:
+        """What of `breakpoints` (DAP SourceBreakpoints) this adapter says it cannot do."""
+        missing = []
+        for key, capability, what in BREAKPOINT_FEATURES:
+            if any(key in bp for bp in breakpoints) and not self.capabilities.get(capability):
+                missing.append(what)
+        return missing
+
+    async def set_breakpoints(self, path: str, breakpoints: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+        """Set `path`'s breakpoints (DAP SourceBreakpoints: line, and condition, hitCondition,
+        logMessage where the adapter supports them; unsupported ones are sent as plain lines
+        and their entries say what was dropped)."""
+        dropped = self.unsupported(breakpoints)
+        supported = {key for key, capability, _ in BREAKPOINT_FEATURES if self.capabilities.get(capability)}
+        sent = [{k: v for k, v in bp.items() if k == "line" or k in supported} for bp in breakpoints]
         body = await self.request("setBreakpoints", {
             "source": {"path": path, "name": os.path.basename(path)},
-            "breakpoints": [{"line": n} for n in lines], "lines": lines,
+            "breakpoints": sent, "lines": [bp["line"] for bp in sent],
         }, timeout)
         out = []
-        for line, bp in zip(lines, body.get("breakpoints") or []):
-            entry = {**bp, "file": path, "line": line, "actual_line": bp.get("line", line)}
+        for spec, bp in zip(breakpoints, body.get("breakpoints") or []):
+            line = spec["line"]
+            entry = {**bp, "file": path, "line": line, "actual_line": bp.get("line", line),
+                     **{k: v for k, v in spec.items() if k != "line"}}
+            if dropped and len(spec) > 1:
+                entry["unsupported"] = dropped
             if "id" in bp:  # the adapter's own view (its line), updated by "breakpoint" events
                 self.breakpoint_status[bp["id"]] = dict(bp)
             out.append(entry)

@@ -23,7 +23,8 @@ __all__ = ["DebugSupervisor", "Slot"]
 class Slot:
     """What one conversation has: its breakpoints, its session, and what ended the last one."""
 
-    breakpoints: dict[str, list[int]] = field(default_factory=dict)
+    # file -> its breakpoints as DAP SourceBreakpoints ({line, condition?, hitCondition?, logMessage?})
+    breakpoints: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     session: DAPSession | None = None
     adapter: Adapter | None = None
     program: str = ""

@@ -39,15 +39,28 @@ PARAMETERS: dict[str, Any] = {
     "properties": {
         "op": {"type": "string", "enum": OPS, "description":
                "adapters: which adapters are usable here and why not. status: session state and where it stopped. "
-               "breakpoints(file, lines): set a file's breakpoints (empty lines clears; allowed before launch). "
+               "breakpoints(file, lines): set a file's breakpoints (empty lines clears; allowed before launch); a line "
+               "may be {line, condition, hit_condition, log_message} (a log point prints instead of stopping; "
+               "its output comes with output). "
                "launch(program, args?, adapter?): start the program, run to the first stop. attach(port, adapter?): "
                "attach to a process listening for a debugger (debugpy.listen). continue/pause/step_over/step_in/"
                "step_out(thread_id?): run and wait for the next stop. threads. stack(thread_id?): frames, max 30. "
                "scopes(frame_id). variables(reference, start?): children, 50 per page. evaluate(expression, "
                "frame_id?). output: program output since the last call. terminate: end the session."},
         "file": {"type": "string", "description": "breakpoints: source file, relative to the workspace root."},
-        "lines": {"type": "array", "items": {"type": "integer", "minimum": 1},
-                  "description": "breakpoints: 1-based line numbers; an empty list clears the file."},
+        "lines": {"type": "array", "items": {"anyOf": [
+            {"type": "integer", "minimum": 1},
+            {"type": "object", "additionalProperties": False, "required": ["line"], "properties": {
+                "line": {"type": "integer", "minimum": 1},
+                "condition": {"type": "string", "minLength": 1,
+                              "description": "stop only when this expression (the program's language) is true"},
+                "hit_condition": {"type": "string", "minLength": 1,
+                                  "description": "stop only on these hits, as the adapter reads it (e.g. 3 or >=3)"},
+                "log_message": {"type": "string", "minLength": 1,
+                                "description": "print this instead of stopping; {expr} is replaced by its value"},
+            }},
+        ]}, "description": "breakpoints: 1-based line numbers, or objects with a condition, hit count or log "
+                           "message; an empty list clears the file."},
         "program": {"type": "string", "description": "launch: the program (a .py or .go file, a Go package directory, "
                     "or a native executable built with -g), relative to the root."},
         "args": {"type": "array", "items": {"type": "string"}, "description": "launch: command-line arguments."},
@@ -75,6 +88,33 @@ def _programs() -> str:
 SPEC = ToolSpec("debug", Tier.EXEC, f"Drive a real debugger ({', '.join(a.id for a in ADAPTERS)}) on a program in the "
                 "workspace: set breakpoints, launch or attach, step, inspect the stack, variables and output. One session "
                 "per conversation, ended after a hard TTL.", PARAMETERS, parallel_safe=False)
+
+
+_FIELDS = {"condition": "condition", "hit_condition": "hitCondition", "log_message": "logMessage"}
+
+
+def _source_breakpoints(items: list[Any]) -> list[dict[str, Any]]:
+    """`lines` items (a number, or {line, condition, hit_condition, log_message}) as DAP
+    SourceBreakpoints, one per line (the last item for a line wins), in line order."""
+    by_line: dict[int, dict[str, Any]] = {}
+    for item in items:
+        spec = {"line": item} if isinstance(item, int) else {"line": item["line"]}
+        if isinstance(item, Mapping):
+            spec.update({dap: item[key] for key, dap in _FIELDS.items() if item.get(key)})
+        by_line[spec["line"]] = spec
+    return [by_line[line] for line in sorted(by_line)]
+
+
+def _spec_text(spec: Mapping[str, Any]) -> str:
+    """`7`, `7 if x > 3`, `7 on hit >=2`, `7 logs "x={x}"`."""
+    text = str(spec["line"])
+    if spec.get("condition"):
+        text += f" if {spec['condition']}"
+    if spec.get("hitCondition"):
+        text += f" on hit {spec['hitCondition']}"
+    if spec.get("logMessage"):
+        text += f" logs {spec['logMessage']!r}"
+    return text
 
 
 def _cap(value: str, cap: int = VALUE_CAP) -> str:
@@ -192,28 +232,37 @@ class DebugFamily:
 
     async def op_breakpoints(self, args: Mapping[str, Any]) -> ToolResult:
         path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
-        lines = sorted(set(self._need(args, "lines")))
+        specs = _source_breakpoints(self._need(args, "lines"))
         slot = self.slot
-        if lines:
-            slot.breakpoints[path] = lines
+        rel = self.ctx.relpath(path)
+        live = slot.session is not None and slot.session.is_alive
+        if live and slot.session is not None and slot.session.unsupported(specs):
+            adapter = slot.adapter.id if slot.adapter else slot.session.peer
+            raise ToolError(f"{adapter} does not support {' or '.join(slot.session.unsupported(specs))}; nothing was "
+                            f"set in {rel}. Use plain lines, or a condition the adapter supports.")
+        if specs:
+            slot.breakpoints[path] = specs
         else:
             slot.breakpoints.pop(path, None)
-        rel = self.ctx.relpath(path)
-        if slot.session is None or not slot.session.is_alive:
-            what = f"lines {lines}" if lines else "none (cleared)"
-            return ToolResult(True, f"breakpoints in {rel}: {what}; they will be set at launch.", {"file": rel, "lines": lines})
-        results = await slot.session.set_breakpoints(path, lines, self.timeout)
+        if not live or slot.session is None:
+            what = ", ".join(_spec_text(s) for s in specs) if specs else "none (cleared)"
+            return ToolResult(True, f"breakpoints in {rel}: {what}; they will be set at launch.",
+                              {"file": rel, "lines": [s["line"] for s in specs], "breakpoints": specs})
+        results = await slot.session.set_breakpoints(path, specs, self.timeout)
         return ToolResult(True, self._bp_text(results) or f"breakpoints in {rel} cleared.", {"breakpoints": results})
 
     def _bp_text(self, results: list[dict[str, Any]]) -> str:
         out = []
         for bp in results:
-            where = f"{self.ctx.relpath(bp['file'])}:{bp['line']}"
+            where = f"{self.ctx.relpath(bp['file'])}:{_spec_text(bp)}"
+            kind = "log point" if "logMessage" in bp else "breakpoint"
             if bp.get("verified"):
                 moved = f" (moved to line {bp['actual_line']})" if bp.get("actual_line", bp["line"]) != bp["line"] else ""
-                out.append(f"breakpoint {where}: verified{moved}")
+                out.append(f"{kind} {where}: verified{moved}")
             else:
-                out.append(f"breakpoint {where}: NOT verified — {bp.get('message') or 'the adapter gave no reason'}")
+                out.append(f"{kind} {where}: NOT verified — {bp.get('message') or 'the adapter gave no reason'}")
+            if bp.get("unsupported"):
+                out.append(f"  the adapter does not support {' or '.join(bp['unsupported'])}: set as a plain breakpoint")
         return "\n".join(out)
 
     # Starting ----------------------------------------------------------------------
