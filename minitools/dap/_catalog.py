@@ -67,6 +67,9 @@ class Adapter:
     attach: dict[str, object] | None = None
     # the call that makes a program attachable, given the port (named in attach's errors)
     listen_hint: str = ""
+    # attach by process id: the attach request's arguments, with the id under `pid_key`
+    attach_pid: dict[str, object] | None = None
+    pid_key: str = ""
 
 
 ADAPTERS: tuple[Adapter, ...] = (
@@ -92,6 +95,8 @@ ADAPTERS: tuple[Adapter, ...] = (
                 "justMyCode": True},
         attach={"type": "python", "request": "attach", "justMyCode": True, "subProcess": False},
         listen_hint="debugpy.listen",
+        attach_pid={"type": "python", "request": "attach", "justMyCode": True, "subProcess": False},
+        pid_key="processId",
     ),
     Adapter(
         id="lldb",
@@ -102,6 +107,8 @@ ADAPTERS: tuple[Adapter, ...] = (
         probe=("--help",),
         adapter_id="lldb",
         native=True,
+        attach_pid={},
+        pid_key="pid",
     ),
     Adapter(
         id="delve",
@@ -114,6 +121,8 @@ ADAPTERS: tuple[Adapter, ...] = (
         adapter_id="go",
         package_dirs=True,
         launch={"mode": "debug"},
+        attach_pid={"mode": "local"},
+        pid_key="processId",
         notes="dlv 1.20 writes the program's stdout to its own stdout, not to output events",
     ),
 )

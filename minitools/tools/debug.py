@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any
@@ -43,7 +44,8 @@ PARAMETERS: dict[str, Any] = {
                "may be {line, condition, hit_condition, log_message} (a log point prints instead of stopping; "
                "its output comes with output). "
                "launch(program, args?, adapter?): start the program, run to the first stop. attach(port, adapter?): "
-               "attach to a process listening for a debugger (debugpy.listen). continue/pause/step_over/step_in/"
+               "attach to a process listening for a debugger (debugpy.listen); attach(pid, adapter?): attach to a "
+               "running process (python: debugpy; native: lldb; Go: adapter delve). continue/pause/step_over/step_in/"
                "step_out(thread_id?): run and wait for the next stop. threads. stack(thread_id?): frames, max 30. "
                "scopes(frame_id). variables(reference, start?): children, 50 per page. evaluate(expression, "
                "frame_id?). output: program output since the last call. terminate: end the session."},
@@ -67,6 +69,7 @@ PARAMETERS: dict[str, Any] = {
         "adapter": {"type": "string", "enum": [a.id for a in ADAPTERS],
                     "description": "launch/attach: force an adapter instead of choosing from the program."},
         "port": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "attach: the port the process listens on."},
+        "pid": {"type": "integer", "minimum": 1, "description": "attach: the id of a running process to attach to."},
         "thread_id": {"type": "integer", "description": "continue/pause/step_*/stack: thread (default: the stopped one)."},
         "frame_id": {"type": "integer", "description": "scopes/evaluate: a frame id from stack (evaluate default: top frame)."},
         "reference": {"type": "integer", "description": "variables: a variablesReference from scopes, variables or evaluate."},
@@ -299,7 +302,11 @@ class DebugFamily:
 
     async def op_attach(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
-        port = self._need(args, "port")
+        if args.get("pid") is not None:
+            return await self._attach_pid(args)
+        if args.get("port") is None:
+            raise ToolError("op 'attach' needs 'port' (a process listening with debugpy.listen) or 'pid' (a running process).")
+        port = args["port"]
         attachable = attach_adapters()
         adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else attachable[0]
         if adapter is None or adapter.attach is None:
@@ -312,6 +319,31 @@ class DebugFamily:
             raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); "
                             f"start the program with {adapter.listen_hint}({port}).") from None
         return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+
+    async def _attach_pid(self, args: Mapping[str, Any]) -> ToolResult:
+        pid = int(args["pid"])
+        try:
+            exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+        except FileNotFoundError:
+            raise ToolError(f"no process {pid} is running; give the pid of a running process (ps, pgrep).") from None
+        except OSError:
+            exe = ""  # not readable here: the adapter decides
+        by_pid = [a for a in ADAPTERS if a.attach_pid is not None]
+        if args.get("adapter"):
+            adapter = adapter_by_id(args["adapter"])
+        else:  # a python interpreter is debugpy's; anything else a native program for lldb
+            adapter = next((a for a in by_pid if a.python_package and exe.startswith("python")),
+                           next((a for a in by_pid if a.native), None))
+        if adapter is None or adapter.attach_pid is None:
+            names = ", ".join(a.id for a in by_pid)
+            raise ToolError(f"attach by process id is supported for {names}; {args.get('adapter')} has none. "
+                            "Use launch, or attach by port.")
+        det = detect(self.ctx.root, adapter)
+        if not det.usable:
+            raise ToolError(f"cannot attach to {pid} with {adapter.id}: {det.reason}. Call op adapters for details.")
+        session = await self.sup.start_adapter(det, self.ctx.root)
+        config = {**adapter.attach_pid, adapter.pid_key: pid}
+        return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "")
 
     async def _start(self, session: DAPSession, adapter: Any, command: str, config: dict[str, Any],
                      label: str, det: Any, note: str) -> ToolResult:

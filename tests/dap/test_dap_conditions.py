@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,49 @@ async def test_delve_condition_log_point_and_its_missing_hit_counts(tmp_path: Pa
         assert r.ok and "ended" in r.text, r.text
         out = r.text + (await run.call("debug", {"op": "output"})).text
         assert all(f"i={n}" in out for n in range(6)), out
+
+
+SPIN_C = ("#include <unistd.h>\nint tick(int n) {\n    return n + 1;\n}\nint main(void) {\n    int n = 0;\n"
+          "    for (;;) {\n        n = tick(n);\n        usleep(100000);\n    }\n}\n")
+SPIN_PY = "import time\nn = 0\nwhile True:\n    n += 1\n    time.sleep(0.1)\n"
+
+
+async def test_attach_by_process_id_with_lldb(tmp_path: Path) -> None:
+    if shutil.which("gcc") is None or shutil.which("lldb-vscode-16") is None:
+        pytest.skip("gcc or lldb-vscode-16 (apt lldb-16) is not installed")
+    (tmp_path / "CMakeLists.txt").write_text("project(t C)\nadd_executable(spin spin.c)\n")
+    (tmp_path / "spin.c").write_text(SPIN_C)
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(tmp_path / "spin"), str(tmp_path / "spin.c")], check=True)
+    program = subprocess.Popen([str(tmp_path / "spin")])
+    try:
+        async with make_run(tmp_path) as run:
+            await run.call("debug", {"op": "breakpoints", "file": "spin.c", "lines": [3]})
+            r = await run.call("debug", {"op": "attach", "pid": program.pid})
+            assert r.ok and f"attached process {program.pid} (spin) with lldb" in r.text, r.text
+            r = await run.call("debug", {"op": "continue"})
+            assert r.ok and "spin.c:3" in r.text and "tick" in r.text, r.text
+            r = await run.call("debug", {"op": "evaluate", "expression": "n >= 0"})
+            assert r.ok and r.data["result"] == "true", r.text
+            await run.call("debug", {"op": "terminate"})
+    finally:
+        program.kill()
+        program.wait()
+
+
+async def test_attach_by_process_id_picks_debugpy_for_python(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname='t'\nversion='0'\n")
+    (tmp_path / "spin.py").write_text(SPIN_PY)
+    program = subprocess.Popen([sys.executable, "-Xfrozen_modules=off", str(tmp_path / "spin.py")])
+    try:
+        async with make_run(tmp_path) as run:
+            await run.call("debug", {"op": "breakpoints", "file": "spin.py", "lines": [4]})
+            r = await run.call("debug", {"op": "attach", "pid": program.pid})
+            assert r.ok and "with debugpy" in r.text, r.text
+            r = await run.call("debug", {"op": "continue"})
+            assert r.ok and "spin.py:4" in r.text, r.text
+            await run.call("debug", {"op": "terminate"})
+            gone = await run.call("debug", {"op": "attach", "pid": 2**22 + 7})
+            assert not gone.ok and "no process" in gone.text and "running" in gone.text
+    finally:
+        program.kill()
+        program.wait()
