@@ -81,6 +81,7 @@ def _client_capabilities() -> dict[str, Any]:
             "codeAction": {"dynamicRegistration": False, "isPreferredSupport": True,
                            "codeActionLiteralSupport": {"codeActionKind": {"valueSet": _ACTION_KINDS}}},
             "rename": {"dynamicRegistration": False, "prepareSupport": False},
+            "callHierarchy": {"dynamicRegistration": False},
         },
     }
 

@@ -24,7 +24,7 @@ from minitools.match import (
     search_languages,
 )
 from minitools.tools._context import RunContext
-from minitools.tools._text import plural
+from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build", "format_match", "compile_for", "languages_note", "shared_searcher"]
@@ -54,7 +54,12 @@ PARAMETERS: dict[str, Any] = {
             "type": "integer",
             "minimum": 1,
             "default": 50,
-            "description": "How many matches to return; the total is always reported.",
+            "description": "How many matches to return (a page); the total is always reported.",
+        },
+        "offset": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Skip this many matches: the next page (a capped result names the offset of its next page).",
         },
     },
     "required": ["pattern"],
@@ -176,8 +181,9 @@ class AstGrepFamily:
         source = args["pattern"]
         plan, target = compile_for(self.ctx, args)
         limit = int(args.get("max_results", 50))
+        offset = int(args.get("offset") or 0)
         try:
-            result = await asyncio.to_thread(search_languages, self.searcher, plan, [target], max_results=limit)
+            result = await asyncio.to_thread(search_languages, self.searcher, plan, [target], max_results=offset + limit)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         where = self.ctx.relpath(target)
@@ -196,10 +202,11 @@ class AstGrepFamily:
         parts = [head]
         if languages_note(plan):
             parts.append(languages_note(plan))
-        parts += [format_match(m) for m in result.matches]
-        if result.truncated:
-            more = result.total - len(result.matches)
-            parts.append(f"… {more} more; narrow with path or a more specific pattern.")
+        page = result.matches[offset:]
+        parts += [format_match(m) for m in page]
+        more = page_note(result.total, offset, len(page)) if result.total else ""
+        if more:
+            parts.append(f"… {more}; or narrow with path or a more specific pattern.")
         if result.total == 0:
             parts.append("No match. Check the language, or loosen the pattern with $_ / $$$ where details vary.")
         data = {
@@ -212,8 +219,9 @@ class AstGrepFamily:
             "files_searched": result.files_searched,
             "files_matched": result.files_matched,
             "skipped": result.skipped,
-            "truncated": result.truncated,
-            "matches": [m.to_json() for m in result.matches],
+            "truncated": offset + len(page) < result.total,
+            "offset": offset,
+            "matches": [m.to_json() for m in page],
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
 

@@ -48,7 +48,11 @@ async def test_tool_reports_how_many_more_and_how_to_narrow(tmp_path: Path) -> N
     async with Run(tmp_path) as run:
         r = await run.call("ast_grep", {"pattern": "foo($A)", "language": "python", "max_results": 5})
     assert r.ok and len(r.data["matches"]) == 5 and r.data["truncated"]
-    assert "2 more; narrow with path or a more specific pattern" in r.text
+    assert "showing 1-5 of 7; offset 5 for the next; or narrow with path or a more specific pattern" in r.text
+    async with Run(tmp_path) as run:
+        rest = await run.call("ast_grep", {"pattern": "foo($A)", "language": "python", "max_results": 5, "offset": 5})
+    assert rest.ok and [m["metavars"]["A"]["text"] for m in rest.data["matches"]] == ["5", "6"]
+    assert "showing 6-7 of 7" in rest.text and not rest.data["truncated"]
 
 
 @pytest.mark.parametrize(

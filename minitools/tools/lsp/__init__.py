@@ -39,7 +39,7 @@ from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 __all__ = ["build"]
 
 ACTIONS = ("diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols",
-           "code_actions", "status", "reload")
+           "incoming_calls", "outgoing_calls", "code_actions", "status", "reload")
 
 LSP_SPEC = ToolSpec(
     name="lsp",
@@ -50,8 +50,9 @@ LSP_SPEC = ToolSpec(
         "diagnostics (file, or \"*\" for the project checker), definition, type_definition, implementation, "
         "references (cap 50), hover, symbols (`query` for a workspace search, cap 100; or `file` for its outline, "
         "top-level entries first, cap 200, and with `line` too the entries inside the one at that line), "
+        "incoming_calls (who calls the function, at which line; cap 50), outgoing_calls (what it calls), "
         "code_actions, status (which servers run and why not), reload (restart the servers). Results are "
-        "path:line with the line's text."
+        "path:line with the line's text; a capped list names the `offset` of its next page."
     ),
     parameters={
         "type": "object",
@@ -64,8 +65,10 @@ LSP_SPEC = ToolSpec(
             "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` naming the symbol: its identifier "
                        "(a whole word found once on the line), or more of the line when it occurs several times; its "
                        "last identifier is the one meant. Required by definition, type_definition, implementation, "
-                       "references, hover."},
+                       "references, hover, incoming_calls, outgoing_calls."},
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
+            "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call lists: "
+                       "skip this many entries (a capped result names the offset of its next page)."},
         },
         "required": ["action"],
         "additionalProperties": False,
@@ -126,8 +129,9 @@ class LSPFamily:
         self.diagnostics = LSPDiagnostics(session, self.record)
         self.checker = ProjectChecker(session)
         navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
+        calls = {a: partial(self.queries.calls, a) for a in ("incoming_calls", "outgoing_calls")}
         self.actions: dict[str, Action] = {
-            **navigate, "diagnostics": self.diagnose, "symbols": self.queries.symbols,
+            **navigate, **calls, "diagnostics": self.diagnose, "symbols": self.queries.symbols,
             "code_actions": self.queries.code_actions, "status": self.status, "reload": self.reload,
         }
         assert set(self.actions) == set(ACTIONS), "every action in the spec has a handler"

@@ -88,11 +88,13 @@ def enclosing(nodes: list[Node], line: int) -> Node | None:
     return None
 
 
-def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[Any], str]) -> tuple[list[dict[str, Any]], int]:
+def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[Any], str],
+                 offset: int = 0) -> tuple[list[dict[str, Any]], int]:
     """At most `cap` rows, listed nested in document order; and how many entries there are
     in all. Rows are chosen level by level, entries local to a function or method (its
-    parameters and variables) after every other; a row whose inside was cut has `hidden` > 0:
-    how many entries inside it are not shown and not counted by a row inside it."""
+    parameters and variables) after every other, the page starting `offset` entries into that
+    order; a row whose inside was cut has `hidden` > 0: how many entries inside it are not
+    shown and not counted by a row inside it (on the first page)."""
     ranked: list[tuple[bool, int, int, Node]] = []
 
     def rank(items: list[Node], depth: int, local: bool) -> None:
@@ -102,12 +104,13 @@ def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[An
 
     rank(nodes, 0, False)
     ranked.sort(key=lambda r: r[:3])
-    chosen = {id(r[3]) for r in ranked[:cap]}
+    chosen = {id(r[3]) for r in ranked[offset:offset + cap]}
     rows: list[dict[str, Any]] = []
 
     def emit(items: list[Node], depth: int) -> None:
         for node in items:
             if id(node) not in chosen:
+                emit(node.children, depth + 1)  # a later page: entries whose parent was on an earlier one
                 continue
             item = node.item
             # what is inside and not shown (the inside of a child not shown is not shown either)

@@ -10,12 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.tools._text import page_note
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
+
+METHOD_NOT_FOUND = -32601  # JSON-RPC: the server has no such method
 
 NAVIGATION = {  # action -> (LSP method, capability)
     "definition": ("textDocument/definition", "definitionProvider"),
@@ -64,16 +67,72 @@ class LSPQueries:
         await self._track(client, found)
         total = len(found)
         cap = CAPS["references"] if action == "references" else 200
-        shown = found[:cap]
+        offset = int(args.get("offset") or 0)
+        shown = found[offset:offset + cap]
         label = action.replace("_", " ")
-        if not shown:
+        if not found:
             body = f"{client.spec.id} found no {label} for {where}."
         else:
-            head = f"{label} of {where}" + (f" ({total}, showing the first {cap})" if total > cap else f" ({total})")
+            more = page_note(total, offset, len(shown))
+            head = f"{label} of {where} ({total}" + (f"; {more})" if more else ")")
             body = "\n".join([head] + [f"{loc['file']}:{loc['line']}: {loc['text']}" for loc in shown])
         return ToolResult(ok=True, text="\n".join(notes + [body]),
-                          data={"server": client.spec.id, "locations": shown, "total": total, "truncated": total > cap,
-                                "position": place, "incomplete": client.progress.busy})
+                          data={"server": client.spec.id, "locations": shown, "total": total, "offset": offset,
+                                "truncated": offset + len(shown) < total, "position": place,
+                                "incomplete": client.progress.busy})
+
+    async def calls(self, action: str, args: Mapping[str, Any]) -> ToolResult:
+        """`incoming_calls` (who calls the symbol, at which line) or `outgoing_calls` (what it calls),
+        through the server's call hierarchy; capped and paged like references."""
+        s = self.s
+        t = await s.target(args, action)
+        client, line, at = t.client, t.line, t.resolved
+        s.require(client, "callHierarchyProvider", "call hierarchy")
+        await self._wait_index(client)
+        where = f'"{at.name}" at {t.rel}:{line}:{at.column + 1}'
+        items = await s.request(client, "textDocument/prepareCallHierarchy",
+                                {"textDocument": {"uri": t.doc.uri}, "position": t.position}, action) or []
+        if not items:
+            raise ToolError(f"{client.spec.id} finds no function or method at {where} to list calls of; put `line` "
+                            "and `symbol` on a function's name (its definition or a call).")
+        incoming = action == "incoming_calls"
+        method = "callHierarchy/incomingCalls" if incoming else "callHierarchy/outgoingCalls"
+        cache: dict[Path, list[str]] = {}
+        rows: list[dict[str, Any]] = []
+        try:
+            answered = [await s.request(client, method, {"item": item}, action) or [] for item in items[:1]]  # one place
+        except ToolError as exc:
+            if not (isinstance(exc.data, dict) and exc.data.get("code") == METHOD_NOT_FOUND):
+                raise
+            instead = "incoming_calls" if not incoming else "outgoing_calls"
+            raise ToolError(f"{client.spec.id} does not answer {action} (it has no {method}); {instead} and "
+                            "references work from the same place.", data=exc.data) from None
+        for found in answered:
+            for call in found:
+                peer = call.get("from" if incoming else "to") or {}
+                # incoming: where the caller calls it (fromRanges are in its file); outgoing: where the callee is
+                uri = peer.get("uri", "")
+                rng = (call.get("fromRanges") or [peer.get("selectionRange") or {}])[0] if incoming else (
+                    peer.get("selectionRange") or peer.get("range") or {})
+                place = location(client, self.ctx.relpath, uri, rng, cache) if uri else None
+                rows.append({"name": peer.get("name"), "kind": symbol_kind(peer.get("kind")),
+                             "detail": peer.get("detail"), "calls": len(call.get("fromRanges") or []), **(place or {})})
+        rows.sort(key=lambda r: (r.get("file", ""), r.get("line", 0)))
+        notes = t.notes + ([at.note(line)] if at.note(line) else []) + self._incomplete(client)
+        cap, offset = CAPS["references"], int(args.get("offset") or 0)
+        shown = rows[offset:offset + cap]
+        label = "callers" if incoming else "calls"
+        if not rows:
+            body = f"{client.spec.id} found no {'callers of' if incoming else 'calls from'} {where}."
+        else:
+            more = page_note(len(rows), offset, len(shown))
+            head = f"{'callers of' if incoming else 'calls from'} {where} ({len(rows)}" + (f"; {more})" if more else ")")
+            body = "\n".join([head] + [
+                f"{r.get('file')}:{r.get('line')}: {r['kind']} {r['name']}" + (f" ({r['calls']} calls)" if r["calls"] > 1 else "")
+                + (f"  | {r['text']}" if r.get("text") else "") for r in shown])
+        return ToolResult(ok=True, text="\n".join(notes + [body]),
+                          data={"server": client.spec.id, label: shown, "total": len(rows), "offset": offset,
+                                "truncated": offset + len(shown) < len(rows)})
 
     async def symbols(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
@@ -82,7 +141,8 @@ class LSPQueries:
             t = await s.target(args, "symbols", position="none")
             s.require(t.client, "documentSymbolProvider", "document symbols")
             result = await s.request(t.client, "textDocument/documentSymbol", {"textDocument": {"uri": t.doc.uri}}, "symbols")
-            return self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes)
+            return self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes,
+                                 int(args.get("offset") or 0))
         clients: list[LSPClient] = []
         notes: list[str] = []
         if args.get("file"):
@@ -116,7 +176,7 @@ class LSPQueries:
             raise ToolError(" ".join(notes) + " Use symbols with `file` for one file's outline instead.")
         return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"],
                                    f'workspace symbols matching "{query}"', notes,
-                                   incomplete=any(c.progress.busy for c in clients))
+                                   incomplete=any(c.progress.busy for c in clients), offset=int(args.get("offset") or 0))
 
     async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
@@ -184,7 +244,7 @@ class LSPQueries:
                 "ask again when it is done (lsp status shows its progress)."]
 
     def _outline(self, client: LSPClient, path: Path, uri: str, result: Any, line: int | None,
-                 notes: list[str]) -> ToolResult:
+                 notes: list[str], offset: int = 0) -> ToolResult:
         rel = self.ctx.relpath(path)
         nodes = symbol_tree(result, uri)
         title = f"symbols in {rel}"
@@ -197,8 +257,9 @@ class LSPQueries:
             title = f"symbols in {rel} inside {inside.item.get('name')} (line {line})"
         cache: dict[Path, list[str]] = {}
         rows, total = outline_rows(nodes, CAPS["document_symbols"],
-                                   lambda u, rng: location(client, self.ctx.relpath, u, rng, cache), symbol_kind)
-        return self._symbol_result(client.spec.id, rows, CAPS["document_symbols"], title, notes, total=total)
+                                   lambda u, rng: location(client, self.ctx.relpath, u, rng, cache), symbol_kind, offset)
+        return self._symbol_result(client.spec.id, rows, CAPS["document_symbols"], title, notes, total=total,
+                                   offset=offset, chosen=True)
 
     async def _track(self, client: LSPClient, rows: Sequence[Mapping[str, Any]]) -> None:
         # Open the files a result points into, so that the next query re-syncs them if
@@ -251,26 +312,28 @@ class LSPQueries:
         return clients
 
     def _symbol_result(self, server: str, rows: list[dict[str, Any]], cap: int, title: str, notes: list[str],
-                       total: int | None = None, incomplete: bool = False) -> ToolResult:
-        # an outline passes its rows already chosen (total counts every entry); a search, all
+                       total: int | None = None, incomplete: bool = False, offset: int = 0,
+                       chosen: bool = False) -> ToolResult:
+        # an outline passes its page of rows already `chosen` (total counts every entry); a search, all
         total = len(rows) if total is None else total
-        shown = rows[:cap]
+        shown = rows if chosen else rows[offset:offset + cap]
         hidden = sum(row.get("hidden", 0) for row in shown)
-        if hidden:
-            head = f", showing {len(shown)}: top-level entries first, locals last"
+        more = page_note(total, offset, len(shown))
+        if hidden and offset == 0:
+            head = f", showing {len(shown)}: top-level entries first, locals last" + (f"; offset {len(shown)} for the next" if more else "")
         else:
-            head = f", showing the first {cap}" if total > cap else ""
+            head = f"; {more}" if more else ""
         lines = [f"{title} ({total}{head})"]
         for row in shown:
             where = f"  {row['file']}:{row['line']}" if row.get("file") else ""
             container = f"  (in {row['container']})" if row.get("container") else ""
             more = f"  (+{row['hidden']} inside)" if row.get("hidden") else ""
             lines.append(f"{'  ' * row.get('depth', 0)}{row['kind']} {row['name']}{where}{container}{more}")
-        if hidden:
+        if hidden and offset == 0:
             lines.append(f"{total - len(shown)} more entries are inside those marked +N; symbols with `file` and the "
-                         "`line` of an entry lists everything inside it.")
+                         "`line` of an entry lists everything inside it, offset the next page.")
         if not shown:
             lines = [f"{server} found no {title}."]
         return ToolResult(ok=True, text="\n".join(notes + lines),
-                          data={"server": server, "symbols": shown, "total": total, "truncated": total > len(shown),
-                                "incomplete": incomplete})
+                          data={"server": server, "symbols": shown, "total": total, "offset": offset,
+                                "truncated": offset + len(shown) < total, "incomplete": incomplete})
