@@ -98,6 +98,7 @@ class LSPClient:
         self.rpc: JSONRPCEndpoint | None = None
         self.capabilities: dict[str, Any] = {}
         self.server_info: dict[str, Any] = {}
+        self._edit_sink: list[dict[str, Any]] | None = None  # edits a running command asked for
         self.encoding = "utf-16"
         self.documents: dict[str, Document] = {}
         self.registrations: dict[str, dict[str, Any]] = {}
@@ -145,13 +146,32 @@ class LSPClient:
         rpc.on_request("window/workDoneProgress/create", lambda p: None)
         rpc.on_request("window/showMessageRequest", lambda p: None)
         rpc.on_request("window/showDocument", lambda p: {"success": False})
-        # this client applies edits only through lsp_rename, all-or-nothing, after approval
-        rpc.on_request("workspace/applyEdit", lambda p: {"applied": False,
-                       "failureReason": "this client applies workspace edits only through its rename tool"})
+        # this client applies no edit a server sends: while a command runs for `capture_edits`, its
+        # edits are kept for the caller to stage; any other is refused
+        rpc.on_request("workspace/applyEdit", self._apply_edit)
         for refresh in ("diagnostic", "semanticTokens", "inlayHint", "inlineValue", "codeLens", "foldingRange"):
             rpc.on_request(f"workspace/{refresh}/refresh", lambda p: None)
         rpc.on_notification("textDocument/publishDiagnostics", self._publish)
         rpc.on_notification("$/progress", self.progress.notify)
+
+    def _apply_edit(self, params: Any) -> dict[str, Any]:
+        edit = params.get("edit") if isinstance(params, dict) else None
+        if self._edit_sink is not None and isinstance(edit, dict):
+            self._edit_sink.append(edit)
+            return {"applied": False, "failureReason": "kept for review: minitools stages edits before writing them"}
+        return {"applied": False, "failureReason": "this client writes edits only through its own tools, after review"}
+
+    async def capture_edits(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
+        """Run a server command (workspace/executeCommand) and return the workspace edits it asks
+        this client to apply, unapplied."""
+        sink: list[dict[str, Any]] = []
+        self._edit_sink = sink
+        try:
+            await self.request("workspace/executeCommand", {"command": command.get("command"),
+                                                            "arguments": command.get("arguments") or []}, timeout)
+        finally:
+            self._edit_sink = None
+        return sink
 
     def _configuration(self, params: Any) -> list[Any]:
         items = params.get("items", []) if isinstance(params, dict) else []

@@ -1,4 +1,4 @@
-"""The "lsp" family: `lsp` (read tier: queries) and `lsp_rename` (write tier), and the
+"""The "lsp" family: `lsp` (read tier: queries), `lsp_rename` and `lsp_code_action` (write tier), and the
 write-time diagnostics service (`RunContext.diagnostics`) that `Run.written` and `Run.wrap` call.
 
 The family is split by what each part holds: `_session` (the steps every action shares
@@ -30,6 +30,7 @@ from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_w
 from minitools.tools._context import RunContext
 from minitools.tools._text import plural
 from minitools.tools.lsp._checker import ProjectChecker
+from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._query import NAVIGATION, LSPQueries
 from minitools.tools.lsp._session import LSPSession
@@ -98,6 +99,32 @@ RENAME_SPEC = ToolSpec(
     parallel_safe=False,
 )
 
+CODE_ACTION_SPEC = ToolSpec(
+    name="lsp_code_action",
+    tier=Tier.WRITE,
+    description=(
+        "Apply one of the code actions `lsp code_actions` lists at a line (a quick fix, an import, a refactoring). "
+        "Nothing is written here: the action's edit is staged like ast_edit's, shown as a diff with an edit_id; "
+        "resolve accepts it (all files or none, with the diagnostics it introduced) or discards it. Actions that "
+        "only run a server command are refused."
+    ),
+    parameters={
+        "type": "object",
+        "properties": {
+            "file": {"type": "string", "description": "File the action is for, relative to the workspace root."},
+            "line": {"type": "integer", "minimum": 1, "description": "1-based line, as given to code_actions."},
+            "symbol": {"type": "string", "minLength": 1, "description": "Text on that line, as given to code_actions "
+                       "(optional: the whole line otherwise)."},
+            "action": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}],
+                       "description": "The action's number in the code_actions list (from 1), or its title."},
+        },
+        "required": ["file", "line", "action"],
+        "additionalProperties": False,
+    },
+    parallel_safe=False,
+)
+
+
 def build(ctx: RunContext) -> list[Tool]:
     """The `lsp` and `lsp_rename` tools, over a lazily started supervisor (no process starts here)."""
 
@@ -112,7 +139,7 @@ def build(ctx: RunContext) -> list[Tool]:
     family = LSPFamily(LSPSession(ctx, supervisor))
     ctx.on_close(supervisor.close)
     ctx.diagnostics = family.record
-    return [Tool(LSP_SPEC, family.lsp), Tool(RENAME_SPEC, family.rename)]
+    return [Tool(LSP_SPEC, family.lsp), Tool(RENAME_SPEC, family.rename), Tool(CODE_ACTION_SPEC, family.code_action.apply)]
 
 
 Action = Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
@@ -128,6 +155,7 @@ class LSPFamily:
         self.queries = LSPQueries(session)
         self.diagnostics = LSPDiagnostics(session, self.record)
         self.checker = ProjectChecker(session)
+        self.code_action = CodeActions(session, self.queries)
         navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
         calls = {a: partial(self.queries.calls, a) for a in ("incoming_calls", "outgoing_calls")}
         self.actions: dict[str, Action] = {

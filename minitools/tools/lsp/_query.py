@@ -13,7 +13,7 @@ from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, l
 from minitools.tools._text import page_note
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, Target
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
@@ -178,11 +178,12 @@ class LSPQueries:
                                    f'workspace symbols matching "{query}"', notes,
                                    incomplete=any(c.progress.busy for c in clients), offset=int(args.get("offset") or 0))
 
-    async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
+    async def offered(self, args: Mapping[str, Any], action: str) -> tuple[Target, list[dict[str, Any]], list[dict[str, Any]]]:
+        """The code actions the server offers at `line` (narrowed to `symbol`'s text when given),
+        for the diagnostics current on that line: (target, actions as the server sent them, diagnostics)."""
         s = self.s
-        t = await s.target(args, "code_actions", position="line")
+        t = await s.target(args, action, position="line")
         client, doc, line, at = t.client, t.doc, t.line, t.at
-        symbol = args.get("symbol") or ""
         s.require(client, "codeActionProvider", "code actions")
         # quick fixes are offered for the diagnostics we pass: make sure they are current
         await s.fresh_diagnostics(client, doc, t.mark)
@@ -198,20 +199,28 @@ class LSPQueries:
                    if d.get("range", {}).get("start", {}).get("line", -1) <= line - 1 <= d.get("range", {}).get("end", {}).get("line", -1)]
         params = {"textDocument": {"uri": doc.uri}, "range": {"start": start, "end": end},
                   "context": {"diagnostics": on_line, "triggerKind": 1}}
-        result = await s.request(client, "textDocument/codeAction", params, "code_actions") or []
+        result = await s.request(client, "textDocument/codeAction", params, action) or []
+        return t, [item for item in result if isinstance(item, dict)], on_line
+
+    async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
+        t, result, on_line = await self.offered(args, "code_actions")
+        client, line = t.client, t.line
+        symbol = args.get("symbol") or ""
         actions = []
         for item in result[: CAPS["code_actions"]]:
             is_command = isinstance(item.get("command"), str)
             actions.append({"title": item.get("title"), "kind": None if is_command else item.get("kind"),
                             "preferred": bool(item.get("isPreferred")), "has_edit": "edit" in item,
+                            "command_only": is_command or ("edit" not in item and "command" in item and "data" not in item),
                             "fixes": [d.get("message") for d in item.get("diagnostics", [])]})
         where = f"{t.rel}:{line}" + (f' ("{symbol}")' if symbol else "")
         if not actions:
             text = f"{client.spec.id} offers no code actions at {where}."
         else:
-            text = "\n".join([f"code actions at {where} ({len(result)})"] +
-                             [f"- {a['title']}" + (f" [{a['kind']}]" if a["kind"] else "") + (" (preferred)" if a["preferred"] else "")
-                              for a in actions])
+            text = "\n".join([f"code actions at {where} ({len(result)}; lsp_code_action applies one by number or title)"] +
+                             [f"{i}. {a['title']}" + (f" [{a['kind']}]" if a["kind"] else "") + (" (preferred)" if a["preferred"] else "")
+                              + (" (a server command)" if a["command_only"] else "")
+                              for i, a in enumerate(actions, 1)])
         return ToolResult(ok=True, text="\n".join(t.notes + [text]),
                           data={"server": client.spec.id, "actions": actions, "diagnostics": on_line, "total": len(result)})
 

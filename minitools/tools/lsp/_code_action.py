@@ -1,0 +1,144 @@
+"""`lsp_code_action` (write tier): apply one of the code actions `lsp code_actions` lists. The
+action's workspace edit is staged exactly as `ast_edit` stages a rewrite (a diff and an
+`edit_id`; `resolve` writes every file or none and reports the diagnostics it introduced), never
+written here. An action that only runs a server command is refused: its changes would happen on
+the server's side, where they could not be shown first or undone."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from minitools.lsp import EditError, ServerGone, plan_workspace_edit
+from minitools.tools._staging import StagedFile
+from minitools.tools._text import plural
+from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
+from minitools.tools.lsp._session import LSPSession
+from minitools.toolspec import ToolError, ToolResult
+from minitools.transport import RPCError
+
+__all__ = ["CodeActions"]
+
+DIFF_PREVIEW_CHARS = 6000
+
+
+class CodeActions:
+    def __init__(self, session: LSPSession, queries: LSPQueries) -> None:
+        self.s = session
+        self.ctx = session.ctx
+        self.queries = queries
+
+    async def apply(self, args: Mapping[str, Any]) -> ToolResult:
+        t, offered, _diagnostics = await self.queries.offered(args, "lsp_code_action")
+        client = t.client
+        where = f"{t.rel}:{t.line}"
+        item = _choose(offered, args["action"], where, client.spec.id)
+        title = item.get("title", "")
+        edit = item.get("edit")
+        if edit is None and "data" in item and _resolves(client.capabilities):
+            try:
+                item = await self.s.request(client, "codeAction/resolve", item, "lsp_code_action") or item
+            except ToolError as exc:
+                if not (isinstance(exc.data, dict) and exc.data.get("code") == METHOD_NOT_FOUND):
+                    raise
+            edit = item.get("edit")
+        command = item.get("command") if isinstance(item.get("command"), dict) else (
+            item if isinstance(item.get("command"), str) else None)
+        if not edit and command is not None and _executes(client.capabilities, command.get("command")):
+            # the command's edits come back as workspace/applyEdit requests: kept, not applied
+            edits = await _captured(self.s, client, command)
+            edit = _merged(edits) if edits else None
+        if not edit:
+            raise ToolError(f'"{title}" at {where} runs a server command that returns no workspace edit; minitools '
+                            "does not let a server change files it cannot show first. Nothing was changed; pick an "
+                            "action that edits, or make the change with ast_edit.",
+                            data={"server": client.spec.id, "title": title})
+        versions = {d.uri: d.version for d in client.documents.values()}
+        try:
+            plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
+        except EditError as exc:
+            raise ToolError(f'"{title}" at {where} cannot be staged: {exc}. Nothing was changed.') from None
+        if any(change.operations for change in plan):
+            raise ToolError(f'"{title}" at {where} creates, renames or deletes files, which resolve cannot stage; '
+                            "nothing was changed.")
+        staged = [_staged(change, self.ctx.relpath(change.path), title, where) for change in plan
+                  if change.after is not None and change.after != change.before]
+        if not staged:
+            return ToolResult(ok=True, text=f'"{title}" at {where} changes nothing; nothing was staged.',
+                              data={"edit_id": None, "replacements": 0, "files": []})
+        from minitools.tools.edit import unified_diff  # the diff ast_edit shows
+
+        count = sum(f.replacements for f in staged)
+        summary = f"{plural(count, 'edit')} in {plural(len(staged), 'file')} ({title})"
+        pending = self.ctx.edits.stage(staged, summary)
+        diff = unified_diff(staged)
+        lines = [f'(proposed) {summary} … call resolve with edit_id "{pending.id}" and action "accept" to '
+                 'write it, or "discard".']
+        lines.append(diff[:DIFF_PREVIEW_CHARS].rstrip("\n") + (f"\n… diff cut at {DIFF_PREVIEW_CHARS:,} characters"
+                                                               if len(diff) > DIFF_PREVIEW_CHARS else ""))
+        pending.data = {"edit_id": pending.id, "title": title, "server": client.spec.id, "replacements": count,
+                        "files": [{"file": f.display, "edits": f.replacements} for f in staged]}
+        return ToolResult(ok=True, text="\n".join(t.notes + lines), data=pending.data)
+
+
+def _choose(offered: list[dict[str, Any]], choice: Any, where: str, server: str) -> dict[str, Any]:
+    """The action `choice` names: its number in the code_actions list (from 1) or its title."""
+    titles = [str(item.get("title", "")) for item in offered]
+    listing = "; ".join(f"{i}. {t}" for i, t in enumerate(titles, 1)) or "none"
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        if 1 <= choice <= len(offered):
+            return offered[choice - 1]
+        raise ToolError(f"{server} offers {len(offered)} code actions at {where}, so there is no action {choice}: "
+                        f"{listing}. Nothing was changed.")
+    exact = [item for item, title in zip(offered, titles) if title == choice]
+    if len(exact) == 1:
+        return exact[0]
+    partial = [item for item, title in zip(offered, titles) if str(choice).lower() in title.lower()]
+    if len(partial) == 1 and not exact:
+        return partial[0]
+    why = "several actions have that title" if len(exact) > 1 or len(partial) > 1 else "no action has that title"
+    raise ToolError(f'{why} at {where} ("{choice}"); the actions are: {listing}. Give the number. Nothing was changed.')
+
+
+def _executes(capabilities: Mapping[str, Any], command: Any) -> bool:
+    provider = capabilities.get("executeCommandProvider")
+    return isinstance(provider, dict) and command in (provider.get("commands") or [])
+
+
+async def _captured(session: LSPSession, client: Any, command: dict[str, Any]) -> list[dict[str, Any]]:
+    try:
+        return list(await client.capture_edits(command, session.timeout))
+    except ServerGone as exc:
+        session.sup.acknowledge_crash(client)
+        raise ToolError(f"{client.spec.id} crashed running the action's command: {exc}. Nothing was changed.") from None
+    except RPCError as exc:
+        raise ToolError(f"{client.spec.id} refused the action's command: {exc.message}. Nothing was changed.") from None
+    except TimeoutError:
+        raise ToolError(f"{client.spec.id} did not finish the action's command within {session.timeout:g} s. "
+                        "Nothing was changed.") from None
+
+
+def _merged(edits: list[dict[str, Any]]) -> dict[str, Any]:
+    """One workspace edit of several (a command may send its edits in parts)."""
+    if len(edits) == 1:
+        return edits[0]
+    changes: list[Any] = []
+    for edit in edits:
+        changes += edit.get("documentChanges") or [
+            {"textDocument": {"uri": uri, "version": None}, "edits": text_edits}
+            for uri, text_edits in (edit.get("changes") or {}).items()]
+    return {"documentChanges": changes}
+
+
+def _resolves(capabilities: Mapping[str, Any]) -> bool:
+    provider = capabilities.get("codeActionProvider")
+    return isinstance(provider, dict) and bool(provider.get("resolveProvider"))
+
+
+def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
+    """One planned file change as a staged file, its original the exact bytes on disk."""
+    original = change.path.read_bytes()
+    if original.decode("utf-8", errors="replace") != change.before:
+        raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed (or its line endings '
+                        "are not plain newlines); nothing was staged. Ask again.")
+    return StagedFile(change.path, display, original, change.after.encode("utf-8"), change.edits)
