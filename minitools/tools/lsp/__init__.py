@@ -32,6 +32,7 @@ from minitools.tools._text import plural
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
+from minitools.tools.lsp._format import SYMBOL_KINDS
 from minitools.tools.lsp._query import NAVIGATION, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
@@ -49,7 +50,8 @@ LSP_SPEC = ToolSpec(
         "Ask the project's language server. Positions are a 1-based `line` plus a `symbol`: text of that line "
         "(never a column) whose last identifier is the one meant (`self._spec` means `_spec`). Actions: "
         "diagnostics (file, or \"*\" for the project checker), definition, type_definition, implementation, "
-        "references (cap 50), hover, symbols (`query` for a workspace search, cap 100; or `file` for its outline, "
+        "references (cap 50), hover, symbols (`query` for a workspace search, exact names and declarations first, "
+        "cap 100, `kind` to filter; or `file` for its outline, "
         "top-level entries first, cap 200, and with `line` too the entries inside the one at that line), "
         "incoming_calls (who calls the function, at which line; cap 50), outgoing_calls (what it calls), "
         "code_actions, status (which servers run and why not), reload (restart the servers). Results are "
@@ -68,6 +70,8 @@ LSP_SPEC = ToolSpec(
                        "last identifier is the one meant. Required by definition, type_definition, implementation, "
                        "references, hover, incoming_calls, outgoing_calls."},
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
+            "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
+                     "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
             "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call lists: "
                        "skip this many entries (a capped result names the offset of its next page)."},
         },

@@ -10,7 +10,7 @@ from typing import Any
 from minitools.lsp import LSPClient, from_lsp_column, path_to_uri, split_lines, uri_to_path
 from minitools.tools._records import DiagnosticRow, LocationRow
 
-__all__ = ["SEVERITY", "hover_text", "symbol_kind", "diagnostic_row",
+__all__ = ["SEVERITY", "SYMBOL_KINDS", "hover_text", "symbol_kind", "diagnostic_row",
            "format_diagnostic", "location", "locations"]
 
 SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from minitools.toolspec import ToolError
 
-__all__ = ["Resolved", "resolve_symbol", "identifier_class"]
+__all__ = ["Ambiguous", "Resolved", "resolve_symbol", "identifier_class"]
 
 # identifier characters per language (the language's own rules; `$` is a letter in JS/TS and Dart)
 _DOLLAR = {"javascript", "typescript", "dart"}
@@ -65,9 +65,19 @@ def resolve_symbol(body: str, symbol: str, language: str | None, rel: str, line:
         shown = "; ".join(_describe(body, s, symbol, ident) for s in listed[:_LISTED])
         if len(listed) > _LISTED:
             shown += f"; and {len(listed) - _LISTED} more"
-        raise ToolError(f'symbol "{symbol}" is ambiguous on line {line} of {rel}: it occurs {kind}{len(listed)} times '
-                        f"({shown}). Give the quoted text for the one you mean. The line is:\n{line}: {_clip(body)}")
+        raise Ambiguous(f'symbol "{symbol}" is ambiguous on line {line} of {rel}: it occurs {kind}{len(listed)} times '
+                        f"({shown}). Give the quoted text for the one you mean. The line is:\n{line}: {_clip(body)}",
+                        [_resolved(body, s, symbol, ident) for s in listed])
     return _resolved(body, start, symbol, ident)
+
+
+class Ambiguous(ToolError):
+    """`symbol` occurs several times on its line; `options` is where each occurrence resolves
+    (the caller may answer when they all name the same thing)."""
+
+    def __init__(self, message: str, options: list[Resolved]) -> None:
+        super().__init__(message)
+        self.options = options
 
 
 def _resolved(body: str, start: int, symbol: str, ident: re.Pattern[str]) -> Resolved:

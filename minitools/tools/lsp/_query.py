@@ -20,6 +20,19 @@ __all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
 
 METHOD_NOT_FOUND = -32601  # JSON-RPC: the server has no such method
 
+# workspace symbols: what a search usually means first (declarations of types and functions), what last
+_KIND_ORDER = {kind: i for i, kind in enumerate([
+    "class", "interface", "struct", "enum", "function", "method", "constructor", "module", "namespace", "package",
+    "type parameter", "property", "field", "enum member", "constant", "event", "operator", "file", "variable"])}
+
+
+def _rank(row: Mapping[str, Any], query: str) -> tuple[int, int, int, str, int]:
+    """Exact name first (then the same name in another case, then names starting with the query),
+    then by kind, shorter names, and place."""
+    name = str(row.get("name") or "")
+    match = 0 if name == query else 1 if name.lower() == query.lower() else 2 if name.lower().startswith(query.lower()) else 3
+    return match, _KIND_ORDER.get(row.get("kind", ""), len(_KIND_ORDER)), len(name), str(row.get("file", "")), row.get("line", 0)
+
 NAVIGATION = {  # action -> (LSP method, capability)
     "definition": ("textDocument/definition", "definitionProvider"),
     "type_definition": ("textDocument/typeDefinition", "typeDefinitionProvider"),
@@ -174,6 +187,10 @@ class LSPQueries:
                              "container": item.get("containerName"), **(place or {}), "depth": 0})
         if not servers:
             raise ToolError(" ".join(notes) + " Use symbols with `file` for one file's outline instead.")
+        kind = args.get("kind")
+        if kind:
+            rows = [r for r in rows if r["kind"] == kind]
+        rows.sort(key=lambda r: _rank(r, str(query)))
         return self._symbol_result(", ".join(servers), rows, CAPS["workspace_symbols"],
                                    f'workspace symbols matching "{query}"', notes,
                                    incomplete=any(c.progress.busy for c in clients), offset=int(args.get("offset") or 0))

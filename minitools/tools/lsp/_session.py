@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any, Literal
 
 from minitools.lsp import Document, LSPClient, NoServer, ServerGone, Supervisor, language_of, path_to_uri, split_lines, to_lsp_column
 from minitools.tools._context import RunContext
-from minitools.tools.lsp._position import Resolved, resolve_symbol
+from minitools.tools.lsp._position import Ambiguous, Resolved, resolve_symbol
 from minitools.toolspec import ToolError
 from minitools.transport import RPCError
 
@@ -64,9 +65,33 @@ class LSPSession:
         doc = await self.sync(client, path)
         target = Target(path, self.ctx.relpath(path), client, doc, mark, notes)
         if position != "none":
-            target.line, target.position, target.at = self.position(client, doc.text, path, args, action,
-                                                                    need_symbol=position == "symbol")
+            try:
+                target.line, target.position, target.at = self.position(client, doc.text, path, args, action,
+                                                                        need_symbol=position == "symbol")
+            except Ambiguous as exc:
+                await self._same_definition(target, exc, args["line"])
         return target
+
+    async def _same_definition(self, target: Target, ambiguous: Ambiguous, line: int) -> None:
+        """Answer for the first of several occurrences of the symbol on its line when the server
+        says they all name the same definition (`sq.area() + other().area()`); else re-raise."""
+        client = target.client
+        if not client.supports("definitionProvider"):
+            raise ambiguous
+        body = split_lines(target.doc.text)[line - 1]
+        found = []
+        for at in ambiguous.options:
+            where = {"line": line - 1, "character": to_lsp_column(body, at.column, client.encoding)}
+            answer = await self.request(client, "textDocument/definition",
+                                        {"textDocument": {"uri": target.doc.uri}, "position": where}, "definition")
+            found.append((where, _definition_places(answer)))
+        places = {places for _, places in found}
+        if len(places) != 1 or not next(iter(places)):
+            raise ambiguous
+        first = dataclasses.replace(ambiguous.options[0], occurrence=1, occurrences=1)  # the note below says it
+        target.line, target.position, target.at = line, found[0][0], first
+        target.notes.append(f'"{first.name}" occurs {len(found)} times on line {line}; all name the same definition, '
+                            "so the answer is for the first.")
 
     def path_arg(self, args: Mapping[str, Any], action: str) -> Path:
         """The `file` argument as a path inside the root, refused when missing or a directory."""
@@ -155,3 +180,17 @@ class LSPSession:
         except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"diagnostics unavailable: {client.spec.id} crashed: {exc}") from None
+
+
+def _definition_places(answer: Any) -> frozenset[tuple[str, int, int]]:
+    """The places a definition answer points to (Location, Location[] or LocationLink[])."""
+    items = answer if isinstance(answer, list) else [answer] if answer else []
+    out = set()
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        uri = item.get("targetUri") or item.get("uri") or ""
+        rng = item.get("targetSelectionRange") or item.get("range") or {}
+        start = rng.get("start") or {}
+        out.add((uri, int(start.get("line", 0)), int(start.get("character", 0))))
+    return frozenset(out)

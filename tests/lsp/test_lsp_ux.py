@@ -1,0 +1,48 @@
+"""What the lsp answers say on real projects (basedpyright): workspace symbols ranked for what a
+search means, equivalent occurrences answered, a clean write that says it was checked, and a
+rename whose old warnings are not reported as new."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsp_support import write
+
+CLIENTS = {
+    "pyproject.toml": '[project]\nname = "ux"\n',
+    "request.py": ("from models import Client\n\n\ndef request(url: str) -> str:\n    client = Client(url)\n"
+                   "    return client.fetch()\n\n\ndef client_count() -> int:\n    return 1\n"),
+    "models.py": ("class Client:\n    def __init__(self, url: str) -> None:\n        self.url = url\n\n"
+                  "    def fetch(self) -> str:\n        return self.url\n"),
+}
+
+
+async def test_workspace_symbols_rank_the_declaration_first_and_filter_by_kind(tmp_path: Path, run_factory: Any) -> None:
+    run = run_factory(write(tmp_path / "proj", CLIENTS))
+    await run.call("lsp", {"action": "hover", "file": "request.py", "line": 5, "symbol": "Client"})  # start the server
+    r = await run.call("lsp", {"action": "symbols", "query": "Client"})
+    assert r.ok and (r.data["symbols"][0]["name"], r.data["symbols"][0]["kind"]) == ("Client", "class"), r.text
+    only = await run.call("lsp", {"action": "symbols", "query": "client", "kind": "function"})
+    assert only.ok and {s["name"] for s in only.data["symbols"]} == {"client_count"}, only.text
+
+
+SHAPES = {
+    "pyproject.toml": '[project]\nname = "shapes"\n',
+    "shapes.py": ("class Square:\n    def __init__(self, side: float) -> None:\n        self.side = side\n\n"
+                  "    def area(self) -> float:\n        return self.side * self.side\n\n\n"
+                  "def make_square(side: float) -> Square:\n    return Square(side)\n\n\n"
+                  "sq = Square(2.0)\ntotal = sq.area() + make_square(3.0).area()\nside = sq.side\n"),
+}
+
+
+async def test_equivalent_occurrences_are_answered_and_different_ones_refused(tmp_path: Path, run_factory: Any) -> None:
+    run = run_factory(write(tmp_path / "proj", SHAPES))
+    r = await run.call("lsp", {"action": "hover", "file": "shapes.py", "line": 14, "symbol": "area"})
+    assert r.ok and "def area() -> float" in r.text, r.text
+    assert '"area" occurs 2 times on line 14; all name the same definition' in r.text
+    d = await run.call("lsp", {"action": "definition", "file": "shapes.py", "line": 14, "symbol": "area"})
+    assert d.ok and [(loc["file"], loc["line"]) for loc in d.data["locations"]] == [("shapes.py", 5)], d.text
+    # `side` on line 15: a new variable and the attribute are different things: still refused
+    different = await run.call("lsp", {"action": "hover", "file": "shapes.py", "line": 15, "symbol": "side"})
+    assert not different.ok and "ambiguous" in different.text, different.text
