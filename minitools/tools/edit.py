@@ -266,6 +266,5 @@ class EditFamily:
                                 "files": [{"file": f.display, "replacements": f.replacements} for f in edit.files]}
         diagnostics = await self.ctx.diagnostics.written([str(f.path) for f in edit.files])
         data["diagnostics"] = diagnostics.to_json()
-        if diagnostics.worth_showing:
-            lines += ["", diagnostics.text]
+        lines += ["", diagnostics.text]  # what was found, or that the files were checked and are clean, or why not
         return ToolResult(ok=True, text="\n".join(lines), data=data)

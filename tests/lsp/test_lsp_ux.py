@@ -46,3 +46,17 @@ async def test_equivalent_occurrences_are_answered_and_different_ones_refused(tm
     # `side` on line 15: a new variable and the attribute are different things: still refused
     different = await run.call("lsp", {"action": "hover", "file": "shapes.py", "line": 15, "symbol": "side"})
     assert not different.ok and "ambiguous" in different.text, different.text
+
+
+async def test_a_rename_says_it_checked_and_keeps_old_warnings_old(tmp_path: Path, run_factory: Any) -> None:
+    root = write(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "rn"\n',
+                                     "a.py": "def compute(items):\n    total = 0\n    return 1\n"})
+    run = run_factory(root)
+    before = await run.call("lsp", {"action": "diagnostics", "file": "a.py"})
+    assert 'Variable "total" is not accessed' in before.text, before.text
+    r = await run.call("lsp_rename", {"file": "a.py", "line": 2, "symbol": "total", "new_name": "sum_all"})
+    assert r.ok and "sum_all = 0" in (root / "a.py").read_text()
+    # the old warning now names sum_all: the same warning, not a new one; and the clean check is said
+    assert "1 new diagnostic" not in r.text and "checked 1 file: no new diagnostics" in r.text, r.text
+    broken = await run.call("lsp_rename", {"file": "a.py", "line": 1, "symbol": "compute", "new_name": "count"})
+    assert broken.ok and "checked 1 file: no new diagnostics" in broken.text, broken.text

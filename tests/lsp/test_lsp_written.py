@@ -32,7 +32,7 @@ async def test_only_new_diagnostics_are_reported(py_project: Path, run_factory: 
     mod.write_text(OK)
     r = await run.written(["mod.py"])
     assert r.ok and r.data["checked"] and r.data["new"] == [], r.text
-    assert "no new diagnostics in 1 checked file" in r.text
+    assert "checked 1 file: no new diagnostics" in r.text
     # a write that introduces an error reports it
     mod.write_text(BROKEN)
     r = await run.written(["mod.py"])

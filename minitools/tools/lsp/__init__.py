@@ -220,7 +220,7 @@ class LSPFamily:
         written = [c.path for c in plan if c.after is not None]
         # `written` syncs and saves each file itself, after taking what the server had
         # published before as the baseline; renamed-away and deleted files are closed here
-        diagnostics = await self.record.written([str(p) for p in written])
+        diagnostics = await self.record.written([str(p) for p in written], renamed=(symbol, args["new_name"]))
         await s.sync_quietly(client)
         total = sum(c.edits for c in plan)
         lines = [f'renamed "{symbol}" to "{args["new_name"]}": {plural(total, "edit")} in {plural(len(plan), "file")}']
@@ -232,7 +232,6 @@ class LSPFamily:
             lines.append(f"  {self.ctx.relpath(c.path)}: {plural(c.edits, 'edit')}{ops}")
             files.append({"file": self.ctx.relpath(c.path), "edits": c.edits, "operations": c.operations})
         text = "\n".join(notes + lines)
-        if diagnostics.worth_showing:
-            text += "\n\n" + diagnostics.text
+        text += "\n\n" + diagnostics.text  # what was found, or that the files were checked and are clean, or why not
         return ToolResult(ok=True, text=text, data={"server": client.spec.id, "files": files, "edits": total,
                                                     "diagnostics": diagnostics.to_json()})

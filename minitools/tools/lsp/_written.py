@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from minitools.lsp import Document, LSPClient, NoServer, ServerGone, language_of, path_to_uri
 from minitools.tools._context import shown_path, unusable_path
@@ -75,15 +76,19 @@ class WriteDiagnostics:
         lines += [f"  {e['file']}: no baseline: {e['reason']}" for e in entries if not e["baseline"]]
         return Baseline("\n".join(lines), entries)
 
-    async def written(self, paths: Sequence[str]) -> Written:
-        """Sync and save `paths` through their servers; report only diagnostics new to the ledger."""
+    async def written(self, paths: Sequence[str], renamed: tuple[str, str] | None = None) -> Written:
+        """Sync and save `paths` through their servers; report only diagnostics new to the ledger.
+
+        `renamed` (old, new) is a rename's: a diagnostic known before whose message and line named
+        the old name is the same diagnostic when they name the new one ("Variable "total" is not
+        accessed" is not new as "Variable "sum_all" is not accessed")."""
         files: list[FileCheck] = []
         new_all: list[Row] = []
         unavailable: list[Unavailable] = []
         # Every file is sent before any is checked: diagnostics of one file of a multi-file
         # write (a rename, an accepted edit) depend on the others' new text.
         synced = [await self._sync_written(raw) for raw in paths]
-        for entry in await asyncio.gather(*(self._check_written(s) for s in synced)):
+        for entry in await asyncio.gather(*(self._check_written(s, renamed) for s in synced)):
             files.append(entry)
             new_all.extend(entry.get("new", []))
             if entry.get("unavailable"):
@@ -108,7 +113,7 @@ class WriteDiagnostics:
                 lines.append(f"{entry['file']}: {entry['new_minor']} new hints/information (not listed)")
         checked = [e for e in files if e.get("checked")]
         if not lines:
-            lines = [f"no new diagnostics in {plural(len(checked), 'checked file')}" if checked
+            lines = [f"checked {plural(len(checked), 'file')}: no new diagnostics" if checked
                      else "no file was checked (no language server covers these files)"]
         no_baseline = [e["file"] for e in checked if e.get("baseline") is False]
         return Written("\n".join(lines), files, new_all, unavailable, bool(checked), no_baseline)
@@ -175,7 +180,7 @@ class WriteDiagnostics:
             return {"file": rel, "checked": False, "reason": reason}
         return await self._send(path, rel, save=True)
 
-    async def _check_written(self, synced: FileCheck | _Synced) -> FileCheck:
+    async def _check_written(self, synced: FileCheck | _Synced, renamed: tuple[str, str] | None = None) -> FileCheck:
         if isinstance(synced, dict):
             return synced
         rel, client, server = synced.rel, synced.client, synced.client.spec.id
@@ -184,10 +189,21 @@ class WriteDiagnostics:
             return {"file": rel, "server": server, "checked": False, "unavailable": found}
         rows = [diagnostic_row(client, rel, synced.doc.text, d) for d in found]
         self.ledger[rel] = rows
-        fresh = new_instances(rows, synced.baseline or [])
+        fresh = new_instances(rows, _renamed(synced.baseline or [], renamed))
         new = [r for r in fresh if r["severity"] in ("error", "warning")]
         return {"file": rel, "server": server, "checked": True, "new": new, "new_minor": len(fresh) - len(new),
                 "total": len(rows), "baseline": synced.baseline is not None}
+
+
+def _renamed(rows: list[Row], renamed: tuple[str, str] | None) -> list[Row]:
+    """`rows` as they read after `renamed` (old, new): the old name, as a whole word, replaced in
+    their messages and line texts."""
+    if renamed is None:
+        return rows
+    old, new = renamed
+    word = re.compile(rf"(?<!\w){re.escape(old)}(?!\w)")
+    return [cast(Row, {**row, "message": word.sub(new, row["message"]), "text": word.sub(new, row["text"])})
+            for row in rows]
 
 
 def new_instances(rows: list[Row], previous: list[Row]) -> list[Row]:
