@@ -270,8 +270,21 @@ class DAPSession:
         except StepTimeout as exc:
             raise StepTimeout("the initialize response", exc.timeout) from None
 
+    def exception_filters(self, asked: list[str] | None) -> list[str]:
+        """The exception filters to turn on: `asked` (each one the adapter offers, else DAPError
+        naming those it does), or by default only `uncaught` where the adapter has it, so the
+        program does not stop on exceptions it handles (debugpy's userUnhandled is one)."""
+        offered = [f.get("filter") for f in self.capabilities.get("exceptionBreakpointFilters") or []]
+        if asked is None:
+            return [f for f in offered if f == "uncaught"]
+        unknown = [f for f in asked if f not in offered]
+        if unknown:
+            raise DAPError("setExceptionBreakpoints", f"{self.peer} has no exception filter {', '.join(map(repr, unknown))}; "
+                           f"its filters are: {', '.join(map(str, offered)) or 'none'}")
+        return list(asked)
+
     async def start(self, command: str, arguments: dict[str, Any], breakpoints: dict[str, list[dict[str, Any]]],
-                    timeout: float) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                    timeout: float, exception_filters: list[str] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """launch/attach with the order-agnostic handshake; returns (first stop event, breakpoints).
 
         initialize → launch unawaited → initialized (maybe buffered) → setBreakpoints per file →
@@ -289,9 +302,8 @@ class DAPSession:
         results = []
         for path, lines in breakpoints.items():
             results.extend(await self.set_breakpoints(path, lines, timeout))
-        filters = [f["filter"] for f in self.capabilities.get("exceptionBreakpointFilters") or []
-                   if f.get("default") or f.get("filter") in ("uncaught", "userUnhandled")]
         if self.capabilities.get("exceptionBreakpointFilters"):
+            filters = self.exception_filters(exception_filters)
             await self.request("setExceptionBreakpoints", {"filters": filters}, timeout)
         if self.capabilities.get("supportsConfigurationDoneRequest", True):
             await self.request("configurationDone", {}, timeout)
@@ -301,6 +313,16 @@ class DAPSession:
             return {}, results
         stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the first stop after {command}")
         return stop, results
+
+    async def exception_info(self, thread_id: int, timeout: float) -> dict[str, Any]:
+        """What the program stopped on (exceptionInfo: exceptionId, description, breakMode:
+        "unhandled" for an uncaught one), or {} where the adapter cannot say."""
+        if not self.capabilities.get("supportsExceptionInfoRequest"):
+            return {}
+        try:
+            return dict(await self.request("exceptionInfo", {"threadId": thread_id}, timeout))
+        except DAPError:
+            return {}
 
     def unsupported(self, breakpoints: list[dict[str, Any]]) -> list[str]:
         """What of `breakpoints` (DAP SourceBreakpoints) this adapter says it cannot do."""

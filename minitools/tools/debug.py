@@ -70,6 +70,10 @@ PARAMETERS: dict[str, Any] = {
                     "description": "launch/attach: force an adapter instead of choosing from the program."},
         "port": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "attach: the port the process listens on."},
         "pid": {"type": "integer", "minimum": 1, "description": "attach: the id of a running process to attach to."},
+        "exception_filters": {"type": "array", "items": {"type": "string", "minLength": 1},
+                              "description": "launch/attach: the adapter's exception filters to stop on (debugpy: "
+                              "raised, uncaught, userUnhandled); default: uncaught only, so exceptions the program "
+                              "handles do not stop it."},
         "thread_id": {"type": "integer", "description": "continue/pause/step_*/stack: thread (default: the stopped one)."},
         "frame_id": {"type": "integer", "description": "scopes/evaluate: a frame id from stack (evaluate default: top frame)."},
         "reference": {"type": "integer", "description": "variables: a variablesReference from scopes, variables or evaluate."},
@@ -146,6 +150,7 @@ class DebugFamily:
         self.ctx = ctx
         self.sup = sup
         self.timeout = float(ctx.option("debug_timeout", 30.0))
+        self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
             "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
@@ -224,7 +229,22 @@ class DebugFamily:
                 frames = body.get("stackFrames") or []
                 if frames:
                     where = " at " + self._frame_text(frames[0])
-        return f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
+        text = f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
+        if st.reason == "exception" and st.thread_id is not None:
+            text += " " + await self._exception_note(s, st.thread_id)
+        return text
+
+    async def _exception_note(self, s: DAPSession, thread_id: int) -> str:
+        """Whether the exception it stopped on is handled by the program, and what continue does."""
+        info = await s.exception_info(thread_id, self.timeout)
+        mode = info.get("breakMode")
+        what = " ".join(filter(None, [info.get("exceptionId"), info.get("description")])) or "the exception"
+        if mode == "unhandled":
+            return f"{what} is not handled by the program: continue lets it end the program (it is reported in output)."
+        if mode in ("always", "userUnhandled"):
+            return (f"{what} may be handled by the program (this stop comes from the "
+                    f"{'raised' if mode == 'always' else 'userUnhandled'} filter): continue goes on from here.")
+        return f"{what}: continue goes on from here."
 
     def _frame_text(self, frame: dict[str, Any]) -> str:
         path = (frame.get("source") or {}).get("path") or ""
@@ -279,6 +299,7 @@ class DebugFamily:
 
     async def op_launch(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
+        self._filters = args.get("exception_filters")
         raw = self._need(args, "program")
         program = self.ctx.resolve_path(raw, what="program")
         adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else adapter_for_program(program)
@@ -302,6 +323,7 @@ class DebugFamily:
 
     async def op_attach(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
+        self._filters = args.get("exception_filters")
         if args.get("pid") is not None:
             return await self._attach_pid(args)
         if args.get("port") is None:
@@ -352,7 +374,8 @@ class DebugFamily:
         slot.interpreter = det.interpreter if det else None
         try:
             await session.initialize(adapter.adapter_id, self.timeout)
-            _, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout)
+            _, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout,
+                                         exception_filters=self._filters)
         except (DAPError, AdapterGone) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
             await self.sup.end(self.ctx.conversation_id)
