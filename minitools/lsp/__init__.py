@@ -13,6 +13,7 @@ from minitools.lsp._catalog import (
     find_root,
     language_id,
     language_of,
+    project_roots,
     servers_for,
 )
 from minitools.lsp._client import LSPClient, ServerGone, ServerStartError
@@ -27,6 +28,7 @@ __all__ = [
     "ServerSpec",
     "find_binary",
     "find_root",
+    "project_roots",
     "language_id",
     "language_of",
     "servers_for",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = ["ServerSpec", "CATALOG", "LANGUAGES", "language_of", "language_id", "servers_for", "find_root", "find_binary",
-           "find_node_file"]
+           "find_node_file", "project_roots"]
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,41 @@ def find_root(path: Path, markers: tuple[str, ...], top: Path) -> Path | None:
         if here == top or top not in here.parents:
             return None
         here = here.parent
+
+
+_NOT_PROJECTS = {"node_modules", "venv", "build", "dist", "target", "__pycache__", "site-packages", "vendor"}
+
+
+def project_roots(top: Path, markers: tuple[str, ...], depth: int = 3, limit: int = 20) -> list[Path]:
+    """Where a language's projects are under `top`: `top` itself when it holds a marker, else the
+    folders below it (at most `depth` levels down, not hidden, not dependencies or build output)
+    that hold one, outermost first, at most `limit` (a monorepo's backend/ and frontend/)."""
+    if any((top / marker).exists() for marker in markers):
+        return [top]
+    found: list[Path] = []
+    level = [top]
+    visited = 0
+    for _ in range(depth):
+        below: list[Path] = []
+        for folder in level:
+            visited += 1
+            if visited > 2000:  # bounded, however wide the tree
+                return found
+            try:
+                children = sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink())
+            except OSError:
+                continue
+            for child in children:
+                if child.name.startswith(".") or child.name in _NOT_PROJECTS:
+                    continue
+                if any((child / marker).exists() for marker in markers):
+                    found.append(child)  # a project: its own folders are its own
+                    if len(found) >= limit:
+                        return found
+                else:
+                    below.append(child)
+        level = below
+    return found
 
 
 def find_binary(name: str, search: list[Path]) -> str | None:

@@ -60,3 +60,26 @@ async def test_a_rename_says_it_checked_and_keeps_old_warnings_old(tmp_path: Pat
     assert "1 new diagnostic" not in r.text and "checked 1 file: no new diagnostics" in r.text, r.text
     broken = await run.call("lsp_rename", {"file": "a.py", "line": 1, "symbol": "compute", "new_name": "count"})
     assert broken.ok and "checked 1 file: no new diagnostics" in broken.text, broken.text
+
+
+MONOREPO = {
+    "backend/pyproject.toml": '[project]\nname = "backend"\n',
+    "backend/api.py": 'import os\n\n\ndef handler(request: int) -> str:\n    return request\n',
+    "frontend/tsconfig.json": '{"compilerOptions": {"strict": true}, "include": ["*.ts"]}',
+    "frontend/app.ts": 'export function handlerView(n: number): string {\n  return n;\n}\n',
+}
+
+
+async def test_a_monorepo_is_checked_and_searched_per_sub_project(tmp_path: Path, run_factory: Any) -> None:
+    root = write(tmp_path / "mono", MONOREPO)  # no marker at the root
+    run = run_factory(root)
+    r = await run.call("lsp", {"action": "diagnostics", "file": "*"})
+    assert r.ok, r.text
+    by_root = {c["root"]: c for c in r.data["checkers"]}
+    assert set(by_root) == {"backend/", "frontend/"}, r.text
+    assert "in backend/" in r.text and "in frontend/" in r.text
+    assert str(root) not in r.text  # paths relative to the root, as every other tool shows them
+    python = by_root["backend/"]["output"]
+    assert "error" in python.splitlines()[0], python  # errors before warnings
+    s = await run.call("lsp", {"action": "symbols", "query": "handler"})
+    assert s.ok and {"handler", "handlerView"} <= {x["name"] for x in s.data["symbols"]}, s.text

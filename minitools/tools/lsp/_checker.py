@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import LANGUAGES, ServerSpec, find_binary, find_root, servers_for
+from minitools.lsp import LANGUAGES, ServerSpec, find_binary, project_roots, servers_for
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
@@ -37,38 +37,46 @@ class ProjectChecker:
         done: set[str] = set()
         for lang in LANGUAGES:
             specs = servers_for(lang, prefer.get(lang))
-            rooted = [(s, root) for s in specs if (root := find_root(self.ctx.root, s.root_markers, self.ctx.root))]
+            # the language's projects: at the root, or in the folders below it (a monorepo)
+            rooted = [(s, roots) for s in specs if (roots := project_roots(self.ctx.root, s.root_markers))]
             if not rooted or any(s.id in done for s, _ in rooted):
                 continue  # not this project's language, or checked already (typescript covers javascript)
-            with_checker = [(s, root) for s, root in rooted if s.checker is not None]
+            with_checker = [(s, roots) for s, roots in rooted if s.checker is not None]
             if not with_checker:
                 names = ", ".join(s.id for s, _ in rooted)
                 reasons.setdefault(f"{names} {'has' if len(rooted) == 1 else 'have'} no project checker", []).append(lang)
                 continue
-            for spec, root in with_checker:
-                argv = self._argv(spec, root)
-                if isinstance(argv, str):
-                    reasons.setdefault(argv, []).append(lang)
-                    break
-                if find_binary(argv[0], self.sup.search_path) is None:
-                    reasons.setdefault(f"{spec.id}'s checker {argv[0]} is not installed", []).append(lang)
+            for spec, roots in with_checker:
+                assert spec.checker is not None
+                if find_binary(spec.checker[0], self.sup.search_path) is None:
+                    reasons.setdefault(f"{spec.id}'s checker {spec.checker[0]} is not installed", []).append(lang)
                     continue
                 done.add(spec.id)
-                outputs.append(await self._check(lang, dataclasses.replace(spec, checker=argv), root, timeout))
+                for root in roots:
+                    argv = self._argv(spec, root)
+                    if isinstance(argv, str):
+                        reasons.setdefault(f"{self._where(root)}: {argv}", []).append(lang)
+                        continue
+                    outputs.append(await self._check(lang, dataclasses.replace(spec, checker=argv), root, timeout))
                 break
         why = "; ".join(f"{', '.join(langs)}: {reason}" for reason, langs in reasons.items())
         if not outputs:
-            why = why or "no language's root marker (pyproject.toml, tsconfig.json, go.mod, …) is at the workspace root"
+            why = why or ("no language's root marker (pyproject.toml, tsconfig.json, go.mod, …) is at the workspace root "
+                          "or in the folders below it")
             raise ToolError(f'diagnostics "*" found no project checker to run ({why}); ask diagnostics file by file instead.',
                             data={"checkers": [], "not_checked": why})
         blocks = []
         for o in outputs:
             counts = f": {_counts_text(o['counts'])}" if o["counts"] else ""
-            blocks.append(f"$ {o['checker']}  ({o['language']}, {o['status']}){counts}\n{o['output']}")
+            where = f", in {o['root']}" if o["root"] != "." else ""
+            blocks.append(f"$ {o['checker']}  ({o['language']}{where}, {o['status']}){counts}\n{o['output']}")
         if why:
             blocks.append(f"not checked: {why}")
         ran = [o for o in outputs if o["checked"]]
         return ToolResult(ok=bool(ran), text="\n\n".join(blocks), data={"checkers": outputs, "not_checked": why or None})
+
+    def _where(self, root: Path) -> str:
+        return self.ctx.relpath(root) + ("/" if root != self.ctx.root else "")
 
     def _argv(self, spec: ServerSpec, root: Path) -> tuple[str, ...] | str:
         """The checker's command line for `root`, or why it has nothing to check there."""
@@ -93,10 +101,39 @@ class ProjectChecker:
         else:
             status = f"exit {result.returncode}"
         counts = checker_counts(name, output) if checked else None
-        shown, abridged = abridge(output or "(no output)")
-        return {"language": lang, "checker": " ".join([name, *result.argv[1:]]), "returncode": result.returncode,
+        shown, abridged = abridge(errors_first(relative(output, self.ctx.root)) or "(no output)")
+        return {"language": lang, "root": self._where(root), "checker": " ".join([name, *result.argv[1:]]),
+                "returncode": result.returncode,
                 "timed_out": result.timed_out, "checked": checked, "status": status, "counts": counts,
                 "output": shown, "abridged": abridged}
+
+
+def relative(output: str, top: Path) -> str:
+    """`output` with the workspace root's absolute prefix taken off its paths, as every other
+    tool shows them."""
+    return output.replace(str(top) + os.sep, "")
+
+
+_ERROR = re.compile(r"\berror\b", re.IGNORECASE)
+
+
+def errors_first(output: str) -> str:
+    """A checker's report with its error entries (a line naming an error and the indented lines
+    that continue it) before the rest, each in its order; a last line that counts the errors
+    (the summary) stays last."""
+    lines = output.splitlines()
+    if not lines:
+        return output
+    summary = [lines.pop()] if re.search(r"\d+ errors?\b", lines[-1]) else []
+    entries: list[list[str]] = []
+    for line in lines:
+        if entries and line.startswith(("    ", "\t")):
+            entries[-1].append(line)  # continues the message above
+        else:
+            entries.append([line])
+    errors = [e for e in entries if _ERROR.search(e[0])]
+    rest = [e for e in entries if not _ERROR.search(e[0])]
+    return "\n".join([line for e in errors + rest for line in e] + summary)
 
 
 def abridge(output: str, limit: int = LIMIT, tail: int = TAIL) -> tuple[str, bool]:

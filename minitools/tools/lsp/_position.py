@@ -67,13 +67,16 @@ def resolve_symbol(body: str, symbol: str, language: str | None, rel: str, line:
             shown += f"; and {len(listed) - _LISTED} more"
         raise Ambiguous(f'symbol "{symbol}" is ambiguous on line {line} of {rel}: it occurs {kind}{len(listed)} times '
                         f"({shown}). Give the quoted text for the one you mean. The line is:\n{line}: {_clip(body)}",
-                        [_resolved(body, s, symbol, ident) for s in listed])
+                        [_resolved(body, s, symbol, ident) for s in listed] if len(listed) <= _COMPARED else [])
     return _resolved(body, start, symbol, ident)
+
+
+_COMPARED = 8  # occurrences a caller may compare (more: the refusal stands, and the work stays bounded)
 
 
 class Ambiguous(ToolError):
     """`symbol` occurs several times on its line; `options` is where each occurrence resolves
-    (the caller may answer when they all name the same thing)."""
+    (the caller may answer when they all name the same thing), empty when there are too many."""
 
     def __init__(self, message: str, options: list[Resolved]) -> None:
         super().__init__(message)

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, language_of, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.tools._text import page_note
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
@@ -326,15 +326,17 @@ class LSPQueries:
         clients = []
         for lang in LANGUAGES:
             spec = next(s for s in CATALOG if lang in s.languages)
-            probe = self.ctx.root / f"__probe__{spec.extensions[0]}"
-            if language_of(probe) != lang:
-                continue
-            try:
-                client, _ = await self.sup.client_for(probe)
-            except NoServer:
-                continue
-            if client not in clients:
-                clients.append(client)
+            # the language's projects: at the root, or each sub-project of a monorepo
+            for root in project_roots(self.ctx.root, spec.root_markers) or [self.ctx.root]:
+                probe = root / f"__probe__{spec.extensions[0]}"
+                if language_of(probe) != lang:
+                    break
+                try:
+                    client, _ = await self.sup.client_for(probe)
+                except NoServer:
+                    continue
+                if client not in clients:
+                    clients.append(client)
         return clients
 
     def _symbol_result(self, server: str, rows: list[dict[str, Any]], cap: int, title: str, notes: list[str],

@@ -76,7 +76,7 @@ class LSPSession:
         """Answer for the first of several occurrences of the symbol on its line when the server
         says they all name the same definition (`sq.area() + other().area()`); else re-raise."""
         client = target.client
-        if not client.supports("definitionProvider"):
+        if not ambiguous.options or not client.supports("definitionProvider"):
             raise ambiguous
         body = split_lines(target.doc.text)[line - 1]
         found = []
