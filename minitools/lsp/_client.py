@@ -124,6 +124,9 @@ class LSPClient:
         client._install_handlers()
         try:
             await client._initialize(timeout)
+        except asyncio.CancelledError:  # the caller gave up (a warm-up cancelled at close): no orphan
+            await asyncio.shield(client.child.stop(close_timeout=0.5, term_timeout=1.0))
+            raise
         except (ChildExited, ConnectionClosed, asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001 -- any failure to start is reported as this server's, and the child is stopped
             await client.child.stop(close_timeout=0.5, term_timeout=1.0)
             if isinstance(exc, asyncio.TimeoutError):

@@ -160,6 +160,7 @@ class LSPFamily:
         self.diagnostics = LSPDiagnostics(session, self.record)
         self.checker = ProjectChecker(session)
         self.code_action = CodeActions(session, self.queries)
+        session.ctx.warmups.append(self.warm_up)
         navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
         calls = {a: partial(self.queries.calls, a) for a in ("incoming_calls", "outgoing_calls")}
         self.actions: dict[str, Action] = {
@@ -175,6 +176,12 @@ class LSPFamily:
         if args.get("file") == "*":
             return await self.checker.run()
         return await self.diagnostics.check(args)
+
+    async def warm_up(self) -> None:
+        """Start the servers the root's projects need, and wait for each to be ready, so the
+        first query does not pay for it (`Run.warm_up`; `minitools mcp` does it at start)."""
+        for client in await self.queries.start_for_root():
+            await self.queries.make_ready(client)
 
     async def status(self, args: Mapping[str, Any]) -> ToolResult:
         return self.queries.status()
