@@ -12,7 +12,8 @@ Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/t
 guessed column resolves to another symbol on the same line and looks right.
 Options (``Run(root, **options)``): `lsp_timeout` (seconds per request, 30),
 `lsp_init_timeout` (30), `lsp_diagnostics_timeout` (seconds to wait for a push, 8),
-`lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_ready_timeout` (the wait
+`lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_diagnostics_idle` (a write-time wait
+ends when the server has sent nothing for this long and is idle, 3), `lsp_ready_timeout` (the wait
 for a new server's first publish, its only readiness signal, 10), `lsp_diagnostics_cap`
 (per file, 20), `lsp_checker_timeout` (120), `lsp_index_timeout` (the first project-wide
 query's wait for a server's index, 30), `lsp_path` (extra directories searched for server
