@@ -123,3 +123,18 @@ def _children() -> set[int]:
             if int(fields[1]) == os.getpid() and fields[0] != "Z":
                 out.add(int(entry))
     return out
+
+
+async def test_an_unconfigured_python_project_is_checked_at_the_standard_level(tmp_path: Path, run_factory: Any) -> None:
+    files = {"pyproject.toml": '[project]\nname = "lvl"\n', "pkg/__init__.py": "",
+             "pkg/util.py": "def helper(x):\n    return x\n",
+             "main.py": 'from pkg.util import helper\nimport os\n\n\ndef f(a):\n    return helper(a)\n\n\ny: int = "s"\n'}
+    run = run_factory(write(tmp_path / "plain", files))
+    r = await run.call("lsp", {"action": "diagnostics", "file": "*"})
+    assert r.ok and "ran at typeCheckingMode standard" in r.text, r.text
+    (counts,) = [c["counts"] for c in r.data["checkers"]]
+    assert counts["errors"] == 1 and counts["warnings"] == 0, r.text  # the assignment; local imports resolve
+    configured = dict(files, **{"pyproject.toml": '[project]\nname = "lvl"\n\n[tool.basedpyright]\ntypeCheckingMode = "all"\n'})
+    run = run_factory(write(tmp_path / "configured", configured))
+    r = await run.call("lsp", {"action": "diagnostics", "file": "*"})
+    assert "ran at typeCheckingMode" not in r.text and r.data["checkers"][0]["counts"]["errors"] > 1, r.text

@@ -5,12 +5,14 @@ to its head and its tail, where the summary is, and the counts it reports (docs/
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
+import tempfile
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import LANGUAGES, ServerSpec, find_binary, project_roots, servers_for
+from minitools.lsp import LANGUAGES, ServerSpec, Unconfigured, find_binary, project_roots, servers_for
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
@@ -90,7 +92,18 @@ class ProjectChecker:
         return spec.checker
 
     async def _check(self, lang: str, spec: ServerSpec, root: Path, timeout: float) -> dict[str, Any]:
-        result = await self.sup.run_checker(spec, root, timeout)
+        level = ""
+        with tempfile.TemporaryDirectory(prefix="minitools-checker-") as scratch:
+            if spec.unconfigured is not None and spec.checker is not None and not _configured(root, spec.unconfigured):
+                # no configuration of its own: the checker's standard level, from a file outside the project
+                u = spec.unconfigured
+                config = Path(scratch) / u.name
+                config.write_text(json.dumps({**u.settings, "include": [str(root)],
+                                              "executionEnvironments": [{"root": str(root)}]}))
+                spec = dataclasses.replace(spec, checker=(*spec.checker, u.flag, str(config)))
+                level = ("; the project does not configure it, so it ran at "
+                         + ", ".join(f"{k} {v}" for k, v in u.settings.items()))
+            result = await self.sup.run_checker(spec, root, timeout)
         name = os.path.basename(result.argv[0])
         output = result.output.strip()
         checked = not result.timed_out and not (result.returncode == 0 and _HELP.search(output[:4000]))
@@ -99,13 +112,25 @@ class ProjectChecker:
         elif not checked:
             status = f"exit 0, but it printed its help page: nothing was checked (run {name} yourself to see why)"
         else:
-            status = f"exit {result.returncode}"
+            status = f"exit {result.returncode}{level}"
         counts = checker_counts(name, output) if checked else None
         shown, abridged = abridge(errors_first(relative(output, self.ctx.root)) or "(no output)")
         return {"language": lang, "root": self._where(root), "checker": " ".join([name, *result.argv[1:]]),
                 "returncode": result.returncode,
                 "timed_out": result.timed_out, "checked": checked, "status": status, "counts": counts,
                 "output": shown, "abridged": abridged}
+
+
+def _configured(root: Path, unconfigured: Unconfigured) -> bool:
+    """Whether the project at `root` configures the checker itself."""
+    if (root / unconfigured.name).is_file():
+        return True
+    try:
+        text = (root / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    # a table header, or a dotted key under [tool] (tomllib is 3.11+; this runs on 3.10 too)
+    return any(re.search(rf"^\s*\[{re.escape(section)}[\].]", text, re.MULTILINE) for section in unconfigured.sections)
 
 
 def relative(output: str, top: Path) -> str:
