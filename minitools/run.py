@@ -41,6 +41,12 @@ log = logging.getLogger("minitools")
 _holding_serial: contextvars.ContextVar[bool] = contextvars.ContextVar("minitools_serial", default=False)
 
 
+def _quiet(task: asyncio.Task[None]) -> None:
+    """A warm-up that failed is reported by the first call that needs the same thing."""
+    if not task.cancelled() and task.exception() is not None:
+        log.info("warming up failed: %s", task.exception())
+
+
 def _strict_default() -> bool:
     return os.environ.get("MINITOOLS_STRICT", "") not in ("", "0", "false", "no")
 
@@ -84,6 +90,8 @@ class Run:
         self._gate = ApprovalGate(approve, port, timeout=question_timeout)
         self._serial = asyncio.Lock()
         self._closed = False
+        self._warming: list[asyncio.Task[None]] = []
+        self._prestart = bool(options.pop("prestart", False))
         self.ctx = RunContext(
             root=self.root,
             conversation_id=self.conversation_id,
@@ -103,7 +111,20 @@ class Run:
     # Context management ----------------------------------------------------------------
 
     async def __aenter__(self) -> Run:
+        if self._prestart:
+            self.warm_up()
         return self
+
+    def warm_up(self) -> None:
+        """Start in the background what the first calls would wait for: the language servers the
+        root's projects need (and their first index). Returns at once; a call that comes first
+        waits for the same start, not a second one. `Run(root, prestart=True)` does it on entry."""
+        if self._closed or self._warming:
+            return
+        for warmup in self.ctx.warmups:
+            task = asyncio.ensure_future(warmup())
+            task.add_done_callback(_quiet)
+            self._warming.append(task)
 
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
@@ -113,6 +134,9 @@ class Run:
         if self._closed:
             return
         self._closed = True
+        for task in self._warming:
+            task.cancel()
+        await asyncio.gather(*self._warming, return_exceptions=True)
         def failed(exc: BaseException) -> None:
             if self.strict:
                 raise exc

@@ -124,6 +124,9 @@ class LSPClient:
         client._install_handlers()
         try:
             await client._initialize(timeout)
+        except asyncio.CancelledError:  # the caller gave up (a warm-up cancelled at close): no orphan
+            await asyncio.shield(client.child.stop(close_timeout=0.5, term_timeout=1.0))
+            raise
         except (ChildExited, ConnectionClosed, asyncio.TimeoutError, Exception) as exc:  # noqa: BLE001 -- any failure to start is reported as this server's, and the child is stopped
             await client.child.stop(close_timeout=0.5, term_timeout=1.0)
             if isinstance(exc, asyncio.TimeoutError):
@@ -344,12 +347,16 @@ class LSPClient:
         return self._diag_seq.get(uri, 0)
 
     @_maps_wire_errors
-    async def wait_diagnostics(self, uri: str, mark: int, *, timeout: float, quiet: float) -> list[dict[str, Any]] | None:
+    async def wait_diagnostics(self, uri: str, mark: int, *, timeout: float, quiet: float,
+                               idle: float | None = None) -> list[dict[str, Any]] | None:
         """The diagnostics published for `uri` after `mark`, once the server has been quiet
         for `quiet` seconds (a first empty push is often followed by the real one); None
-        when nothing was published within `timeout`."""
+        when nothing was published within `timeout`, or, with `idle`, as soon as the server has
+        sent nothing at all for `idle` seconds and reports no work in progress (it is not going
+        to publish: the wait ends by what the server does, not by the clock)."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        started = loop.time()
+        deadline = started + timeout
         while True:
             now = loop.time()
             seq = self._diag_seq.get(uri, 0)
@@ -362,6 +369,11 @@ class LSPClient:
                 if now >= deadline:
                     return None
                 wait = deadline - now
+                if idle is not None and not self.progress.busy:
+                    heard = max(started, self.rpc.connection.last_received if self.rpc and self.rpc.connection else started)
+                    if now - heard >= idle:
+                        return None
+                    wait = min(wait, heard + idle - now)
             if not self.alive:
                 err = self.exit_error
                 raise err if err is not None else ConnectionClosed(f"{self.spec.id} is not running", peer=self.spec.id)

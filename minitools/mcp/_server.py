@@ -235,6 +235,7 @@ async def serve_mcp(
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")
     server.attach(endpoint)
+    server.run.warm_up()  # the servers the root needs start while the client initializes
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[str] = loop.create_future()
 

@@ -102,6 +102,8 @@ class RunContext:
     # the staged edits `resolve` accepts or discards (ast_edit stages them)
     edits: EditStore = field(default_factory=EditStore)
     call: BridgeCall | None = None
+    # work a family can do before the first call (the lsp family starts the root's servers)
+    warmups: list[Closer] = field(default_factory=list)
     _closers: list[Closer] = field(default_factory=list)
 
     def on_close(self, closer: Closer) -> None:

@@ -66,6 +66,7 @@ class FramedConnection:
         self._closed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
         self._task: asyncio.Future[None] | None = None
         self._eof_seen = False
+        self.last_received = asyncio.get_running_loop().time()  # when the peer last sent a message
         if child is not None and reader is None:
             # parse in the pipe's callback: no reader task, one loop iteration less per message
             child.take_stdout(self._feed)
@@ -109,6 +110,7 @@ class FramedConnection:
                 return
             if message is CLOSED:
                 raise EOFError
+            self.last_received = asyncio.get_running_loop().time()
             if self.tracer is not None:
                 self.tracer("recv", self.peer, message)
             if self._on_message is not None:

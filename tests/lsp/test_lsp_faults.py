@@ -185,3 +185,14 @@ async def test_build_starts_nothing_and_tiers(py_project: Path, tmp_path: Path) 
     disabled = make_run(py_project, resources={"lsp": False})
     assert "lsp" not in {s.name for s in disabled.tools()}
     await disabled.close()
+
+
+async def test_a_server_that_never_publishes_ends_the_write_time_wait_when_it_goes_quiet(
+        py_project: Path, tmp_path: Path, run_factory: Any, fake_server_argv: list[str]) -> None:
+    # the wait ends by what the server does (nothing, for lsp_diagnostics_idle), not by the clock
+    bin_dir = tmp_path / "stubs"
+    stub(bin_dir, "basedpyright-langserver", "exec " + " ".join(fake_server_argv))
+    run = run_factory(py_project, lsp_path=[str(bin_dir)], lsp_servers={"python": ["basedpyright"]},
+                      lsp_ready_timeout=0.2, lsp_diagnostics_idle=1.0, lsp_diagnostics_timeout=30)
+    r = await run.written(["a.py"])
+    assert r.ok and r.data["unavailable"] and "went quiet for 1 s" in r.text, r.text  # not "within 30 s"

@@ -4,6 +4,7 @@ rename whose old warnings are not reported as new."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +84,42 @@ async def test_a_monorepo_is_checked_and_searched_per_sub_project(tmp_path: Path
     assert "error" in python.splitlines()[0], python  # errors before warnings
     s = await run.call("lsp", {"action": "symbols", "query": "handler"})
     assert s.ok and {"handler", "handlerView"} <= {x["name"] for x in s.data["symbols"]}, s.text
+
+
+async def test_prestart_starts_the_roots_servers_before_the_first_query(tmp_path: Path) -> None:
+    from lsp_support import make_run
+
+    root = write(tmp_path / "mono", MONOREPO)
+    async with make_run(root, prestart=True) as run:
+        for _ in range(300):  # the servers start in the background; nothing was asked yet
+            status = await run.call("lsp", {"action": "status"})
+            if status.text.count("running (pid") >= 2:
+                break
+            await asyncio.sleep(0.1)
+        assert "basedpyright" in status.text and "typescript-language-server" in status.text, status.text
+        assert status.text.count("running (pid") >= 2, status.text
+        r = await run.call("lsp", {"action": "hover", "file": "backend/api.py", "line": 4, "symbol": "handler"})
+        assert r.ok and "handler" in r.text, r.text  # served by the server already running
+    # closing right after entering leaves no server behind (a warm-up cancelled mid-start)
+    before = _children()
+    async with make_run(root, prestart=True):
+        await asyncio.sleep(0.3)
+    await asyncio.sleep(0.5)
+    assert not _children() - before, _children() - before
+
+
+def _children() -> set[int]:
+    """The live child processes of this one (from /proc)."""
+    import os
+
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid() and fields[0] != "Z":
+                out.add(int(entry))
+    return out

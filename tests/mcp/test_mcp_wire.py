@@ -169,3 +169,14 @@ def test_a_piped_script_gets_its_answers(project):
     assert done.returncode == 0, done.stderr
     answers = {a["id"]: a for a in map(json.loads, done.stdout.splitlines())}
     assert answers[2]["result"]["isError"] is False and "hello.py:2" in answers[2]["result"]["content"][0]["text"]
+
+
+async def test_the_roots_language_server_starts_before_the_first_query(line_client):
+    # minitools mcp warms up at start: by the time a model asks, the server is (being) started
+    await line_client.initialize()
+    for _ in range(300):
+        status = (await line_client.request("tools/call", {"name": "lsp", "arguments": {"action": "status"}}))["result"]
+        if "running (pid" in status["content"][0]["text"]:
+            break
+        await asyncio.sleep(0.1)
+    assert "running (pid" in status["content"][0]["text"], status

@@ -12,7 +12,8 @@ Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/t
 guessed column resolves to another symbol on the same line and looks right.
 Options (``Run(root, **options)``): `lsp_timeout` (seconds per request, 30),
 `lsp_init_timeout` (30), `lsp_diagnostics_timeout` (seconds to wait for a push, 8),
-`lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_ready_timeout` (the wait
+`lsp_diagnostics_quiet` (quiet period after the last push, 0.6), `lsp_diagnostics_idle` (a write-time wait
+ends when the server has sent nothing for this long and is idle, 3), `lsp_ready_timeout` (the wait
 for a new server's first publish, its only readiness signal, 10), `lsp_diagnostics_cap`
 (per file, 20), `lsp_checker_timeout` (120), `lsp_index_timeout` (the first project-wide
 query's wait for a server's index, 30), `lsp_path` (extra directories searched for server
@@ -160,6 +161,7 @@ class LSPFamily:
         self.diagnostics = LSPDiagnostics(session, self.record)
         self.checker = ProjectChecker(session)
         self.code_action = CodeActions(session, self.queries)
+        session.ctx.warmups.append(self.warm_up)
         navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
         calls = {a: partial(self.queries.calls, a) for a in ("incoming_calls", "outgoing_calls")}
         self.actions: dict[str, Action] = {
@@ -175,6 +177,12 @@ class LSPFamily:
         if args.get("file") == "*":
             return await self.checker.run()
         return await self.diagnostics.check(args)
+
+    async def warm_up(self) -> None:
+        """Start the servers the root's projects need, and wait for each to be ready, so the
+        first query does not pay for it (`Run.warm_up`; `minitools mcp` does it at start)."""
+        for client in await self.queries.start_for_root():
+            await self.queries.make_ready(client)
 
     async def status(self, args: Mapping[str, Any]) -> ToolResult:
         return self.queries.status()

@@ -162,7 +162,7 @@ class LSPQueries:
             client, notes = await s.client(s.path_arg(args, "symbols"))
             clients = [client]
         else:
-            clients = self.sup.running() or await self._start_for_root()
+            clients = self.sup.running() or await self.start_for_root()
         if not clients:
             raise ToolError(f'no language server is usable at the workspace root to search for "{query}"; '
                             "give `file` too, so the server for that file starts, or see lsp status.")
@@ -174,7 +174,7 @@ class LSPQueries:
                 continue
             servers.append(client.spec.id)
             await s.sync_quietly(client)
-            await self._make_ready(client)
+            await self.make_ready(client)
             await self._wait_index(client)
             result = await s.request(client, "workspace/symbol", {"query": query}, "symbols")
             notes += self._incomplete(client)
@@ -301,7 +301,7 @@ class LSPQueries:
                 except (OSError, ServerGone):
                     return
 
-    async def _make_ready(self, client: LSPClient) -> None:
+    async def make_ready(self, client: LSPClient) -> None:
         # A workspace query has no document to wait on: open one source file of the server's
         # language (a shallow, bounded walk) and wait for its first publish — the readiness
         # signal (LSPClient.wait_ready) — or the server answers before it has indexed anything.
@@ -322,7 +322,9 @@ class LSPQueries:
             if seen > 5000:
                 return
 
-    async def _start_for_root(self) -> list[LSPClient]:
+    async def start_for_root(self) -> list[LSPClient]:
+        """Start the server of each language whose project is at the root or in the folders
+        below it (a monorepo's sub-projects); the servers that started."""
         clients = []
         for lang in LANGUAGES:
             spec = next(s for s in CATALOG if lang in s.languages)

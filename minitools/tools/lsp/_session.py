@@ -52,6 +52,8 @@ class LSPSession:
         self.timeout = float(ctx.option("lsp_timeout", 30.0))
         self.diag_timeout = float(ctx.option("lsp_diagnostics_timeout", 8.0))
         self.diag_quiet = float(ctx.option("lsp_diagnostics_quiet", 0.6))
+        # a write-time wait also ends when the server has sent nothing for this long (and is idle)
+        self.diag_idle = float(ctx.option("lsp_diagnostics_idle", 3.0))
         self.diag_cap = int(ctx.option("lsp_diagnostics_cap", 20))
         self.ready_timeout = float(ctx.option("lsp_ready_timeout", 10.0))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,12 +166,17 @@ class WriteDiagnostics:
     async def _wait(self, synced: _Synced) -> list[dict[str, Any]] | str:
         """The diagnostics published after the sync, or why there are none."""
         client, timeout = synced.client, self.s.diag_timeout
+        started = time.monotonic()
         try:
-            found = await client.wait_diagnostics(synced.uri, synced.mark, timeout=timeout, quiet=self.s.diag_quiet)
+            found = await client.wait_diagnostics(synced.uri, synced.mark, timeout=timeout, quiet=self.s.diag_quiet,
+                                                  idle=self.s.diag_idle)
         except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             return f"{client.spec.id} crashed: {exc}"
         if found is None:
+            if time.monotonic() - started < timeout:
+                return (f"{client.spec.id} published nothing for it and went quiet for {self.s.diag_idle:g} s "
+                        "(not checked, not clean; lsp diagnostics on the file asks again)")
             return f"{client.spec.id} published nothing within {timeout:g} s (not checked, not clean)"
         return found
 
