@@ -133,7 +133,7 @@ class ApprovalGate:
         if self._questions is not None:
             return await self._ask_person(spec, args)
         return (
-            f"{spec.name} is a {spec.tier.value}-tier tool and this run has no approver "
+            f"{spec.name} is {'an' if spec.tier.value[0] in 'aeiou' else 'a'} {spec.tier.value}-tier tool and this run has no approver "
             "(no approve callable and no question port), so it is refused. Nothing was done. "
             "Wire an approver into the Run, or use a read-tier tool."
         )

@@ -131,9 +131,13 @@ class Magics:
         return command.replace("$$", "$")
 
     def _stream(self, argv: list[str], stdin: str | None = None) -> int:
+        from minitools.transport import die_with_parent  # only when a cell runs a command
+
+        # the command dies with the kernel, which dies with the Run's process: none outlives it
         process = subprocess.Popen(
             argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1,
+            preexec_fn=die_with_parent,
         )
         try:
             if stdin is not None:

@@ -10,6 +10,7 @@ import contextlib
 import itertools
 import os
 import re
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -169,6 +170,9 @@ def apply_plan(changes: list[FileChange]) -> None:
         now = change.path.read_text(encoding="utf-8") if change.path.is_file() else None
         if now != change.before:
             raise EditError(f"{change.path.name} changed on disk while the edit was prepared; nothing was written")
+        mode = stat.S_IMODE(change.path.stat().st_mode) if now is not None else 0o200
+        if not mode & stat.S_IWUSR:  # as an editor would: a read-only file is not silently replaced
+            raise EditError(f"{change.path.name} is read-only (mode {mode:o}); make it writable and try again; nothing was written")
     done: list[FileChange] = []
     try:
         for change in changes:

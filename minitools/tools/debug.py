@@ -302,6 +302,9 @@ class DebugFamily:
         self._filters = args.get("exception_filters")
         raw = self._need(args, "program")
         program = self.ctx.resolve_path(raw, what="program")
+        for arg in args.get("args") or []:
+            if "\x00" in arg:  # no process can be given one: the caller's error, not the adapter's
+                raise ToolError(f"launch: the program argument {arg!r} contains a NUL byte, which no program can receive; remove it.")
         adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else adapter_for_program(program)
         if adapter is None:
             raise ToolError(f'no adapter debugs "{raw}": give {_programs()}; or adapter=...')

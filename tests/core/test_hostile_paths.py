@@ -22,6 +22,8 @@ CALLS = {
     "lsp_rename": lambda p: ("lsp_rename", {"file": p, "line": 1, "symbol": "x", "new_name": "y"}),
     "debug breakpoints": lambda p: ("debug", {"op": "breakpoints", "file": p, "lines": [1]}),
     "debug launch": lambda p: ("debug", {"op": "launch", "program": p}),
+    "lsp_code_action": lambda p: ("lsp_code_action", {"file": p, "line": 1, "action": 1}),
+    "lsp symbols": lambda p: ("lsp", {"action": "symbols", "file": p}),
 }
 
 
@@ -43,3 +45,14 @@ async def test_written_names_an_unusable_path_and_checks_the_rest(tmp_path: Path
     async with Run(tmp_path, strict=True) as run:
         result = await run.written([path])
     assert result.ok and "not a usable path" in str(result.data) and reason in str(result.data)
+
+
+async def test_a_program_argument_with_a_nul_byte_is_the_callers_error(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "app.py").write_text("import sys\nprint(sys.argv)\n")
+    async with Run(tmp_path, strict=True, approve=lambda spec, a: True) as run:
+        result = await run.call("debug", {"op": "launch", "program": "app.py", "args": ["ok", "x\x00y"]})
+        status = await run.call("debug", {"op": "status"})
+    assert not result.ok and "'x\\x00y' contains a NUL byte" in result.text and "remove it" in result.text, result.text
+    assert "adapter stderr" not in result.text
+    assert "No debug session" in status.text or "no session" in status.text.lower(), status.text

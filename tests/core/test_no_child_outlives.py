@@ -128,3 +128,41 @@ def _name(pid: int) -> str:
             return handle.read().replace(b"\0", b" ").decode(errors="replace")[:120]
     except OSError:
         return "?"
+
+
+SHELL_HOST = """
+import asyncio, sys
+from minitools import Run
+
+async def main(root):
+    run = Run(root, approve=lambda spec, args: True)
+    call = asyncio.ensure_future(run.call("eval", {"code": "!sleep 600", "description": "a shell command that runs long"}))
+    print("started", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_a_kernel_shell_command_dies_with_a_killed_host(tmp_path: Path) -> None:
+    # `!cmd` in a python cell is the kernel's child: it goes when the kernel goes
+    (tmp_path / "a.py").write_text("x = 1\n")
+    host = await asyncio.create_subprocess_exec(sys.executable, "-c", SHELL_HOST, str(tmp_path), stdout=asyncio.subprocess.PIPE)
+    loop = asyncio.get_running_loop()
+    try:
+        assert host.stdout is not None
+        assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
+        deadline = loop.time() + 60
+        while not (shell := [p for p in descendants(host.pid) if _name(p).startswith("sleep 600")]) and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        assert shell, "the cell's command never started"
+    finally:
+        host.kill()
+        await host.wait()
+    deadline = loop.time() + 10
+    while (left := [p for p in shell if _alive(p)]) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    names = sorted((p, _name(p)) for p in left)
+    for pid in left:
+        os.kill(pid, 9)  # a failing run leaves nothing behind either
+    assert not left, f"the cell's command outlived its host's SIGKILL: {names}"

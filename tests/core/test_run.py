@@ -84,8 +84,11 @@ async def test_approval_allow_deny_and_fail_closed(notes_root):
 
     async with Run(notes_root, tools=note_tools(notes_root)) as run:
         closed = await run.call("write_note", {"name": "b.txt", "text": "x"})
-        assert not closed.ok and "no approver" in closed.text
+        assert not closed.ok and "write_note is a write-tier tool and this run has no approver" in closed.text
     assert not (notes_root / "b.txt").exists()
+    async with Run(notes_root) as run:
+        closed = await run.call("eval", {"code": "1", "description": "one"})
+        assert not closed.ok and "eval is an exec-tier tool and this run has no approver" in closed.text
 
 
 @pytest.mark.parametrize("strict", [False, True])

@@ -107,6 +107,16 @@ async def test_rename_with_emoji_before_the_symbol(py_project: Path, run_factory
     assert line == '    text = "héllo😀"; g.greet(text); helper(1)'
 
 
+async def test_rename_touching_a_read_only_file_writes_nothing(py_project: Path, run_factory: Any, server: str) -> None:
+    run = run_factory(py_project, lsp_servers={"python": [server]})
+    before = {name: (py_project / name).read_text() for name in ("a.py", "b.py")}
+    (py_project / "a.py").chmod(0o444)
+    r = await run.call("lsp_rename", {"file": "b.py", "line": 1, "symbol": "helper", "new_name": "twice"})
+    assert not r.ok and "a.py is read-only (mode 444)" in r.text and "make it writable" in r.text, r.text
+    assert {name: (py_project / name).read_text() for name in before} == before
+    assert (py_project / "a.py").stat().st_mode & 0o777 == 0o444
+
+
 async def test_rename_that_changes_nothing_is_an_error(py_project: Path, run_factory: Any, server: str) -> None:
     run = run_factory(py_project, lsp_servers={"python": [server]})
     before = (py_project / "a.py").read_text()
