@@ -52,6 +52,17 @@ def _format_time(seconds: float) -> str:
     return f"{seconds} s"
 
 
+def _die_with_parent() -> None:
+    """In the forked command: SIGKILL when the kernel dies (Linux). The worker runs on the
+    workspace's interpreter, where minitools may not be importable, so this is its own copy of
+    `minitools.transport.die_with_parent`."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 class Magics:
     """`__minitools__` in the kernel's builtins."""
 
@@ -131,13 +142,11 @@ class Magics:
         return command.replace("$$", "$")
 
     def _stream(self, argv: list[str], stdin: str | None = None) -> int:
-        from minitools.transport import die_with_parent  # only when a cell runs a command
-
         # the command dies with the kernel, which dies with the Run's process: none outlives it
         process = subprocess.Popen(
             argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1,
-            preexec_fn=die_with_parent,
+            preexec_fn=_die_with_parent,
         )
         try:
             if stdin is not None:
