@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
@@ -224,11 +225,15 @@ class DebugFamily:
             return f"{head}; state: {st.state}."
         where = ""
         if st.thread_id is not None:
-            with contextlib.suppress(DAPError, StepTimeout):
-                body = await s.request("stackTrace", {"threadId": st.thread_id, "startFrame": 0, "levels": 1}, self.timeout)
-                frames = body.get("stackFrames") or []
-                if frames:
-                    where = " at " + self._frame_text(frames[0])
+            for attempt in range(3):  # an adapter may answer with no frames just after the stop (lldb attached)
+                with contextlib.suppress(DAPError, StepTimeout):
+                    body = await s.request("stackTrace", {"threadId": st.thread_id, "startFrame": 0, "levels": 1},
+                                           self.timeout)
+                    frames = body.get("stackFrames") or []
+                    if frames:
+                        where = " at " + self._frame_text(frames[0])
+                        break
+                await asyncio.sleep(0.2 * (attempt + 1))
         text = f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
         if st.reason == "exception" and st.thread_id is not None:
             text += " " + await self._exception_note(s, st.thread_id)
