@@ -57,6 +57,17 @@ def _check(results: list[Any]) -> None:
     assert "unparseable" in _texts(error) and "print($A" in _texts(error), error
 
 
+def _codex_config(home: Path, model_url: str, args: list[str]) -> None:
+    """Codex's config.toml: the README's [mcp_servers.minitools] table, and a model provider that
+    is the stand-in."""
+    (home / "config.toml").write_text(
+        'model = "gpt-5"\nmodel_provider = "standin"\napproval_policy = "never"\n'
+        'sandbox_mode = "danger-full-access"\n\n'
+        f'[model_providers.standin]\nname = "standin"\nbase_url = "{model_url}/v1"\n'
+        'wire_api = "responses"\nenv_key = "STANDIN_KEY"\n\n'
+        f'[mcp_servers.minitools]\ncommand = "{MINITOOLS}"\nargs = {json.dumps(args)}\ntool_timeout_sec = 300\n')
+
+
 def _need(name: str) -> Path:
     binary = BIN / name
     if not binary.exists():
@@ -92,14 +103,7 @@ def test_codex_shows_the_model_what_minitools_wrote(project: Path, tmp_path: Pat
     home = tmp_path / "codex"
     home.mkdir()
     with StandIn(STEPS) as model:
-        # the README's [mcp_servers.minitools] table, and a model provider that is the stand-in
-        (home / "config.toml").write_text(
-            'model = "gpt-5"\nmodel_provider = "standin"\napproval_policy = "never"\n'
-            'sandbox_mode = "danger-full-access"\n\n'
-            f'[model_providers.standin]\nname = "standin"\nbase_url = "{model.url}/v1"\n'
-            'wire_api = "responses"\nenv_key = "STANDIN_KEY"\n\n'
-            f'[mcp_servers.minitools]\ncommand = "{MINITOOLS}"\nargs = ["mcp", "--root", "{project}"]\n'
-            "tool_timeout_sec = 300\n")
+        _codex_config(home, model.url, ["mcp", "--root", str(project)])
         env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
         run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
                              cwd=project, env=env, capture_output=True, text=True, timeout=300,
@@ -116,12 +120,7 @@ def test_the_stand_in_sees_structured_content_when_asked_for(project: Path, tmp_
     home = tmp_path / "codex"
     home.mkdir()
     with StandIn(STEPS[:1]) as model:
-        (home / "config.toml").write_text(
-            'model = "gpt-5"\nmodel_provider = "standin"\napproval_policy = "never"\n'
-            'sandbox_mode = "danger-full-access"\n\n'
-            f'[model_providers.standin]\nname = "standin"\nbase_url = "{model.url}/v1"\n'
-            'wire_api = "responses"\nenv_key = "STANDIN_KEY"\n\n'
-            f'[mcp_servers.minitools]\ncommand = "{MINITOOLS}"\nargs = ["mcp", "--structured", "--root", "{project}"]\n')
+        _codex_config(home, model.url, ["mcp", "--structured", "--root", str(project)])
         env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
         run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
                              cwd=project, env=env, capture_output=True, text=True, timeout=300,
