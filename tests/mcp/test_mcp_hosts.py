@@ -68,6 +68,14 @@ def _codex_config(home: Path, model_url: str, args: list[str]) -> None:
         f'[mcp_servers.minitools]\ncommand = "{MINITOOLS}"\nargs = {json.dumps(args)}\ntool_timeout_sec = 300\n')
 
 
+def _run_codex(codex: Path, home: Path, project: Path) -> None:
+    """One `codex exec` turn in `project` with the configuration in `home`; it must succeed."""
+    env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
+    run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
+                         cwd=project, env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+
+
 def _need(name: str) -> Path:
     binary = BIN / name
     if not binary.exists():
@@ -104,11 +112,7 @@ def test_codex_shows_the_model_what_minitools_wrote(project: Path, tmp_path: Pat
     home.mkdir()
     with StandIn(STEPS) as model:
         _codex_config(home, model.url, ["mcp", "--root", str(project)])
-        env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
-        run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
-                             cwd=project, env=env, capture_output=True, text=True, timeout=300,
-                             stdin=subprocess.DEVNULL)
-        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        _run_codex(codex, home, project)
         assert "mcp__minitools__eval" in model.tool_names
         _check(model.results)
 
@@ -121,11 +125,7 @@ def test_the_stand_in_sees_structured_content_when_asked_for(project: Path, tmp_
     home.mkdir()
     with StandIn(STEPS[:1]) as model:
         _codex_config(home, model.url, ["mcp", "--structured", "--root", str(project)])
-        env = dict(server_env(), HOME=str(home), CODEX_HOME=str(home), STANDIN_KEY="sk-stand-in")
-        run = subprocess.run([str(codex), "exec", "--skip-git-repo-check", "Use the minitools tools."],
-                             cwd=project, env=env, capture_output=True, text=True, timeout=300,
-                             stdin=subprocess.DEVNULL)
-        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        _run_codex(codex, home, project)
         (cell,) = model.results
         assert "printed by the cell" not in _texts(cell) and "output_chars" in json.dumps(cell), cell
 
