@@ -53,7 +53,7 @@ def render(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:
     if style.before is None and style.after is None:
         out = []
         for m in matches:
-            first = m.text.splitlines()[0] if m.text else ""
+            first = m.head(1)[0][0]  # the first line only: a long match is not decoded whole
             if style.color and first:
                 first = f"{MATCH_COLOR}{first}{RESET}"
             out.append(f"{m.path}:{m.start[0]}:{m.start[1]}: {first}\n")

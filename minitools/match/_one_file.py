@@ -6,10 +6,10 @@ Python → NodeMatch values.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
 
 import tree_sitter
 
+from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
 from minitools.match._grammars import load_language
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
 from minitools.match._pattern import Pattern, parser_for
@@ -26,94 +26,22 @@ DEFAULT_MAX_FILE_BYTES = 4 << 20
 DEFAULT_CACHE_BYTES = 48 << 20  # source bytes whose trees the cache keeps (LRU); RSS is ~30x that
 
 
-# NamedTuples rather than dataclasses: the dataclasses module costs a CLI run 20 ms to import.
-class Capture(NamedTuple):
-    text: str
-    start_byte: int
-    end_byte: int
-    start: tuple[int, int]  # (line, column), 1-based, column in code points
-    end: tuple[int, int]
-    # the capture ends in a comment that runs to the end of its line: a rewrite must start
-    # what follows it on a new line, or the comment would swallow it
-    open_line: bool = False
+def _point(point: tree_sitter.Point) -> tuple[int, int]:
+    return point[0], point[1]
 
 
-class NodeMatch(NamedTuple):
-    path: str | None
-    language: str
-    start_byte: int
-    end_byte: int
-    start: tuple[int, int]
-    end: tuple[int, int]
-    text: str
-    metavars: dict[str, Capture]
-    multi: dict[str, list[Capture]]
-
-    def to_json(self) -> dict[str, object]:
-        """The CLI's and the tool's JSON shape (docs/architecture.md, "The contract")."""
-
-        def cap(c: Capture) -> dict[str, object]:
-            return {
-                "text": c.text,
-                "start": {"line": c.start[0], "column": c.start[1]},
-                "end": {"line": c.end[0], "column": c.end[1]},
-                "start_byte": c.start_byte,
-                "end_byte": c.end_byte,
-            }
-
-        return {
-            "file": self.path,
-            "language": self.language,
-            "start": {"line": self.start[0], "column": self.start[1]},
-            "end": {"line": self.end[0], "column": self.end[1]},
-            "start_byte": self.start_byte,
-            "end_byte": self.end_byte,
-            "text": self.text,
-            "metavars": {k: cap(v) for k, v in self.metavars.items()},
-            "multi": {k: [cap(c) for c in v] for k, v in self.multi.items()},
-        }
+def _node_capture(source: SourceText, node: tree_sitter.Node) -> Capture:
+    return Capture(source, node.start_byte, node.end_byte, _point(node.start_point), _point(node.end_point))
 
 
-class SearchResult(NamedTuple):
-    matches: list[NodeMatch]
-    total: int
-    files_searched: int
-    files_matched: int
-    skipped: dict[str, int]
-    truncated: bool = False
-
-
-# Positions ----------------------------------------------------------------------------
-
-
-def _position(source: bytes, byte: int, point: tuple[int, int]) -> tuple[int, int]:
-    row, col = point
-    line = source[byte - col : byte]
-    return row + 1, len(line.decode("utf-8", errors="replace")) + 1
-
-
-def _node_capture(source: bytes, node: tree_sitter.Node) -> Capture:
-    return Capture(
-        (node.text or b"").decode("utf-8", errors="replace"),
-        node.start_byte,
-        node.end_byte,
-        _position(source, node.start_byte, tuple(node.start_point)),  # type: ignore[arg-type]
-        _position(source, node.end_byte, tuple(node.end_point)),  # type: ignore[arg-type]
-    )
-
-
-def _seq_capture(source: bytes, nodes: list[tree_sitter.Node], at: int, point: tuple[int, int]) -> Capture:
+def _seq_capture(source: SourceText, nodes: list[tree_sitter.Node], at: int, point: tuple[int, int]) -> Capture:
     if not nodes:
-        pos = _position(source, at, point)
-        return Capture("", at, at, pos, pos)
+        return Capture(source, at, at, point, point)
     first, last = nodes[0], nodes[-1]
+    data = source.data
     return Capture(
-        source[first.start_byte : last.end_byte].decode("utf-8", errors="replace"),
-        first.start_byte,
-        last.end_byte,
-        _position(source, first.start_byte, tuple(first.start_point)),  # type: ignore[arg-type]
-        _position(source, last.end_byte, tuple(last.end_point)),  # type: ignore[arg-type]
-        last.is_extra and source[last.end_byte : last.end_byte + 1] in (b"\n", b"\r"),
+        source, first.start_byte, last.end_byte, _point(first.start_point), _point(last.end_point),
+        last.is_extra and data[last.end_byte : last.end_byte + 1] in (b"\n", b"\r"),
     )
 
 
@@ -296,7 +224,7 @@ def _has_literals(pattern: Pattern, source: bytes) -> bool:
 
 
 def _to_match(
-    pattern: Pattern, source: bytes, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node, env: MetaVarEnv
+    pattern: Pattern, source: SourceText, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node, env: MetaVarEnv
 ) -> NodeMatch:
     metavars: dict[str, Capture] = {}
     multi: dict[str, list[Capture]] = {}
@@ -309,21 +237,13 @@ def _to_match(
             elif isinstance(value, EmptySeq):
                 metavars[name] = _seq_capture(source, [], value.at, value.point)
             else:
-                metavars[name] = _seq_capture(source, [], last.end_byte, tuple(last.end_point))  # type: ignore[arg-type]
+                metavars[name] = _seq_capture(source, [], last.end_byte, _point(last.end_point))
             multi[name] = [_node_capture(source, n) for n in value]
         else:
             metavars[name] = _node_capture(source, value)
-    start, end = first.start_byte, last.end_byte
     return NodeMatch(
-        path,
-        pattern.language,
-        start,
-        end,
-        _position(source, start, tuple(first.start_point)),  # type: ignore[arg-type]
-        _position(source, end, tuple(last.end_point)),  # type: ignore[arg-type]
-        source[start:end].decode("utf-8", errors="replace"),
-        metavars,
-        multi,
+        path, pattern.language, source, first.start_byte, last.end_byte,
+        _point(first.start_point), _point(last.end_point), metavars, multi,
     )
 
 
@@ -349,7 +269,8 @@ def _matches_in_tree(
                 seen.add(extent)
                 unique.append(hit)
         found = sorted(unique, key=lambda hit: (hit[0].start_byte, -hit[1].end_byte))
-    return [_to_match(pattern, source, path, a, b, env) for a, b, env in found]
+    text = SourceText(source)
+    return [_to_match(pattern, text, path, a, b, env) for a, b, env in found]
 
 
 def _found_in_tree(
@@ -381,6 +302,7 @@ def find_matches(pattern: Pattern, source: bytes, *, path: str | None = None) ->
 def parse_errors(source: bytes, language: str) -> list[tuple[int, int]]:
     """(line, column), 1-based, of every ERROR or MISSING node in `source` parsed as `language`."""
     tree = parser_for(language).parse(source)
+    text = SourceText(source)
     out: list[tuple[int, int]] = []
     if not tree.root_node.has_error:
         return out
@@ -388,7 +310,7 @@ def parse_errors(source: bytes, language: str) -> list[tuple[int, int]]:
     while stack:
         n = stack.pop()
         if n.is_error or n.is_missing:
-            out.append(_position(source, n.start_byte, tuple(n.start_point)))  # type: ignore[arg-type]
+            out.append(text.position(n.start_byte, _point(n.start_point)))
             continue
         if n.has_error:
             stack.extend(reversed(n.children))

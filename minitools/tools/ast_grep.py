@@ -89,10 +89,10 @@ SPEC = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=Tr
 
 def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:
     """`path:line` with the match text (multi-line shortened) and its captures."""
-    lines = m.text.splitlines() or [""]
-    body = "\n    ".join(lines[:max_lines])
-    if len(lines) > max_lines:
-        body += f"\n    … ({len(lines) - max_lines} more lines)"
+    lines, more = m.head(max_lines)  # a long match decodes only the lines shown
+    body = "\n    ".join(lines)
+    if more:
+        body += f"\n    … ({more} more lines)"
     out = f"{m.path}:{m.start[0]}: {body}"
     caps = [f"${k}={v.text!r}" for k, v in sorted(m.metavars.items()) if k not in m.multi]
     caps += [f"$$${k}={v.text!r}" for k, v in sorted(m.metavars.items()) if k in m.multi]

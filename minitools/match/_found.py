@@ -1,0 +1,209 @@
+"""What a search finds: `NodeMatch` and its `Capture`s, and the `SearchResult` of a search.
+
+A match holds its file's bytes by reference (one `SourceText` per file) and byte extents;
+its text, its captures' texts and its (line, column) positions are computed when read, so
+building a match costs the same whatever its size, and nested matches share one copy of
+the source instead of each copying its text (docs/architecture.md, "Matcher").
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["SourceText", "Capture", "NodeMatch", "SearchResult"]
+
+Point = tuple[int, int]
+
+
+# UTF-8 continuation bytes: a line's code points are its bytes less these (valid UTF-8)
+_CONTINUATION = bytes(range(0x80, 0xC0))
+_STEP = 4096  # bytes between the column checkpoints kept for a long line
+
+
+def _width(chunk: bytes) -> int:
+    return len(chunk.translate(None, _CONTINUATION))
+
+
+class SourceText:
+    """One file's bytes, shared by its matches, with the column arithmetic they need.
+
+    A column is counted in code points from the line's start: for ASCII text the byte column;
+    otherwise the code points up to the byte, counted from a checkpoint kept every 4 KiB of a
+    long line, so a position costs at most 4 KiB of counting however long the line is (a
+    dense one-line file would otherwise cost each match its whole line)."""
+
+    __slots__ = ("data", "_ascii", "_marks")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._ascii = data.isascii()
+        self._marks: dict[int, list[int]] = {}  # row -> its columns at every _STEP bytes
+
+    def position(self, byte: int, point: Point) -> Point:
+        """(line, column), 1-based, of `byte`, which tree-sitter puts at (row, byte column)."""
+        row, col = point
+        if self._ascii:
+            return row + 1, col + 1
+        start = byte - col
+        if col < _STEP:
+            return row + 1, _width(self.data[start:byte]) + 1
+        k = col // _STEP
+        marks = self._marks.get(row, [0])
+        if len(marks) <= k:
+            marks = list(marks)  # extended aside and swapped in whole: readers in other threads see either
+            while len(marks) <= k:
+                j = len(marks)
+                marks.append(marks[-1] + _width(self.data[start + (j - 1) * _STEP : start + j * _STEP]))
+            self._marks[row] = marks
+        return row + 1, marks[k] + _width(self.data[start + k * _STEP : byte]) + 1
+
+    def text(self, start: int, end: int) -> str:
+        return self.data[start:end].decode("utf-8", errors="replace")
+
+    def head(self, start: int, end: int, max_lines: int) -> tuple[list[str], int]:
+        """The first `max_lines` lines of [start, end) and how many lines follow them,
+        decoding no more than those lines (a match of a whole file costs its first lines)."""
+        data = self.data
+        cut = start
+        for _ in range(max_lines):
+            nl = data.find(b"\n", cut, end)
+            if nl == -1:
+                cut = end
+                break
+            cut = nl + 1
+        lines = data[start:cut].decode("utf-8", errors="replace").splitlines() or [""]
+        rest = data[cut:end]
+        more = rest.count(b"\n") + (0 if not rest or rest.endswith(b"\n") else 1)
+        if len(lines) > max_lines:  # other line breaks than \n (a lone \r) split it further
+            more += len(lines) - max_lines
+            lines = lines[:max_lines]
+        return lines, more
+
+    def __getstate__(self) -> bytes:
+        return self.data
+
+    def __setstate__(self, data: bytes) -> None:
+        self.__init__(data)  # type: ignore[misc]
+
+
+class Capture:
+    """What one metavariable captured: byte extents, and (computed on reading) its text and
+    1-based (line, column) positions, columns in code points."""
+
+    __slots__ = ("_source", "start_byte", "end_byte", "_start_point", "_end_point", "open_line")
+
+    def __init__(self, source: SourceText, start_byte: int, end_byte: int, start_point: Point, end_point: Point,
+                 open_line: bool = False) -> None:
+        self._source = source
+        self.start_byte = start_byte
+        self.end_byte = end_byte
+        self._start_point = start_point
+        self._end_point = end_point
+        # the capture ends in a comment that runs to the end of its line: a rewrite must start
+        # what follows it on a new line, or the comment would swallow it
+        self.open_line = open_line
+
+    @property
+    def text(self) -> str:
+        return self._source.text(self.start_byte, self.end_byte)
+
+    @property
+    def start(self) -> Point:
+        return self._source.position(self.start_byte, self._start_point)
+
+    @property
+    def end(self) -> Point:
+        return self._source.position(self.end_byte, self._end_point)
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.start_byte, self.end_byte, self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Capture) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Capture({self.text[:60]!r}, {self.start_byte}, {self.end_byte})"
+
+    def to_json(self) -> dict[str, object]:
+        start, end = self.start, self.end
+        return {
+            "text": self.text,
+            "start": {"line": start[0], "column": start[1]},
+            "end": {"line": end[0], "column": end[1]},
+            "start_byte": self.start_byte,
+            "end_byte": self.end_byte,
+        }
+
+
+class NodeMatch:
+    """One match: the file (display path), byte extents, captures by name (`metavars`; a
+    `$$$` capture also as its nodes in `multi`), and, computed on reading, its text and
+    1-based (line, column) positions."""
+
+    __slots__ = ("path", "language", "_source", "start_byte", "end_byte", "_start_point", "_end_point", "metavars", "multi")
+
+    def __init__(self, path: str | None, language: str, source: SourceText, start_byte: int, end_byte: int,
+                 start_point: Point, end_point: Point, metavars: dict[str, Capture], multi: dict[str, list[Capture]]) -> None:
+        self.path = path
+        self.language = language
+        self._source = source
+        self.start_byte = start_byte
+        self.end_byte = end_byte
+        self._start_point = start_point
+        self._end_point = end_point
+        self.metavars = metavars
+        self.multi = multi
+
+    @property
+    def text(self) -> str:
+        return self._source.text(self.start_byte, self.end_byte)
+
+    @property
+    def start(self) -> Point:
+        return self._source.position(self.start_byte, self._start_point)
+
+    @property
+    def end(self) -> Point:
+        return self._source.position(self.end_byte, self._end_point)
+
+    def head(self, max_lines: int) -> tuple[list[str], int]:
+        """The match's first `max_lines` lines and how many more it has, decoding only those."""
+        return self._source.head(self.start_byte, self.end_byte, max_lines)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, NodeMatch) and (self.path, self.language, self.start_byte, self.end_byte,
+                                                 self.metavars, self.multi) == (
+            other.path, other.language, other.start_byte, other.end_byte, other.metavars, other.multi)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"NodeMatch({self.path!r}, {self.start_byte}-{self.end_byte}, {self.text[:60]!r})"
+
+    def to_json(self) -> dict[str, object]:
+        """The CLI's and the tool's JSON shape (docs/architecture.md, "The contract")."""
+        start, end = self.start, self.end
+        return {
+            "file": self.path,
+            "language": self.language,
+            "start": {"line": start[0], "column": start[1]},
+            "end": {"line": end[0], "column": end[1]},
+            "start_byte": self.start_byte,
+            "end_byte": self.end_byte,
+            "text": self.text,
+            "metavars": {k: v.to_json() for k, v in self.metavars.items()},
+            "multi": {k: [c.to_json() for c in v] for k, v in self.multi.items()},
+        }
+
+
+class SearchResult(NamedTuple):
+    matches: list[NodeMatch]
+    total: int  # every match found; with `exact` False, a lower bound (counting stopped)
+    files_searched: int
+    files_matched: int
+    skipped: dict[str, int]
+    truncated: bool = False
+    exact: bool = True  # False: `total` is "at least", the count was cut short by a bound
+    stopped: str | None = None  # why the search ended early (a budget ran out), or None
