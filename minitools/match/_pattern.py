@@ -10,10 +10,10 @@ from functools import lru_cache
 
 from minitools.match._grammars import parser_for
 from minitools.match._ladder import METAVAR_CHAR
-from minitools.match._reading import ANY, MULTI, NONE, SINGLE, PatternError, PNode, read
+from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode, read
 from minitools.match._rules import TERMINATORS
 
-__all__ = ["PatternError", "Pattern", "PNode", "compile_pattern", "NONE", "SINGLE", "ANY", "MULTI", "parser_for"]
+__all__ = ["PatternError", "Pattern", "PNode", "compile_pattern", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH", "NONE", "SINGLE", "ANY", "MULTI", "parser_for"]
 
 # `$` then A–Z or `_`, then A–Z, `_`, 0–9; `$$$` alone is an anonymous sequence.
 _METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
@@ -138,12 +138,23 @@ def _names(nodes: tuple[PNode, ...]) -> frozenset[str]:
     return frozenset(names)
 
 
+# The largest pattern compiled (docs/reference.md, "Structural matching"): a fragment is parsed
+# once per rung of the ladder, and its tree kept with the compiled pattern.
+MAX_PATTERN_BYTES = 64 << 10
+
 _LONE_SEQUENCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?")
 
 
 def check_fragment(source: str) -> str:
-    """The pattern's fragment, stripped; PatternError for what no language could compile: an
-    empty pattern, or a lone `$$$` sequence, which would match every node."""
+    """The pattern's fragment, stripped; PatternError for what no language could compile: a
+    pattern over MAX_PATTERN_BYTES, an empty one, or a lone `$$$` sequence, which would match
+    every node."""
+    size = len(source.encode("utf-8", errors="surrogatepass"))
+    if size > MAX_PATTERN_BYTES:
+        raise PatternError(
+            f'pattern "{source[:60]}…" is {size:,} bytes, over the {MAX_PATTERN_BYTES >> 10} KiB limit for a pattern; '
+            "search for a smaller fragment (replace the parts that vary with metavariables such as $A or $$$A)"
+        )
     fragment = source.strip()
     if not fragment:
         raise PatternError(f'pattern "{source}" is empty; give a code fragment such as "print($A)"')

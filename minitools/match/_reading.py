@@ -7,6 +7,7 @@ tree built; and which of the distinct readings the pattern keeps (docs/architect
 from __future__ import annotations
 
 import re
+import sys
 from enum import IntEnum
 
 import tree_sitter
@@ -14,7 +15,7 @@ import tree_sitter
 from minitools.match._grammars import load_language, parser_for
 from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
 
-__all__ = ["PatternError", "PNode", "Reading", "read", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
+__all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
 class MetaKind(IntEnum):
     """What a pattern node is as a metavariable (`re` imports `enum` already: no start-up cost)."""
@@ -72,6 +73,40 @@ def _metavar_regexes(char: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pa
         re.compile(rf"{c}{c}([A-Z_][A-Z0-9_]*)"),
         re.compile(rf"{c}([A-Z_][A-Z0-9_]*)"),
     )
+
+
+# A pattern nests at most this deep (docs/reference.md, "Structural matching"): compiling and
+# matching recurse once or twice per level, and the interpreter's recursion limit is raised
+# to fit (never lowered) so that any pattern within the limit compiles and matches.
+MAX_PATTERN_DEPTH = 1000
+_FRAMES_PER_LEVEL = 3  # the matcher's match_node → match_seq (→ _match_run_capture) per level
+_FRAMES_BESIDE = 1000  # the caller's own frames and the interpreter's margin
+
+
+def check_depth(root: tree_sitter.Node, source: str) -> None:
+    """PatternError when the parse of a fragment nests deeper than MAX_PATTERN_DEPTH; else
+    make room for recursion that deep. Measured with a cursor: no recursion here."""
+    cursor = root.walk()
+    depth = deepest = 0
+    while True:
+        if cursor.goto_first_child():
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_PATTERN_DEPTH:
+                    shown = source if len(source) <= 80 else source[:60] + "…"
+                    raise PatternError(
+                        f'pattern "{shown}" nests more than {MAX_PATTERN_DEPTH} levels deep, the limit for a pattern; '
+                        "search for a smaller fragment (replace the deep part with a metavariable such as $A)"
+                    )
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                needed = _FRAMES_PER_LEVEL * deepest + _FRAMES_BESIDE
+                if sys.getrecursionlimit() < needed:
+                    sys.setrecursionlimit(needed)
+                return
+            depth -= 1
 
 
 def _is_literal_context(kind: str) -> bool:
@@ -238,7 +273,9 @@ def _shape(p: PNode) -> tuple[object, ...]:
     """What the matcher compares of a pattern node: two rungs with equal shapes are one."""
     if p.meta:
         return (p.meta, p.name)
-    return (p.kind_id, p.text if not p.children else None, tuple(_shape(c) for c in p.children))
+    # a list comprehension, not a generator: a deep pattern then recurses in Python frames
+    # only (a generator resumed from C takes C stack per level)
+    return (p.kind_id, p.text if not p.children else None, tuple([_shape(c) for c in p.children]))
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -251,7 +288,10 @@ def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
         return False
     if not p.children:
         return p.named and _WORD.fullmatch(p.text) is not None and grammar.id_for_node_kind(p.text, False) is not None
-    return any(_names_a_keyword(c, grammar) for c in p.children)
+    for c in p.children:  # a loop, not any(generator): see _shape
+        if _names_a_keyword(c, grammar):
+            return True
+    return False
 
 
 def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...]]]:
@@ -335,6 +375,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             pre = prefix.encode("utf-8")
             text = prefix + body.decode("utf-8") + suffix
             tree = parser.parse(text.encode("utf-8"))
+            check_depth(tree.root_node, source)
             recovery = _recovery(tree.root_node, text, char)
             if recovery is None:
                 continue
@@ -356,7 +397,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             at = frozenset(len(pre) + a for a in added)
             built = tuple(b for b in (_build(n, char, regexes, False, at) for n in hole) if b is not None)
             if built:
-                reading = found.setdefault(tuple(_shape(b) for b in built), Reading(built, recovery))
+                reading = found.setdefault(tuple([_shape(b) for b in built]), Reading(built, recovery))
                 reading.rungs.append(name)
                 reading.recovery = min(reading.recovery, recovery)
     if not found:
