@@ -6,10 +6,11 @@ parses in none (docs/tools.md, "ast_grep"). The CLI without --lang and the tools
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from minitools.match._budget import Budget
 from minitools.match._grammars import GrammarError, available_languages
 from minitools.match._many_files import PathError, Searcher
 from minitools.match._one_file import NodeMatch, SearchResult
@@ -76,22 +77,45 @@ def plan_languages(source: str, searcher: Searcher, paths: Sequence[Path]) -> La
 
 
 def search_languages(searcher: Searcher, plan: LanguagePlan, paths: Sequence[Path], *,
-                     max_results: int | None = None) -> SearchResult:
+                     max_results: int | None = None, budget: Budget | None = None,
+                     on_file: Callable[[str, list[NodeMatch]], None] | None = None) -> SearchResult:
     """Every match of the plan, files in search order across the languages, matches in
-    pre-order within a file; at most `max_results` kept, `total` counts them all."""
+    pre-order within a file; at most `max_results` built and kept, `total` counts them all
+    (`Searcher.search` says how the budget bounds the call, and what `on_file` does)."""
+    if budget is None:
+        budget = searcher.budget(max_results)
     if len(plan.searches) == 1:
         pattern, files = plan.searches[0]
-        return searcher.search(pattern, list(paths), files=files, max_results=max_results)
-    results = [searcher.search(pattern, list(paths), files=files) for pattern, files in plan.searches]
+        return searcher.search(pattern, list(paths), files=files, budget=budget, on_file=on_file)
+    budget.start()  # one clock for all the languages
     per_file: dict[str | None, list[NodeMatch]] = {}
-    skipped: dict[str, int] = {}
-    for result in results:
+
+    def keep(path: str, found: list[NodeMatch]) -> None:
+        per_file[path] = found  # handed on in the plan's file order, once every language is done
+
+    results = []
+    for pattern, files in plan.searches:
+        if budget.stopped is not None:
+            break
+        # each language builds at most the cap: which of its matches are kept depends on the order
+        result = searcher.search(pattern, list(paths), files=files, budget=budget,
+                                 on_file=None if on_file is None else keep)
+        results.append(result)
         for m in result.matches:
             per_file.setdefault(m.path, []).append(m)
+    skipped: dict[str, int] = {}
+    for result in results:
         for why, n in result.skipped.items():
             skipped[why] = skipped.get(why, 0) + n
+    if on_file is not None:
+        for f in plan.files:
+            display = searcher.display(f)
+            if display in per_file:
+                on_file(display, per_file.pop(display))
     ordered = [m for f in plan.files for m in per_file.get(searcher.display(f), [])]
-    total = len(ordered)
+    total = sum(r.total for r in results)
     kept = ordered if max_results is None else ordered[:max_results]
+    exact = all(r.exact for r in results)
+    stopped = next((r.stopped for r in results if r.stopped), None)
     return SearchResult(kept, total, sum(r.files_searched for r in results), sum(r.files_matched for r in results),
-                        skipped, total > len(kept))
+                        skipped, total > len(kept) or not exact, exact, stopped)

@@ -60,24 +60,34 @@ class SourceText:
     def text(self, start: int, end: int) -> str:
         return self.data[start:end].decode("utf-8", errors="replace")
 
-    def head(self, start: int, end: int, max_lines: int) -> tuple[list[str], int]:
-        """The first `max_lines` lines of [start, end) and how many lines follow them,
-        decoding no more than those lines (a match of a whole file costs its first lines)."""
+    def head(self, start: int, end: int, max_lines: int, width: int | None = None) -> tuple[list[str], int]:
+        """The first `max_lines` lines of [start, end), each cut to `width` characters (and
+        "…") when given, and how many lines follow them: only what is shown is decoded (a
+        match of a whole file, or of one long line, costs what is shown)."""
         data = self.data
-        cut = start
-        for _ in range(max_lines):
-            nl = data.find(b"\n", cut, end)
-            if nl == -1:
-                cut = end
-                break
-            cut = nl + 1
-        lines = data[start:cut].decode("utf-8", errors="replace").splitlines() or [""]
-        rest = data[cut:end]
+        lines: list[str] = []
+        pos = start
+        while len(lines) < max_lines and pos < end:
+            nl = data.find(b"\n", pos, end)
+            stop = end if nl == -1 else nl
+            if width is None or stop - pos <= width:
+                lines.extend(data[pos:stop].decode("utf-8", errors="replace").splitlines() or [""])
+            else:
+                # 4 bytes a character at most: enough bytes for `width` characters
+                shown = data[pos : min(stop, pos + 4 * width)].decode("utf-8", errors="replace")
+                lines.append(shown[:width] + "…" if len(shown) > width or stop > pos + 4 * width else shown)
+            pos = stop + 1 if nl != -1 else end
+        rest = data[pos:end] if pos < end else b""
         more = rest.count(b"\n") + (0 if not rest or rest.endswith(b"\n") else 1)
         if len(lines) > max_lines:  # other line breaks than \n (a lone \r) split it further
             more += len(lines) - max_lines
             lines = lines[:max_lines]
-        return lines, more
+        return lines or [""], more
+
+    def excerpt(self, start: int, end: int, width: int) -> str:
+        """[start, end) as text, cut to `width` characters and "…"; decodes no more than that."""
+        shown = self.data[start : min(end, start + 4 * width)].decode("utf-8", errors="replace")
+        return shown[:width] + "…" if len(shown) > width or end > start + 4 * width else shown
 
     def __getstate__(self) -> bytes:
         return self.data
@@ -106,6 +116,10 @@ class Capture:
     @property
     def text(self) -> str:
         return self._source.text(self.start_byte, self.end_byte)
+
+    def excerpt(self, width: int) -> str:
+        """The text cut to `width` characters (and "…"), decoding no more than that."""
+        return self._source.excerpt(self.start_byte, self.end_byte, width)
 
     @property
     def start(self) -> Point:
@@ -168,9 +182,10 @@ class NodeMatch:
     def end(self) -> Point:
         return self._source.position(self.end_byte, self._end_point)
 
-    def head(self, max_lines: int) -> tuple[list[str], int]:
-        """The match's first `max_lines` lines and how many more it has, decoding only those."""
-        return self._source.head(self.start_byte, self.end_byte, max_lines)
+    def head(self, max_lines: int, width: int | None = None) -> tuple[list[str], int]:
+        """The match's first `max_lines` lines (each cut to `width` characters when given) and
+        how many more it has, decoding only what is shown."""
+        return self._source.head(self.start_byte, self.end_byte, max_lines, width)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NodeMatch) and (self.path, self.language, self.start_byte, self.end_byte,

@@ -9,12 +9,13 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import tree_sitter
 
+from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
 from minitools.match._fork import fork_available, forked_search
 from minitools.match._one_file import (
     DEFAULT_CACHE_BYTES,
@@ -102,6 +103,8 @@ class Searcher:
         one_shot: bool = False,
         ignore_parents: bool = True,
         globs: Sequence[str] = (),
+        max_seconds: float | None = DEFAULT_SECONDS,
+        max_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
     ) -> None:
         """`cache_bytes` bounds the source bytes whose trees are kept, in this process and
         (shared out) in the shard workers; `workers` is how many processes a large search
@@ -112,11 +115,16 @@ class Searcher:
         fork is safe here. `ignore_parents` applies the ignore files of the folders above
         `root` within its git repository, as ripgrep and ast-grep do (`--no-ignore parent`
         turns that off in both). `globs` (gitignore syntax, relative to `root`, `!` excludes)
-        choose the files of a walk over every ignore rule, as `--globs` does in ast-grep."""
+        choose the files of a walk over every ignore rule, as `--globs` does in ast-grep.
+        `max_file_bytes`: larger files are skipped (counted as "oversized"); `max_seconds`
+        and `max_memory_bytes`: where a search call stops, with what it found and a note
+        (None: no bound; docs/tools.md, "Limits")."""
         self.root = Path(os.path.realpath(root))
         self._root = str(self.root)
         self._prefix = self._root.rstrip(os.sep) + os.sep
         self.max_file_bytes = max_file_bytes
+        self.max_seconds = max_seconds
+        self.max_memory_bytes = max_memory_bytes
         # a process that searches once never looks a tree up again: it keeps none
         self.cache = _TreeCache(0 if one_shot else cache_bytes)
         if workers is None:
@@ -202,15 +210,30 @@ class Searcher:
             return "non-utf8"
         return source
 
+    def budget(self, max_results: int | None = None) -> Budget:
+        """A fresh budget for one search call, with this searcher's time and memory bounds."""
+        return Budget(max_results=max_results, seconds=self.max_seconds, memory_bytes=self.max_memory_bytes)
+
     def search_files(
-        self, pattern: Pattern, files: Sequence[str | Path]
+        self, pattern: Pattern, files: Sequence[str | Path], budget: Budget | None = None, *, ordered: bool = True,
+        on_file: Callable[[str, list[NodeMatch]], None] | None = None,
     ) -> FilesOutcome:
-        """In this process: {display path: matches} for the files that match, skip counts,
-        and how many files were searched."""
+        """In this process: {display path: matches} for the files that match, their match
+        counts, skip counts, and how many files were searched. With `budget`: at most its
+        `max_results` matches built over all the files (`ordered`: `files` are in search
+        order) or in each file (not `ordered`: a share of a parallel search), the rest only
+        counted; the search ends early when the budget runs out. `on_file` takes each file's
+        matches as they are found instead of the outcome keeping them."""
         per_file: dict[str, list[NodeMatch]] = {}
+        counts: dict[str, int] = {}
         skipped: dict[str, int] = {}
-        searched = 0
+        searched = built = 0
+        cap = budget.max_results if budget is not None else None
+        if budget is not None:
+            budget.start()
         for path in files:
+            if budget is not None and budget.spent():
+                break
             key = str(path)
             try:
                 st = os.stat(key)
@@ -239,10 +262,18 @@ class Searcher:
             if index is not None and len(index) >= MAX_INDEXED_KINDS:
                 index.clear()  # bound the per-tree kind index
             display = self.display(key)
-            found = _matches_in_tree(pattern, tree, source, display, index)
-            if found:
-                per_file[display] = found
-        return FilesOutcome(per_file, skipped, searched)
+            room = None if cap is None else max(0, cap - built) if ordered else cap
+            found, count = _matches_in_tree(pattern, tree, source, display, index, room, budget)
+            if count:
+                counts[display] = count
+                built += len(found)
+                if on_file is not None:
+                    on_file(display, found)
+                else:
+                    per_file[display] = found
+        if budget is None:
+            return FilesOutcome(per_file, skipped, searched, counts)
+        return FilesOutcome(per_file, skipped, searched, counts, budget.exact, budget.stopped)
 
     def _sizes(self, files: Sequence[str]) -> tuple[list[int], int]:
         sizes = []
@@ -253,11 +284,10 @@ class Searcher:
                 sizes.append(0)
         return sizes, sum(sizes)
 
-    def _search_parallel(
-        self, pattern: Pattern, files: list[str]
-    ) -> FilesOutcome | None:
+    def _search_parallel(self, pattern: Pattern, files: list[str], budget: Budget) -> FilesOutcome | None:
         """The search spread over the cores, or None when it is too small to be worth it
-        (or a worker failed): the caller then searches in-process."""
+        (or a worker failed): the caller then searches in-process. Each share builds at most
+        the cap's matches per file: which of them are kept depends on the files before."""
         if self.workers < 2:
             return None
         if self.one_shot:
@@ -266,7 +296,7 @@ class Searcher:
             sizes, total = self._sizes(files)
             if total < FORK_MIN_BYTES:
                 return None
-            return forked_search(lambda some: self.search_files(pattern, some), files, sizes, self.workers)
+            return forked_search(lambda some: self.search_files(pattern, some, budget, ordered=False), files, sizes, self.workers)
         pool = self._pool
         if pool is None or pool.broken or len(files) < self.pool_min_files:
             return None
@@ -275,7 +305,8 @@ class Searcher:
         shards: list[list[str]] = [[] for _ in range(self.workers)]
         for f in files:
             shards[shard_of(f, self.workers)].append(f)
-        return pool.run(pattern.source, pattern.language, shards[1:], lambda: self.search_files(pattern, shards[0]))
+        return pool.run(pattern.source, pattern.language, shards[1:],
+                        lambda: self.search_files(pattern, shards[0], budget, ordered=False), budget)
 
     def search(
         self,
@@ -284,24 +315,41 @@ class Searcher:
         *,
         max_results: int | None = None,
         files: Sequence[str] | None = None,
+        budget: Budget | None = None,
+        on_file: Callable[[str, list[NodeMatch]], None] | None = None,
     ) -> SearchResult:
         """Every match of `pattern` under `paths` (default: the whole root), files in sorted
-        order, matches in pre-order; at most `max_results` kept, `total` counts them all.
-        `files` (from `collect`) searches exactly those instead of collecting them."""
+        order, matches in pre-order; at most `max_results` built and kept, `total` counts
+        them all (`exact` False: at least that many; docs/tools.md, "Limits"). `files` (from
+        `collect`) searches exactly those instead of collecting them. `budget` (default:
+        `self.budget(max_results)`) bounds the call; when it runs out the result holds what
+        was found and `stopped` says so. `on_file` takes each file's matches, in search
+        order, instead of the result keeping them (a caller that prints them as they come)."""
         files = list(files) if files is not None else self.collect(paths, pattern.language)
-        outcome = self._search_parallel(pattern, files)
+        if budget is None:
+            budget = self.budget(max_results)
+        budget.start()
+        outcome = self._search_parallel(pattern, files, budget)
         if outcome is None:
-            outcome = self.search_files(pattern, files)
-        per_file, skipped, searched = outcome
+            outcome = self.search_files(pattern, files, budget, on_file=on_file)
+        elif on_file is not None:
+            for path in files:
+                display = self.display(path)
+                if display in outcome.per_file:
+                    on_file(display, outcome.per_file.pop(display))
+        per_file, skipped, searched, counts, exact, stopped = outcome
         matches: list[NodeMatch] = []
         total = matched = 0
+        cap = budget.max_results
         for path in files:
-            found = per_file.get(self.display(path))
-            if not found:
+            display = self.display(path)
+            count = counts.get(display, 0)
+            if not count:
                 continue
             matched += 1
-            total += len(found)
-            room = len(found) if max_results is None else max(0, max_results - len(matches))
+            total += count
+            found = per_file.get(display, [])
+            room = len(found) if cap is None else max(0, cap - len(matches))
             matches.extend(found[:room])
-        truncated = max_results is not None and total > len(matches)
-        return SearchResult(matches, total, searched, matched, skipped, truncated)
+        truncated = total > len(matches) or not exact
+        return SearchResult(matches, total, searched, matched, skipped, truncated and on_file is None, exact, stopped)

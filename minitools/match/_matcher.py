@@ -20,7 +20,7 @@ environments are copied at each binding.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import zip_longest
 
 import tree_sitter
@@ -211,7 +211,7 @@ def match_at(pattern: Pattern, node: tree_sitter.Node) -> MetaVarEnv | None:
 
 
 def iter_matches(
-    pattern: Pattern, candidates: list[tree_sitter.Node]
+    pattern: Pattern, candidates: Iterable[tree_sitter.Node]
 ) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
     """(first node, last node, env) for every match among `candidates`: nodes of the pattern's
     root kind (for a sibling-run pattern, of its first node's kind), in the order given.

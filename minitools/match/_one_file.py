@@ -5,10 +5,12 @@ Python → NodeMatch values.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 import tree_sitter
 
+from minitools.match._budget import Budget
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
 from minitools.match._grammars import load_language
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
@@ -253,14 +255,25 @@ def _matches_in_tree(
     source: bytes,
     path: str | None,
     index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None = None,
-) -> list[NodeMatch]:
-    """Matches in one parsed file. `index` (kind -> candidate nodes) is a per-tree memo the
-    Searcher keeps beside a cached tree, so a repeated search skips the query walk."""
-    found = _found_in_tree(pattern, tree, source, index)
+    room: int | None = None,
+    budget: Budget | None = None,
+) -> tuple[list[NodeMatch], int]:
+    """Matches in one parsed file, pre-order, the first `room` of them built (None: all),
+    and how many there are (with `budget`: as many as were counted before it ran out).
+    `index` (kind -> candidate nodes) is a per-tree memo the Searcher keeps beside a cached
+    tree, so a repeated search skips the query walk."""
+    text = SourceText(source)
+    out: list[NodeMatch] = []
+
+    def capped() -> bool:
+        return room is not None and len(out) >= room
+
+    hits = _found_in_tree(pattern, tree, source, index, budget, capped)
     if pattern.alternatives:
         # the union of the rungs' trees: one match per extent (the earliest rung's), pre-order
+        found = list(hits)
         for alternative in pattern.alternatives:
-            found += _found_in_tree(alternative, tree, source, index)
+            found += _found_in_tree(alternative, tree, source, index, budget, capped)
         seen: set[tuple[int, int]] = set()
         unique = []
         for hit in found:
@@ -268,9 +281,13 @@ def _matches_in_tree(
             if extent not in seen:
                 seen.add(extent)
                 unique.append(hit)
-        found = sorted(unique, key=lambda hit: (hit[0].start_byte, -hit[1].end_byte))
-    text = SourceText(source)
-    return [_to_match(pattern, text, path, a, b, env) for a, b, env in found]
+        hits = iter(sorted(unique, key=lambda hit: (hit[0].start_byte, -hit[1].end_byte)))
+    count = 0
+    for a, b, env in hits:
+        count += 1
+        if not capped():
+            out.append(_to_match(pattern, text, path, a, b, env))
+    return out, count
 
 
 def _found_in_tree(
@@ -278,7 +295,9 @@ def _found_in_tree(
     tree: tree_sitter.Tree,
     source: bytes,
     index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None,
-) -> list[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
+    budget: Budget | None,
+    capped: Callable[[], bool],
+) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
     anchor = _anchor(pattern, source)
     if index is None:
         candidates = _candidates(pattern, tree.root_node, source, anchor)
@@ -290,13 +309,13 @@ def _found_in_tree(
         if candidates is None:
             candidates = _candidates(pattern, tree.root_node, source, anchor)
             index[key] = candidates
-    return list(iter_matches(pattern, candidates))
+    return iter_matches(pattern, candidates if budget is None else budget.watch(candidates, capped))
 
 
 def find_matches(pattern: Pattern, source: bytes, *, path: str | None = None) -> list[NodeMatch]:
     """Every match of `pattern` in `source`, nested ones too, in pre-order (outer first)."""
     tree = parser_for(pattern.language).parse(source)
-    return _matches_in_tree(pattern, tree, source, path)
+    return _matches_in_tree(pattern, tree, source, path)[0]
 
 
 def parse_errors(source: bytes, language: str) -> list[tuple[int, int]]:

@@ -91,10 +91,11 @@ class ShardPool:
         language: str,
         shards: Sequence[Sequence[str]],
         local: Callable[[], FilesOutcome],
+        budget: object = None,
     ) -> FilesOutcome | None:
-        """Send shards[i] to worker i, run `local` (the caller's own shard) meanwhile, and
-        merge: ({display path: [NodeMatch]}, skip counts, files searched). None when a worker
-        failed: the caller then searches those files in-process."""
+        """Send shards[i] to worker i, with the call's `budget`, run `local` (the caller's own
+        shard) meanwhile, and merge the FilesOutcomes. None when a worker failed: the caller
+        then searches those files in-process."""
         with self._lock:
             if self.broken:
                 return None
@@ -102,7 +103,7 @@ class ShardPool:
                 self._start()
             try:
                 for proc, shard in zip(self._procs, shards):
-                    send_message(proc.stdin, (source, language, list(shard)))  # type: ignore[arg-type]
+                    send_message(proc.stdin, (source, language, list(shard), budget))  # type: ignore[arg-type]
             except OSError:
                 self._stop()
                 self.broken = True
@@ -110,10 +111,10 @@ class ShardPool:
             outcomes = [local()]
             try:
                 for proc in self._procs:
-                    status, per_file, skip, count = recv_message(proc.stdout)  # type: ignore[arg-type]
+                    status, payload = recv_message(proc.stdout)  # type: ignore[arg-type]
                     if status != "ok":
-                        raise RuntimeError(per_file)
-                    outcomes.append(FilesOutcome(per_file, skip, count))
+                        raise RuntimeError(payload)
+                    outcomes.append(FilesOutcome(*payload))
             except (EOFError, OSError, RuntimeError, pickle.UnpicklingError):
                 self._stop()
                 self.broken = True

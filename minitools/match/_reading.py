@@ -288,7 +288,7 @@ def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
         return False
     if not p.children:
         return p.named and _WORD.fullmatch(p.text) is not None and grammar.id_for_node_kind(p.text, False) is not None
-    for c in p.children:  # a loop, not any(generator): see _shape
+    for c in p.children:  # noqa: SIM110 - a loop, not any(generator): see _shape
         if _names_a_keyword(c, grammar):
             return True
     return False

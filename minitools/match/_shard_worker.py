@@ -42,15 +42,15 @@ def main(argv: list[str]) -> int:
     sys.stdout = sys.stderr  # nothing but replies may reach the channel
     while True:
         try:
-            source, language, paths = recv_message(inp)
+            source, language, paths, budget = recv_message(inp)
         except EOFError:
             return 0
         try:
             pattern = compile_pattern(source, language)
-            per_file, skipped, searched = searcher.search_files(pattern, paths)
-            send_message(out, ("ok", per_file, skipped, searched))
+            outcome = searcher.search_files(pattern, paths, budget, ordered=False)
+            send_message(out, ("ok", tuple(outcome)))
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which searches in-process instead
-            send_message(out, ("error", repr(exc), {}, 0))
+            send_message(out, ("error", repr(exc)))
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ PARAMETERS: dict[str, Any] = {
             "type": "integer",
             "minimum": 1,
             "default": 50,
-            "description": "How many matches to return (a page); the total is always reported.",
+            "description": "How many matches to return (a page); the total is reported too (\"at least N\" when "
+                           "counting them all would cost too much).",
         },
         "offset": {
             "type": "integer",
@@ -79,6 +80,8 @@ OUTPUT: dict[str, Any] = {
         "files_matched": {"type": "integer"},
         "skipped": {"type": "object"},
         "truncated": {"type": "boolean"},
+        "exact": {"type": "boolean"},
+        "stopped": {"type": ["string", "null"]},
         "matches": {"type": "array", "items": {"type": "object"}},
     },
     "required": ["pattern", "language", "total", "files_searched", "files_matched", "truncated", "matches"],
@@ -87,15 +90,18 @@ OUTPUT: dict[str, Any] = {
 SPEC = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True, output_schema=OUTPUT)
 
 
+LINE_WIDTH = 200  # characters of a match's line the model reads; longer lines end in "…"
+
+
 def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:
-    """`path:line` with the match text (multi-line shortened) and its captures."""
-    lines, more = m.head(max_lines)  # a long match decodes only the lines shown
+    """`path:line` with the match text (multi-line shortened, long lines cut) and its captures."""
+    lines, more = m.head(max_lines, width=LINE_WIDTH)  # a long match decodes only what is shown
     body = "\n    ".join(lines)
     if more:
         body += f"\n    … ({more} more lines)"
     out = f"{m.path}:{m.start[0]}: {body}"
-    caps = [f"${k}={v.text!r}" for k, v in sorted(m.metavars.items()) if k not in m.multi]
-    caps += [f"$$${k}={v.text!r}" for k, v in sorted(m.metavars.items()) if k in m.multi]
+    caps = [f"${k}={v.excerpt(80)!r}" for k, v in sorted(m.metavars.items()) if k not in m.multi]
+    caps += [f"$$${k}={v.excerpt(80)!r}" for k, v in sorted(m.metavars.items()) if k in m.multi]
     if caps:
         short = [c if len(c) <= 80 else c[:77] + "…'" for c in caps]
         out += "\n    captures: " + ", ".join(short)
@@ -193,21 +199,28 @@ class AstGrepFamily:
             how = f"{patterns[0].language}, {' + '.join(patterns[0].rungs)}"
         else:
             how = f"each file in its extension's language: {', '.join(plan.languages) or 'none found'}"
+        # past the page only counted; "at least" where counting them all would cost too much
+        count = plural(result.total, "match", "matches") if result.exact else f"at least {result.total} matches"
         head = (
-            f"{plural(result.total, 'match', 'matches')} of \"{source}\" ({how}) "
+            f"{count} of \"{source}\" ({how}) "
             f"in {result.files_matched} of {result.files_searched} files under {where}"
         )
         if skipped:
             head += f"; skipped {skipped}"
         parts = [head]
+        if result.stopped:
+            parts.append(f"{result.stopped} (the search's budget): narrow the path or the pattern; "
+                         "the matches so far are below.")
         if languages_note(plan):
             parts.append(languages_note(plan))
         page = result.matches[offset:]
         parts += [format_match(m) for m in page]
         more = page_note(result.total, offset, len(page)) if result.total else ""
+        if more and not result.exact:
+            more = more.replace(f" of {result.total}", f" of at least {result.total}")
         if more:
             parts.append(f"… {more}; or narrow with path or a more specific pattern.")
-        if result.total == 0:
+        if result.total == 0 and not result.stopped:
             parts.append("No match. Check the language, or loosen the pattern with $_ / $$$ where details vary.")
         data = {
             "pattern": source,
@@ -219,7 +232,9 @@ class AstGrepFamily:
             "files_searched": result.files_searched,
             "files_matched": result.files_matched,
             "skipped": result.skipped,
-            "truncated": offset + len(page) < result.total,
+            "truncated": offset + len(page) < result.total or not result.exact,
+            "exact": result.exact,  # False: total is a lower bound
+            "stopped": result.stopped,
             "offset": offset,
             "matches": [m.to_json() for m in page],
         }

@@ -65,10 +65,10 @@ def _in_children(monkeypatch: pytest.MonkeyPatch, fail: Callable[[], None]) -> N
     parent = os.getpid()
     real = Searcher.search_files
 
-    def search_files(self: Searcher, pattern: object, files: object) -> object:
+    def search_files(self: Searcher, pattern: object, files: object, *args: object, **kwargs: object) -> object:
         if os.getpid() != parent:
             fail()
-        return real(self, pattern, files)  # type: ignore[arg-type]
+        return real(self, pattern, files, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Searcher, "search_files", search_files)
 

@@ -1,0 +1,107 @@
+"""Budget: what one search may spend (docs/tools.md, "ast_grep": "Limits").
+
+A search builds at most `max_results` matches (the rest are only counted: no text, no
+captures), counts at most `count_limit` candidates past that cap (beyond, the total is "at
+least"), and ends early, with what it found so far and a note saying so, once it has run for
+`seconds` or grown the process by `memory_bytes`. The budget crosses into forked children and
+shard workers as plain numbers: the deadline is on the machine's monotonic clock, and each
+process measures its own growth.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT"]
+
+DEFAULT_SECONDS = 60.0
+DEFAULT_MEMORY_BYTES = 1 << 30
+# candidates verified past the cap before the total becomes "at least": about a second's work
+DEFAULT_COUNT_LIMIT = 200_000
+CHECK_EVERY = 1024  # candidates between two looks at the clock and the memory
+T = TypeVar("T")
+
+
+def _rss() -> int:
+    """This process's resident memory now, in bytes (its peak where /proc is absent)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if os.uname().sysname == "Darwin" else peak * 1024
+
+
+class Budget:
+    """The bounds of one search call; `start()` it when the call begins (again in each
+    process that searches a share, which then measures its own memory growth)."""
+
+    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "stopped", "counted", "exact")
+
+    def __init__(
+        self,
+        *,
+        max_results: int | None = None,
+        seconds: float | None = DEFAULT_SECONDS,
+        memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
+        count_limit: int = DEFAULT_COUNT_LIMIT,
+    ) -> None:
+        """`max_results`: matches built (None: all); `seconds` and `memory_bytes`: when the
+        search stops (None: never); `count_limit`: candidates counted past the cap."""
+        self.max_results = max_results
+        self.seconds = seconds
+        self.memory_bytes = memory_bytes
+        self.count_limit = count_limit
+        self.deadline: float | None = None
+        self._base = 0
+        self.stopped: str | None = None  # why the search stopped early, once it has
+        self.counted = 0  # candidates verified past the cap, only to be counted
+        self.exact = True  # False once counting stopped at count_limit: totals are "at least"
+
+    def start(self) -> Budget:
+        """Begin the clock (unless a parent process began it) and the memory baseline."""
+        if self.deadline is None and self.seconds is not None:
+            self.deadline = time.monotonic() + self.seconds
+        self._base = _rss() if self.memory_bytes is not None else 0
+        self.stopped = None
+        self.counted = 0
+        self.exact = True
+        return self
+
+    def spent(self) -> bool:
+        """Whether the time or the memory ran out; `stopped` then says which, as a note."""
+        if self.stopped is not None:
+            return True
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            self.stopped = f"stopped after {self.seconds:g} s"
+        elif self.memory_bytes is not None and _rss() - self._base > self.memory_bytes:
+            self.stopped = f"stopped after {self.memory_bytes >> 20} MB"
+        return self.stopped is not None
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return (self.max_results, self.seconds, self.memory_bytes, self.count_limit, self.deadline)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        self.max_results, self.seconds, self.memory_bytes, self.count_limit, self.deadline = state  # type: ignore[assignment]
+        self._base = 0
+        self.stopped = None
+        self.counted = 0
+        self.exact = True
+
+    def watch(self, candidates: Iterable[T], capped: Callable[[], bool]) -> Iterator[T]:
+        """`candidates`, until the time or memory runs out, or until `count_limit` of them
+        have been taken while `capped()` (the matches past the cap are only counted)."""
+        for k, node in enumerate(candidates):
+            if capped():
+                self.counted += 1
+                if self.counted > self.count_limit:
+                    self.exact = False
+                    return
+            if k % CHECK_EVERY == CHECK_EVERY - 1 and self.spent():
+                return
+            yield node
