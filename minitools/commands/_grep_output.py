@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from minitools.match import NodeMatch
 
-__all__ = ["Style", "use_color", "render"]
+__all__ = ["Style", "use_color", "render", "Printer"]
 
 MATCH_COLOR = "\x1b[1;31m"  # bold red, as ast-grep marks a match
 PATH_COLOR = "\x1b[3;36m"  # italic cyan, as ast-grep prints a file name alone
@@ -59,6 +59,59 @@ def render(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:
             out.append(f"{m.path}:{m.start[0]}:{m.start[1]}: {first}\n")
         return "".join(out)
     return _with_context(matches, style, root)
+
+
+class Printer:
+    """`render`, a batch at a time, as a search hands the matches over: what was found is
+    written out and let go, so printing every match takes the memory of a batch (a JSON list
+    is opened before the first batch and closed by `close`; with context lines, whose groups
+    span a file, of a file's matches)."""
+
+    def __init__(self, style: Style, root: Path, write: Callable[[str], object]) -> None:
+        self.style = style
+        self.root = root
+        self.write = write
+        self.matched = False
+        self._names: set[str] = set()
+        self._context = style.json is None and not style.files_only and (style.before is not None or style.after is not None)
+        self._file: tuple[str, list[NodeMatch]] | None = None  # with context: the file's matches so far
+
+    def file(self, path: str, matches: Sequence[NodeMatch]) -> None:
+        """Print `matches`, the next batch of `path`'s (a file's batches come together)."""
+        if not matches:
+            return
+        style = self.style
+        if self._context:
+            if self._file is not None and self._file[0] != path:
+                self.write(render(self._file[1], style, self.root))
+                self._file = None
+            if self._file is None:
+                self._file = (path, [])
+            self._file[1].extend(matches)
+            self.matched = True
+            return
+        if style.json in ("compact", "pretty"):
+            indent = 2 if style.json == "pretty" else None
+            items = [json.dumps(m.to_json(), ensure_ascii=False, indent=indent) for m in matches]
+            if indent:  # the list's own indentation, as json.dumps gives an indented list
+                items = ["\n".join("  " + line for line in item.split("\n")) for item in items]
+            sep = ",\n" if indent else ", "
+            self.write(("[\n" if indent else "[") if not self.matched else sep)
+            self.write(sep.join(items))
+        elif style.files_only:
+            if path not in self._names:  # one line per file, whatever it holds
+                self._names.add(path)
+                self.write(render(matches, style, self.root))
+        else:
+            self.write(render(matches, style, self.root))
+        self.matched = True
+
+    def close(self) -> None:
+        if self._file is not None:
+            self.write(render(self._file[1], self.style, self.root))
+            self._file = None
+        if self.style.json in ("compact", "pretty"):
+            self.write(("\n]\n" if self.style.json == "pretty" else "]\n") if self.matched else "[]\n")
 
 
 def _with_context(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:

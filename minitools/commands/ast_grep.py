@@ -13,8 +13,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from minitools.commands._grep_output import Style, render, use_color
+from minitools.commands._grep_output import Printer, Style, use_color
 from minitools.match import (
+    DEFAULT_MAX_FILE_BYTES,
+    DEFAULT_MEMORY_BYTES,
+    DEFAULT_SECONDS,
     GrammarError,
     LanguagePlan,
     PathError,
@@ -60,6 +63,31 @@ def _count(text: str) -> int:
     return value
 
 
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+
+
+def _size(text: str) -> int:
+    """A size in bytes, with an optional K, M or G suffix (powers of 1024); 0 for no bound."""
+    number, unit = text[:-1] if text[-1:].upper() in "KMG" else text, text[-1:].upper() if text[-1:].upper() in "KMG" else ""
+    try:
+        value = float(number) * _UNITS[unit]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write bytes, or a number with K, M or G (4M)") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a size cannot be negative")
+    return int(value)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of seconds cannot be negative")
+    return value
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("pattern", nargs="?", metavar="PATTERN",
                         help="a code fragment with metavariables, e.g. 'print($A)' (with -p or -f: the first PATH)")
@@ -87,6 +115,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "or the paths' common folder when they lie outside it)")
     parser.add_argument("--no-ignore", action="append", default=[], choices=["parent"], metavar="parent",
                         help="parent: do not apply the ignore files of the folders above the root")
+    parser.add_argument("--max-file-size", type=_size, default=DEFAULT_MAX_FILE_BYTES, metavar="SIZE",
+                        help="skip files larger than SIZE (bytes, or with K, M, G; default 4M), counted as oversized")
+    parser.add_argument("--time-budget", type=_seconds, default=DEFAULT_SECONDS, metavar="SECONDS",
+                        help=f"stop after SECONDS, with what was found and a note (default {DEFAULT_SECONDS:g}; 0: no bound)")
+    parser.add_argument("--memory-budget", type=_size, default=DEFAULT_MEMORY_BYTES, metavar="SIZE",
+                        help="stop once the search has grown this process by SIZE, with what was found and a note "
+                        "(default 1G; 0: no bound)")
     parser.add_argument("--rewrite", "-r", metavar="TEMPLATE",
                         help="replace each match with TEMPLATE ($NAME / $$$NAME substituted); prints the diff")
     parser.add_argument("--apply", action="store_true",
@@ -211,7 +246,10 @@ def main(args: argparse.Namespace) -> int:
         if isinstance(compiled, int):
             return compiled
         single = compiled
-    searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore, globs=args.globs)
+    searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore, globs=args.globs,
+                        max_file_bytes=args.max_file_size, max_seconds=args.time_budget or None,
+                        max_memory_bytes=args.memory_budget or None)
+    printer = Printer(style, searcher.root, sys.stdout.write)
     try:
         if single is not None:
             plan = one_language(single)
@@ -222,15 +260,17 @@ def main(args: argparse.Namespace) -> int:
             plan = found
         if args.rewrite is not None:
             return _rewrite(searcher, plan, args.rewrite, paths, apply=args.apply)
-        matches = search_languages(searcher, plan, paths).matches
+        # each file's matches printed as they come: memory for one file's, not for them all
+        result = search_languages(searcher, plan, paths, on_file=printer.file)
     except PathError as exc:
         return _fail(str(exc), EXIT_PATH)
     finally:
         searcher.close()
-    text = render(matches, style, searcher.root)
-    if text:
-        sys.stdout.write(text)  # one write: the whole output at once
-    return EXIT_MATCH if matches else EXIT_NONE
+    printer.close()
+    if result.stopped:
+        flag = "--time-budget" if result.stopped.endswith(" s") else "--memory-budget"
+        print(f"minitools ast-grep: {result.stopped}: narrow the path or the pattern, or raise {flag}", file=sys.stderr)
+    return EXIT_MATCH if printer.matched else EXIT_NONE
 
 
 def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,

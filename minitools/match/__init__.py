@@ -4,6 +4,7 @@ scaffold ladder, matched structurally (docs/reference.md, "Structural matching")
     pattern = compile_pattern("if ($X != null) $X.dispose()", "dart")
     find_matches(pattern, source_bytes)           # every match, outer first
     Searcher(root).search(pattern, [Path("lib")])  # files, ignore rules, tree cache
+    Searcher(root, max_seconds=10).search(pattern, max_results=50)  # bounded: docs/tools.md, "Limits"
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from minitools.exports import lazy_getattr
+from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
 from minitools.match._by_language import (
     LanguagePlan,
     Skipped,
@@ -30,13 +32,21 @@ from minitools.match._grammars import (
 from minitools.match._ladder import ladder_for
 from minitools.match._many_files import PathError, Searcher
 from minitools.match._one_file import (
+    DEFAULT_MAX_FILE_BYTES,
     Capture,
     NodeMatch,
     SearchResult,
     find_matches,
     parse_errors,
 )
-from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
+from minitools.match._pattern import (
+    MAX_PATTERN_BYTES,
+    MAX_PATTERN_DEPTH,
+    Pattern,
+    PatternError,
+    check_fragment,
+    compile_pattern,
+)
 from minitools.match._walk import language_for_path
 
 if TYPE_CHECKING:
@@ -46,7 +56,13 @@ if TYPE_CHECKING:
 _LAZY = dict.fromkeys(("Template", "TemplateError", "apply_edits", "plan_edits"), "minitools.match._rewrite")
 
 __all__ = [
+    "Budget",
     "Capture",
+    "DEFAULT_MAX_FILE_BYTES",
+    "DEFAULT_MEMORY_BYTES",
+    "DEFAULT_SECONDS",
+    "MAX_PATTERN_BYTES",
+    "MAX_PATTERN_DEPTH",
     "GrammarError",
     "GrammarSource",
     "LanguagePlan",

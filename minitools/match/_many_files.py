@@ -5,6 +5,7 @@ the next call, or, for a process that searches once, forked copies of itself."""
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import weakref
@@ -223,7 +224,8 @@ class Searcher:
         `max_results` matches built over all the files (`ordered`: `files` are in search
         order) or in each file (not `ordered`: a share of a parallel search), the rest only
         counted; the search ends early when the budget runs out. `on_file` takes each file's
-        matches as they are found instead of the outcome keeping them."""
+        matches as they are found, in batches (consecutive, a file's in pre-order), instead
+        of the outcome keeping them."""
         per_file: dict[str, list[NodeMatch]] = {}
         counts: dict[str, int] = {}
         skipped: dict[str, int] = {}
@@ -263,13 +265,12 @@ class Searcher:
                 index.clear()  # bound the per-tree kind index
             display = self.display(key)
             room = None if cap is None else max(0, cap - built) if ordered else cap
-            found, count = _matches_in_tree(pattern, tree, source, display, index, room, budget)
+            sink = None if on_file is None else functools.partial(on_file, display)
+            found, count = _matches_in_tree(pattern, tree, source, display, index, room, budget, sink)
             if count:
                 counts[display] = count
-                built += len(found)
-                if on_file is not None:
-                    on_file(display, found)
-                else:
+                built += min(count, room) if room is not None else count
+                if on_file is None:
                     per_file[display] = found
         if budget is None:
             return FilesOutcome(per_file, skipped, searched, counts)
@@ -323,8 +324,9 @@ class Searcher:
         them all (`exact` False: at least that many; docs/tools.md, "Limits"). `files` (from
         `collect`) searches exactly those instead of collecting them. `budget` (default:
         `self.budget(max_results)`) bounds the call; when it runs out the result holds what
-        was found and `stopped` says so. `on_file` takes each file's matches, in search
-        order, instead of the result keeping them (a caller that prints them as they come)."""
+        was found and `stopped` says so. `on_file(path, matches)` takes the matches, in search
+        order, a batch at a time, instead of the result keeping them (a caller that prints
+        them as they come)."""
         files = list(files) if files is not None else self.collect(paths, pattern.language)
         if budget is None:
             budget = self.budget(max_results)

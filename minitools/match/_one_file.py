@@ -17,6 +17,8 @@ from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
 from minitools.match._pattern import Pattern, parser_for
 
 __all__ = [
+    "DEFAULT_MAX_FILE_BYTES",
+    "DEFAULT_CACHE_BYTES",
     "Capture",
     "NodeMatch",
     "SearchResult",
@@ -45,6 +47,9 @@ def _seq_capture(source: SourceText, nodes: list[tree_sitter.Node], at: int, poi
         source, first.start_byte, last.end_byte, _point(first.start_point), _point(last.end_point),
         last.is_extra and data[last.end_byte : last.end_byte + 1] in (b"\n", b"\r"),
     )
+
+
+SINK_BATCH = 256  # matches handed to a sink at a time
 
 
 # Candidates ---------------------------------------------------------------------------
@@ -257,16 +262,19 @@ def _matches_in_tree(
     index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None = None,
     room: int | None = None,
     budget: Budget | None = None,
+    sink: Callable[[list[NodeMatch]], None] | None = None,
 ) -> tuple[list[NodeMatch], int]:
     """Matches in one parsed file, pre-order, the first `room` of them built (None: all),
     and how many there are (with `budget`: as many as were counted before it ran out).
     `index` (kind -> candidate nodes) is a per-tree memo the Searcher keeps beside a cached
-    tree, so a repeated search skips the query walk."""
+    tree, so a repeated search skips the query walk. `sink` takes the matches built, a batch
+    at a time, instead of the list returned keeping them (memory for a batch, not a file)."""
     text = SourceText(source)
     out: list[NodeMatch] = []
+    built = 0
 
     def capped() -> bool:
-        return room is not None and len(out) >= room
+        return room is not None and built >= room
 
     hits = _found_in_tree(pattern, tree, source, index, budget, capped)
     if pattern.alternatives:
@@ -287,6 +295,13 @@ def _matches_in_tree(
         count += 1
         if not capped():
             out.append(_to_match(pattern, text, path, a, b, env))
+            built += 1
+            if sink is not None and len(out) >= SINK_BATCH:
+                sink(out)
+                out = []
+    if sink is not None and out:
+        sink(out)
+        out = []
     return out, count
 
 

@@ -15,6 +15,8 @@ def test_public_surface_is_pinned() -> None:
         "compile_pattern", "find_matches", "grammar_source", "ladder_for", "language_for_path", "load_language",
         "parse_errors", "plan_edits", "vendor_grammars",
         "LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages",
+        "Budget", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MEMORY_BYTES", "DEFAULT_SECONDS", "MAX_PATTERN_BYTES",
+        "MAX_PATTERN_DEPTH",
     ])
     assert issubclass(match.PatternError, ValueError)
 
