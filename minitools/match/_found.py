@@ -1,9 +1,9 @@
 """What a search finds: `NodeMatch` and its `Capture`s, and the `SearchResult` of a search.
 
-A match holds its file's bytes by reference (one `SourceText` per file) and byte extents;
-its text, its captures' texts and its (line, column) positions are computed when read, so
-building a match costs the same whatever its size, and nested matches share one copy of
-the source instead of each copying its text (docs/architecture.md, "Matcher").
+A match a search builds holds its file's bytes by reference (one `SourceText` per file) and
+byte extents; its text, its captures' texts and its (line, column) positions are computed
+when read, so building a match costs the same whatever its size, and nested matches share
+one copy of the source instead of each copying its text (docs/architecture.md, "Matcher").
 """
 
 from __future__ import annotations
@@ -97,37 +97,51 @@ class SourceText:
 
 
 class Capture:
-    """What one metavariable captured: byte extents, and (computed on reading) its text and
-    1-based (line, column) positions, columns in code points."""
+    """What one metavariable captured: byte extents, its text and 1-based (line, column)
+    positions, columns in code points. `Capture(text, ...)` holds them as given; a search
+    builds its captures with `Capture.at`, which computes them when read."""
 
-    __slots__ = ("_source", "start_byte", "end_byte", "_start_point", "_end_point", "open_line")
+    __slots__ = ("_text", "_source", "start_byte", "end_byte", "_start", "_end", "open_line")
 
-    def __init__(self, source: SourceText, start_byte: int, end_byte: int, start_point: Point, end_point: Point,
-                 open_line: bool = False) -> None:
-        self._source = source
+    def __init__(self, text: str, start_byte: int, end_byte: int, start: Point, end: Point, open_line: bool = False) -> None:
+        self._text: str | None = text
+        self._source: SourceText | None = None
         self.start_byte = start_byte
         self.end_byte = end_byte
-        self._start_point = start_point
-        self._end_point = end_point
+        self._start = start  # with a source: tree-sitter's (row, byte column), else (line, column)
+        self._end = end
         # the capture ends in a comment that runs to the end of its line: a rewrite must start
         # what follows it on a new line, or the comment would swallow it
         self.open_line = open_line
 
+    @classmethod
+    def at(cls, source: SourceText, start_byte: int, end_byte: int, start_point: Point, end_point: Point,
+           open_line: bool = False) -> Capture:
+        """The capture of [start_byte, end_byte) of `source`, tree-sitter points at its ends."""
+        c = cls(None, start_byte, end_byte, start_point, end_point, open_line)  # type: ignore[arg-type]
+        c._source = source
+        return c
+
     @property
     def text(self) -> str:
+        if self._source is None:
+            return self._text or ""
         return self._source.text(self.start_byte, self.end_byte)
 
     def excerpt(self, width: int) -> str:
         """The text cut to `width` characters (and "…"), decoding no more than that."""
+        if self._source is None:
+            text = self.text
+            return text[:width] + "…" if len(text) > width else text
         return self._source.excerpt(self.start_byte, self.end_byte, width)
 
     @property
     def start(self) -> Point:
-        return self._source.position(self.start_byte, self._start_point)
+        return self._start if self._source is None else self._source.position(self.start_byte, self._start)
 
     @property
     def end(self) -> Point:
-        return self._source.position(self.end_byte, self._end_point)
+        return self._end if self._source is None else self._source.position(self.end_byte, self._end)
 
     def _key(self) -> tuple[object, ...]:
         return (self.start_byte, self.end_byte, self.text)
@@ -138,7 +152,7 @@ class Capture:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Capture({self.text[:60]!r}, {self.start_byte}, {self.end_byte})"
+        return f"Capture({self.excerpt(60)!r}, {self.start_byte}, {self.end_byte})"
 
     def to_json(self) -> dict[str, object]:
         start, end = self.start, self.end
@@ -152,40 +166,66 @@ class Capture:
 
 
 class NodeMatch:
-    """One match: the file (display path), byte extents, captures by name (`metavars`; a
-    `$$$` capture also as its nodes in `multi`), and, computed on reading, its text and
-    1-based (line, column) positions."""
+    """One match: the file (display path), byte extents, its text and 1-based (line, column)
+    positions, captures by name (`metavars`; a `$$$` capture also as its nodes in `multi`).
+    A search builds its matches with `NodeMatch.at`: the text and positions are computed
+    when read, from the file's bytes, which all its matches share."""
 
-    __slots__ = ("path", "language", "_source", "start_byte", "end_byte", "_start_point", "_end_point", "metavars", "multi")
+    __slots__ = ("path", "language", "_source", "_text", "start_byte", "end_byte", "_start", "_end", "metavars", "multi")
 
-    def __init__(self, path: str | None, language: str, source: SourceText, start_byte: int, end_byte: int,
-                 start_point: Point, end_point: Point, metavars: dict[str, Capture], multi: dict[str, list[Capture]]) -> None:
+    def __init__(self, path: str | None, language: str, start_byte: int, end_byte: int, start: Point, end: Point,
+                 text: str, metavars: dict[str, Capture], multi: dict[str, list[Capture]]) -> None:
         self.path = path
         self.language = language
-        self._source = source
+        self._source: SourceText | None = None
+        self._text: str | None = text
         self.start_byte = start_byte
         self.end_byte = end_byte
-        self._start_point = start_point
-        self._end_point = end_point
+        self._start = start  # with a source: tree-sitter's (row, byte column), else (line, column)
+        self._end = end
         self.metavars = metavars
         self.multi = multi
 
+    @classmethod
+    def at(cls, path: str | None, language: str, source: SourceText, start_byte: int, end_byte: int,
+           start_point: Point, end_point: Point, metavars: dict[str, Capture], multi: dict[str, list[Capture]]) -> NodeMatch:
+        """The match of [start_byte, end_byte) of `source`, tree-sitter points at its ends."""
+        m = cls(path, language, start_byte, end_byte, start_point, end_point, None, metavars, multi)  # type: ignore[arg-type]
+        m._source = source
+        return m
+
+    def _replace(self, **changes: object) -> NodeMatch:
+        """A copy with some fields changed (as a NamedTuple's `_replace`)."""
+        m = NodeMatch.__new__(NodeMatch)
+        for name in NodeMatch.__slots__:
+            setattr(m, name, getattr(self, name))
+        for name, value in changes.items():
+            if name not in ("path", "language", "metavars", "multi"):
+                raise TypeError(f"NodeMatch._replace cannot change {name!r}")
+            setattr(m, name, value)
+        return m
+
     @property
     def text(self) -> str:
+        if self._source is None:
+            return self._text or ""
         return self._source.text(self.start_byte, self.end_byte)
 
     @property
     def start(self) -> Point:
-        return self._source.position(self.start_byte, self._start_point)
+        return self._start if self._source is None else self._source.position(self.start_byte, self._start)
 
     @property
     def end(self) -> Point:
-        return self._source.position(self.end_byte, self._end_point)
+        return self._end if self._source is None else self._source.position(self.end_byte, self._end)
 
     def head(self, max_lines: int, width: int | None = None) -> tuple[list[str], int]:
         """The match's first `max_lines` lines (each cut to `width` characters when given) and
         how many more it has, decoding only what is shown."""
-        return self._source.head(self.start_byte, self.end_byte, max_lines, width)
+        source = self._source if self._source is not None else SourceText(self.text.encode("utf-8"))
+        start = self.start_byte if self._source is not None else 0
+        end = self.end_byte if self._source is not None else len(source.data)
+        return source.head(start, end, max_lines, width)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, NodeMatch) and (self.path, self.language, self.start_byte, self.end_byte,
@@ -195,7 +235,7 @@ class NodeMatch:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"NodeMatch({self.path!r}, {self.start_byte}-{self.end_byte}, {self.text[:60]!r})"
+        return f"NodeMatch({self.path!r}, {self.start_byte}-{self.end_byte}, {self.head(1, 60)[0][0]!r})"
 
     def to_json(self) -> dict[str, object]:
         """The CLI's and the tool's JSON shape (docs/architecture.md, "The contract")."""

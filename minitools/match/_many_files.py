@@ -215,6 +215,16 @@ class Searcher:
         """A fresh budget for one search call, with this searcher's time and memory bounds."""
         return Budget(max_results=max_results, seconds=self.max_seconds, memory_bytes=self.max_memory_bytes)
 
+    def read_source(self, path: str) -> bytes | None:
+        """A file's bytes as a search reads them; None when a search would skip it
+        (oversized, unreadable, binary, not UTF-8)."""
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            return None
+        got = self._read(path, size)
+        return None if isinstance(got, str) else got
+
     def search_files(
         self, pattern: Pattern, files: Sequence[str | Path], budget: Budget | None = None, *, ordered: bool = True,
         on_file: Callable[[str, list[NodeMatch]], None] | None = None,

@@ -23,6 +23,7 @@ __all__ = [
     "NodeMatch",
     "SearchResult",
     "find_matches",
+    "node_match",
     "parse_errors",
 ]
 
@@ -35,15 +36,15 @@ def _point(point: tree_sitter.Point) -> tuple[int, int]:
 
 
 def _node_capture(source: SourceText, node: tree_sitter.Node) -> Capture:
-    return Capture(source, node.start_byte, node.end_byte, _point(node.start_point), _point(node.end_point))
+    return Capture.at(source, node.start_byte, node.end_byte, _point(node.start_point), _point(node.end_point))
 
 
 def _seq_capture(source: SourceText, nodes: list[tree_sitter.Node], at: int, point: tuple[int, int]) -> Capture:
     if not nodes:
-        return Capture(source, at, at, point, point)
+        return Capture.at(source, at, at, point, point)
     first, last = nodes[0], nodes[-1]
     data = source.data
-    return Capture(
+    return Capture.at(
         source, first.start_byte, last.end_byte, _point(first.start_point), _point(last.end_point),
         last.is_extra and data[last.end_byte : last.end_byte + 1] in (b"\n", b"\r"),
     )
@@ -233,6 +234,25 @@ def _has_literals(pattern: Pattern, source: bytes) -> bool:
 def _to_match(
     pattern: Pattern, source: SourceText, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node, env: MetaVarEnv
 ) -> NodeMatch:
+    return node_match(pattern.language, source, path, first, last, env)
+
+
+_last_text: SourceText | None = None  # the SourceText of the bytes last given to node_match
+
+
+def node_match(
+    language: str, source: bytes | SourceText, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node,
+    env: MetaVarEnv,
+) -> NodeMatch:
+    """The match from `first` to `last` with the captures of `env`, as results show it: its
+    text and positions computed when read, from `source` (a file's matches share it)."""
+    if isinstance(source, bytes):
+        global _last_text
+        known = _last_text
+        if known is None or known.data is not source:
+            # one SourceText for a file's matches, given one at a time (a rule scan's)
+            known = _last_text = SourceText(source)
+        source = known
     metavars: dict[str, Capture] = {}
     multi: dict[str, list[Capture]] = {}
     for name, value in env.items():
@@ -248,8 +268,8 @@ def _to_match(
             multi[name] = [_node_capture(source, n) for n in value]
         else:
             metavars[name] = _node_capture(source, value)
-    return NodeMatch(
-        path, pattern.language, source, first.start_byte, last.end_byte,
+    return NodeMatch.at(
+        path, language, source, first.start_byte, last.end_byte,
         _point(first.start_point), _point(last.end_point), metavars, multi,
     )
 
