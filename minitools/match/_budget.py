@@ -37,6 +37,13 @@ def _rss() -> int:
         return peak if os.uname().sysname == "Darwin" else peak * 1024
 
 
+def _amount(size: int) -> str:
+    for unit, shift in (("GB", 30), ("MB", 20), ("KB", 10)):
+        if size >= 1 << shift:
+            return f"{size / (1 << shift):.3g} {unit}"
+    return f"{size} bytes"
+
+
 class Budget:
     """The bounds of one search call; `start()` it when the call begins (again in each
     process that searches a share, which then measures its own memory growth)."""
@@ -80,7 +87,7 @@ class Budget:
         if self.deadline is not None and time.monotonic() > self.deadline:
             self.stopped = f"stopped after {self.seconds:g} s"
         elif self.memory_bytes is not None and _rss() - self._base > self.memory_bytes:
-            self.stopped = f"stopped after {self.memory_bytes >> 20} MB"
+            self.stopped = f"stopped after {_amount(self.memory_bytes)}"
         return self.stopped is not None
 
     def __getstate__(self) -> tuple[object, ...]:
