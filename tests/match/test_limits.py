@@ -1,7 +1,7 @@
-"""Search cost bounded by its input (issue 27's table): dense files, deep nesting, huge
-patterns. Each search runs in a child process of its own, which reports its answer and its
-peak resident memory (ru_maxrss, its own and its children's): every row must end with a clear
-result in bounded memory. No timings: speed is benchmarks/bench_match.py's business."""
+"""Search cost bounded by its input: dense files, deep nesting, huge patterns. Each search runs
+in a child process of its own, which reports its answer and its peak resident memory (ru_maxrss,
+its own and its children's): every case must end with a clear result in bounded memory. No
+timings: speed is benchmarks/bench_match.py's business (docs/tools.md, "Limits")."""
 
 from __future__ import annotations
 
