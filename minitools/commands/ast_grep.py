@@ -25,8 +25,8 @@ from minitools.match import (
     PatternError,
     Searcher,
     UnknownLanguage,
-    available_languages,
     compile_pattern,
+    grammar_source,
     one_language,
     plan_languages,
     search_languages,
@@ -199,7 +199,7 @@ def _root_and_paths(args: argparse.Namespace) -> tuple[Path, list[Path]]:
 
 
 def _compile_one(source: str, language: str) -> Pattern | int:
-    if language not in available_languages():
+    if grammar_source(language) is None:  # not available_languages(): that lists the whole pack
         return _fail(f"unknown language {language!r}; see `minitools grammars list`")
     try:
         return compile_pattern(source, language)
@@ -303,6 +303,6 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
 
 
 if __name__ == "__main__":
-    from minitools.cli import run_command, standalone_parser
+    from minitools.cli import leave, run_command, standalone_parser
 
-    sys.exit(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))
+    leave(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from minitools.match._budget import Budget
-from minitools.match._grammars import GrammarError, available_languages
+from minitools.match._grammars import GrammarError, has_grammar
 from minitools.match._many_files import PathError, Searcher
 from minitools.match._one_file import NodeMatch, SearchResult
 from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
@@ -62,11 +62,10 @@ def plan_languages(source: str, searcher: Searcher, paths: Sequence[Path]) -> La
         if language is None:  # only a file named explicitly gets here
             raise UnknownLanguage(f'cannot infer the language of "{searcher.display(f)}" from its extension')
         groups.setdefault(language, []).append(f)
-    known = set(available_languages())
     searches: list[tuple[Pattern, list[str] | None]] = []
     skipped: list[Skipped] = []
     for language, group in groups.items():
-        if language not in known:
+        if not has_grammar(language):
             skipped.append(Skipped(language, len(group), f"no {language} grammar here", False))
             continue
         try:

@@ -14,7 +14,6 @@ dies takes its files' results with it; the caller then searches everything in-pr
 from __future__ import annotations
 
 import os
-import pickle
 import struct
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -60,6 +59,7 @@ def forked_search(
 ) -> FilesOutcome | None:
     """`search` over `files` in this process and `workers - 1` forked children, merged; None
     when a child failed (the caller then searches in-process)."""
+    import pickle  # here: a search that forks no children (a small one) does not load it
     order = sorted(range(len(files)), key=lambda i: -sizes[i])
     # the queue is written whole before any fork, so it must fit a pipe's smallest buffer
     # (one page): at most MAX_ITEMS items, each a stripe of the files, largest first
@@ -104,6 +104,7 @@ def forked_search(
 
 
 def _merge(mine: FilesOutcome, children: list[tuple[int, int]]) -> FilesOutcome | None:
+    import pickle
     outcomes = [mine]
     failed = False
     for pid, fd in children:

@@ -24,6 +24,7 @@ __all__ = [
     "GrammarSource",
     "VENDORED_DIR",
     "available_languages",
+    "has_grammar",
     "grammar_source",
     "load_language",
     "parser_for",
@@ -48,6 +49,7 @@ class GrammarSource(NamedTuple):
     version: str | None
 
 
+@cache
 def _manifest() -> dict[str, dict[str, str]]:
     path = VENDORED_DIR / MANIFEST
     try:
@@ -123,6 +125,12 @@ def available_languages() -> list[str]:
     return sorted(names)
 
 
+def has_grammar(language: str) -> bool:
+    """Whether a grammar can be loaded for `language`: `available_languages()` without listing
+    the pack (a search's start-up asks about one language)."""
+    return grammar_source(language) is not None
+
+
 def grammar_source(language: str) -> GrammarSource | None:
     """Where `language` loads from, or None when it is nowhere."""
     entry = _manifest().get(language)
@@ -181,6 +189,7 @@ def vendor_grammars(languages: list[str], dest: Path | None = None) -> list[dict
     body = {"grammars": [entries[k] for k in sorted(entries)]}
     manifest_path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
     load_language.cache_clear()
+    _manifest.cache_clear()
     return written
 
 

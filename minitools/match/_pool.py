@@ -11,11 +11,9 @@ group, and `ShardPool.close()` stops them in steps (close stdin â†’ terminate â†
 from __future__ import annotations
 
 import os
-import pickle
 import struct
 import sys
 import threading
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -32,10 +30,14 @@ _HEADER = struct.Struct("!Q")
 
 def shard_of(path: str, n: int) -> int:
     """The worker a file belongs to: stable across calls, so its cached tree is found again."""
+    import zlib  # pickle and zlib load where a pool is used: a small search never is
+
     return zlib.crc32(path.encode("utf-8", "surrogateescape")) % n
 
 
 def send_message(stream: IO[bytes], obj: object) -> None:
+    import pickle
+
     blob = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_HEADER.pack(len(blob)) + blob)
     stream.flush()
@@ -49,6 +51,8 @@ def recv_message(stream: IO[bytes]) -> Any:
     blob = stream.read(size)
     if len(blob) < size:
         raise EOFError("shard worker closed its pipe mid-message")
+    import pickle
+
     return pickle.loads(blob)
 
 
@@ -96,6 +100,8 @@ class ShardPool:
         """Send shards[i] to worker i, with the call's `budget`, run `local` (the caller's own
         shard) meanwhile, and merge the FilesOutcomes. None when a worker failed: the caller
         then searches those files in-process."""
+        import pickle
+
         with self._lock:
             if self.broken:
                 return None
