@@ -14,7 +14,8 @@ from minitools.match._budget import Budget
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
 from minitools.match._grammars import load_language
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
-from minitools.match._pattern import Pattern, parser_for
+from minitools.match._pattern import Pattern, parser_for, required_siblings
+from minitools.match._rules import rules_for
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -192,12 +193,18 @@ def _anchored_general(
 
 
 def _candidates(
-    pattern: Pattern, root: tree_sitter.Node, source: bytes | None, anchor: Anchor | None
+    pattern: Pattern, root: tree_sitter.Node, source: bytes | None, anchor: Anchor | None,
+    token: tuple[bytes, int] | None = None,
 ) -> list[tree_sitter.Node]:
-    """The nodes `pattern` is tried at, in pre-order; `anchor` is `_anchor(pattern, source)`."""
+    """The nodes `pattern` is tried at, in pre-order; `anchor` is `_anchor(pattern, source)`,
+    `token` `_run_token(pattern, source)` for a run that starts with a metavariable."""
     first = pattern.nodes[0]
     if first.meta:
-        return _all_nodes(root, named_only=True)
+        if token is None or source is None:
+            return _all_nodes(root, named_only=True)
+        nodes = _run_starts(root, source, *token)
+        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
+        return nodes
     if anchor is not None and source is not None:
         nodes = _anchored(root, source, *anchor)
     else:
@@ -214,6 +221,47 @@ def _candidates(
     # pre-order: outer first at equal starts (a stable sort keeps equal extents outer first)
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     return nodes
+
+
+def _run_token(pattern: Pattern, source: bytes) -> tuple[bytes, int] | None:
+    """For a run of siblings that starts with a metavariable (Go `$A = $E` read as
+    `$A`, `=`, `$E`): a token the run must hold as one of its own siblings, the rarest in
+    `source`, with its kind; None when it has none (only metavariables, or only a terminator a
+    line break can stand for)."""
+    terminators = rules_for(pattern.language).terminators
+    best: tuple[bytes, int] | None = None
+    fewest = -1
+    for p in required_siblings(pattern.nodes):
+        if p.meta or p.children or not p.btext or p.btext.strip() != p.btext or p.kind_id in terminators:
+            continue
+        n = source.count(p.btext)
+        if best is None or n < fewest:
+            best, fewest = (p.btext, p.kind_id), n
+    return best
+
+
+def _run_starts(root: tree_sitter.Node, source: bytes, token: bytes, kind: int) -> list[tree_sitter.Node]:
+    """Where a run holding `token` (a node of `kind`) as a sibling can start: the named
+    siblings before each such node. A whole-tree walk tries every named node instead."""
+    ends: dict[int, tuple[tree_sitter.Node, int]] = {}  # parent id -> (parent, end of its last such token)
+    width = len(token)
+    descend = root.descendant_for_byte_range
+    pos = source.find(token)
+    while pos != -1:
+        end = pos + width
+        node = descend(pos, end)
+        pos = source.find(token, pos + 1)
+        while node is not None and node.kind_id != kind and node.start_byte == end - width and node.end_byte == end:
+            node = node.parent
+        if node is None or node.kind_id != kind or node.start_byte != end - width or node.end_byte != end:
+            continue  # part of a longer token, a string or a comment
+        parent = node.parent
+        if parent is not None:
+            ends[parent.id] = (parent, end)
+    out: list[tree_sitter.Node] = []
+    for parent, end in ends.values():
+        out.extend(c for c in parent.children if c.is_named and c.start_byte < end)
+    return out
 
 
 _WORD_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
@@ -295,7 +343,7 @@ def _matches_in_tree(
     tree: tree_sitter.Tree,
     source: bytes,
     path: str | None,
-    index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None = None,
+    index: dict[tuple[int, bool, object], list[tree_sitter.Node]] | None = None,
     room: int | None = None,
     budget: Budget | None = None,
     sink: Callable[[list[NodeMatch]], None] | None = None,
@@ -345,20 +393,21 @@ def _found_in_tree(
     pattern: Pattern,
     tree: tree_sitter.Tree,
     source: bytes,
-    index: dict[tuple[int, bool, Anchor | None], list[tree_sitter.Node]] | None,
+    index: dict[tuple[int, bool, object], list[tree_sitter.Node]] | None,
     budget: Budget | None,
     capped: Callable[[], bool],
 ) -> Iterator[tuple[tree_sitter.Node, tree_sitter.Node, MetaVarEnv]]:
     anchor = _anchor(pattern, source)
+    first = pattern.nodes[0]
+    token = _run_token(pattern, source) if first.meta and pattern.is_sequence else None
     if index is None:
-        candidates = _candidates(pattern, tree.root_node, source, anchor)
+        candidates = _candidates(pattern, tree.root_node, source, anchor, token)
     else:
-        first = pattern.nodes[0]
         # anchored candidates depend on the anchor token and paths: memoised under them
-        key = (-1 if first.meta else first.kind_id, first.named, anchor)
+        key = (-1 if first.meta else first.kind_id, first.named, anchor or token)
         candidates = index.get(key)  # type: ignore[assignment]
         if candidates is None:
-            candidates = _candidates(pattern, tree.root_node, source, anchor)
+            candidates = _candidates(pattern, tree.root_node, source, anchor, token)
             index[key] = candidates
     return iter_matches(pattern, candidates if budget is None else budget.watch(candidates, capped))
 

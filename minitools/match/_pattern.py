@@ -13,7 +13,7 @@ from minitools.match._ladder import METAVAR_CHAR
 from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode, read
 from minitools.match._rules import TERMINATORS
 
-__all__ = ["PatternError", "Pattern", "PNode", "compile_pattern", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH", "NONE", "SINGLE", "ANY", "MULTI", "parser_for"]
+__all__ = ["PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH", "NONE", "SINGLE", "ANY", "MULTI", "parser_for"]
 
 # `$` then A–Z or `_`, then A–Z, `_`, 0–9; `$$$` alone is an anonymous sequence.
 _METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
@@ -65,7 +65,7 @@ class Pattern:
 
 
 
-def _required(children: tuple[PNode, ...]) -> list[PNode]:
+def required_siblings(children: tuple[PNode, ...]) -> list[PNode]:
     """`children` less the separators a match may lack: the one after a `$$$` (an empty
     sequence needs none: `foo($$$A, b)` matches `foo(b)`)."""
     out = []
@@ -89,7 +89,7 @@ def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[by
             if token and token != optional:
                 out[token.encode("utf-8")] = None
             return
-        for c in _required(p.children):
+        for c in required_siblings(p.children):
             walk(c)
 
     for n in nodes:
@@ -117,7 +117,7 @@ def _anchors(
             if p.btext and p.btext.strip() == p.btext and p.text != optional:
                 paths.setdefault(p.btext, {})[here] = None
             return
-        for c in _required(p.children):
+        for c in required_siblings(p.children):
             walk(c, here)
 
     walk(nodes[0], ())
