@@ -136,7 +136,7 @@ class _Reader:
             ref = Matches(name)
             self.pending.append((ref, f"{where}.matches"))
             parts.append(ref)
-        return parts[0] if len(parts) == 1 else All(parts)
+        return parts[0] if len(parts) == 1 else All(parts, reorder=_cheap_first)
 
     def kind(self, value: object, where: str) -> Rule:
         name = _expect(value, str, where, "a node kind name")
@@ -249,7 +249,7 @@ class _Reader:
                 raise RuleError(f"{where}.field: only inside and has take a field")
             if self._field_id(field) is None:
                 raise RuleError(f'{where}.field: "{field}" is not a field name of {self.language}')
-        return cls(rule, stop, field)
+        return cls(rule, stop, field, self.language)
 
     def _field_id(self, name: str) -> int | None:
         from minitools.match import load_language
@@ -266,6 +266,33 @@ class _Reader:
             ref.target = target
         self.pending.clear()
         _check_cycles(self.utils)
+
+
+def _cost(rule: Rule) -> int:
+    """A rough cost of trying `rule` at a node: 0 for the node itself, more for rules that
+    look around it, most for those that search to the end."""
+    if isinstance(rule, Relation):
+        return (3 if rule.stop_by != "neighbor" else 1) + _cost(rule.rule)
+    if isinstance(rule, (All, AnyRule)):
+        return max((_cost(r) for r in rule.rules), default=0)
+    if isinstance(rule, Not):
+        return _cost(rule.rule)
+    if isinstance(rule, Matches):
+        return 2
+    return 0
+
+
+def _cheap_first(parts: list[Rule]) -> list[Rule]:
+    """The parts of a rule object in the order to try them: a pure part neither binds nor
+    reads metavariables, so it may move; those that do keep their order (ast-grep's: the
+    node's own keys, then the relational ones, then the composite ones). Cheap pure parts go
+    first, costly pure parts (searches to the end of the file) last."""
+    if len(parts) < 2 or not any(p.pure() for p in parts):
+        return parts
+    cheap = [p for p in parts if p.pure() and _cost(p) == 0]
+    bound = [p for p in parts if not p.pure()]
+    costly = sorted((p for p in parts if p.pure() and _cost(p) > 0), key=_cost)
+    return cheap + bound + costly
 
 
 def _check_cycles(utils: dict[str, Rule]) -> None:
