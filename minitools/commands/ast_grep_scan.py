@@ -196,12 +196,13 @@ def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
         out["replacementOffsets"] = {"start": start, "end": end}
     out.update({
         "language": DISPLAY.get(m.language, m.language),
-        "metaVariables": {"single": single, "multi": multi, "transformed": {}},
         "ruleId": f.config.id,
         "severity": f.config.severity,
         "note": f.config.note or None,
         "message": _message(f.config.message, m.metavars),
     })
+    if single or multi:  # left out when nothing is captured, as ast-grep does
+        out["metaVariables"] = {"single": single, "multi": multi, "transformed": {}}
     return out
 
 
