@@ -140,8 +140,9 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _message(text: str, metavars: dict[str, Any]) -> str:
-    """`$A` in a rule's message replaced by what A captured, as ast-grep does."""
-    return re.sub(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)", lambda m: metavars[m.group(2)].text if m.group(2) in metavars else m.group(0), text)
+    """`$A` in a rule's message replaced by what A captured (nothing when A is unbound), as
+    ast-grep does."""
+    return re.sub(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)", lambda m: metavars[m.group(2)].text if m.group(2) in metavars else "", text)
 
 
 def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: str | None) -> None:
