@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from reference_tools import ast_grep_cli
 
 from minitools.rules import load_project, load_tests
+from reference_tools import ast_grep_cli
 
 ESSENTIALS = Path(__file__).resolve().parents[3] / "shared" / "rulesets" / "ast-grep-essentials"
 

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from reference_tools import ast_grep_cli
 
 JS = """function f() { foo(1); bar(2); baz(3) }
