@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv, NodeMatch, glob_regex, load_language, node_match, parser_for
+from minitools.match import MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
+from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
+from minitools.rules._rule import new_file
 from minitools.rules._transform import apply_transforms
 
-__all__ = ["Finding", "RuleSet", "candidates"]
+__all__ = ["Finding", "RuleSet", "scan_tree"]
 
 
 class Finding(NamedTuple):
@@ -24,43 +25,15 @@ class Finding(NamedTuple):
     # (start byte, end byte, text) that the rule's fix puts in place of the match; None without a fix
     fix: tuple[int, int, str] | None
 
-
-@lru_cache(maxsize=256)
-def _query(language: str, kinds: frozenset[int]) -> tree_sitter.Query | None:
-    lang = load_language(language)
-    parts = []
-    for kid in sorted(kinds):
-        if kid == 0xFFFF:
-            parts.append("(ERROR)")
-            continue
-        name = lang.node_kind_for_id(kid)
-        if name is None:
-            continue
-        if lang.node_kind_is_named(kid):
-            parts.append(f"({name})")
-        else:
-            parts.append('"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"')
-    try:
-        return tree_sitter.Query(lang, "[" + " ".join(dict.fromkeys(parts)) + "] @c")
-    except Exception:  # noqa: BLE001 - a kind the query language cannot name: walk the tree instead
-        return None
+    @property
+    def message(self) -> str:
+        """The rule's message with `$A` replaced by what A captured (nothing when A is
+        unbound), as ast-grep does."""
+        metavars = self.match.metavars
+        return _METAVAR.sub(lambda m: metavars[m.group(2)].text if m.group(2) in metavars else "", self.config.message)
 
 
-def candidates(root: tree_sitter.Node, language: str, kinds: frozenset[int]) -> list[tree_sitter.Node]:
-    """The nodes under `root` whose kind is one of `kinds`, in pre-order."""
-    query = _query(language, kinds)
-    if query is not None:
-        nodes = tree_sitter.QueryCursor(query).captures(root).get("c", [])
-        nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
-        return nodes
-    out = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.kind_id in kinds:
-            out.append(n)
-        stack.extend(reversed(n.children))
-    return out
+_METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
 
 
 class _Globs:
@@ -109,6 +82,7 @@ def scan_tree(
     configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None
 ) -> list[Finding]:
     """Every finding of `configs` (one language's) in one parsed file, in source order."""
+    new_file()
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
