@@ -13,7 +13,10 @@ from minitools.match._ladder import METAVAR_CHAR
 from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode, read
 from minitools.match._rules import TERMINATORS
 
-__all__ = ["PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH", "NONE", "SINGLE", "ANY", "MULTI", "parser_for"]
+__all__ = [
+    "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",
+    "NONE", "SINGLE", "ANY", "MULTI", "parser_for",
+]
 
 # `$` then A–Z or `_`, then A–Z, `_`, 0–9; `$$$` alone is an anonymous sequence.
 _METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
