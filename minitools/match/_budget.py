@@ -22,6 +22,7 @@ DEFAULT_MEMORY_BYTES = 1 << 30
 # candidates verified past the cap before the total becomes "at least": about a second's work
 DEFAULT_COUNT_LIMIT = 200_000
 CHECK_EVERY = 1024  # candidates between two looks at the clock and the memory
+MEMORY_EVERY = 0.01  # seconds between two looks at the memory
 T = TypeVar("T")
 
 
@@ -48,7 +49,7 @@ class Budget:
     """The bounds of one search call; `start()` it when the call begins (again in each
     process that searches a share, which then measures its own memory growth)."""
 
-    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "stopped", "counted", "exact")
+    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "_next_look", "stopped", "counted", "exact")
 
     def __init__(
         self,
@@ -66,6 +67,7 @@ class Budget:
         self.count_limit = count_limit
         self.deadline: float | None = None
         self._base = 0
+        self._next_look = 0.0
         self.stopped: str | None = None  # why the search stopped early, once it has
         self.counted = 0  # candidates verified past the cap, only to be counted
         self.exact = True  # False once counting stopped at count_limit: totals are "at least"
@@ -75,6 +77,7 @@ class Budget:
         if self.deadline is None and self.seconds is not None:
             self.deadline = time.monotonic() + self.seconds
         self._base = _rss() if self.memory_bytes is not None else 0
+        self._next_look = time.monotonic() + MEMORY_EVERY
         self.stopped = None
         self.counted = 0
         self.exact = True
@@ -84,10 +87,14 @@ class Budget:
         """Whether the time or the memory ran out; `stopped` then says which, as a note."""
         if self.stopped is not None:
             return True
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
             self.stopped = f"stopped after {self.seconds:g} s"
-        elif self.memory_bytes is not None and _rss() - self._base > self.memory_bytes:
-            self.stopped = f"stopped after {_amount(self.memory_bytes)}"
+        elif self.memory_bytes is not None and now >= self._next_look:
+            # reading the process's memory costs ~10 µs: at most every MEMORY_EVERY seconds
+            self._next_look = now + MEMORY_EVERY
+            if _rss() - self._base > self.memory_bytes:
+                self.stopped = f"stopped after {_amount(self.memory_bytes)}"
         return self.stopped is not None
 
     def __getstate__(self) -> tuple[object, ...]:
@@ -96,6 +103,7 @@ class Budget:
     def __setstate__(self, state: tuple[object, ...]) -> None:
         self.max_results, self.seconds, self.memory_bytes, self.count_limit, self.deadline = state  # type: ignore[assignment]
         self._base = 0
+        self._next_look = 0.0
         self.stopped = None
         self.counted = 0
         self.exact = True
