@@ -279,6 +279,7 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
     from minitools.match import Template, TemplateError
     from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed
     from minitools.tools.edit import propose_rewrite, unified_diff
+    from minitools.toolspec import ToolError
 
     template = Template.parse(template_source)
     try:
@@ -286,7 +287,10 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
             template.check_bound(pattern.metavar_names, pattern.source)
     except TemplateError as exc:
         return _fail(str(exc))
-    staged, _inner, _data, broken, _vanished = propose_rewrite(searcher, plan, template, paths)
+    try:
+        staged, _inner, _data, broken, _vanished = propose_rewrite(searcher, plan, template, paths)
+    except ToolError as exc:
+        return _fail(str(exc))
     for b in broken:
         print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
     if not staged:

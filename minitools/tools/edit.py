@@ -116,7 +116,14 @@ def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, 
     broken: list[dict[str, Any]] = []
     inner = 0
     seen: set[str] = set()
-    found = [(pattern, m) for pattern, files in plan.searches for m in searcher.search(pattern, targets, files=files).matches]
+    found = []
+    for pattern, files in plan.searches:
+        result = searcher.search(pattern, targets, files=files)
+        if result.stopped:
+            # a rewrite of the files found so far would be a partial one: none
+            raise ToolError(f"{result.stopped} finding the matches to rewrite (the search's budget): "
+                            "narrow the path or the pattern; nothing was changed")
+        found += [(pattern, m) for m in result.matches]
     for pattern, m in found:
         if m.path is None or m.path in seen:
             continue

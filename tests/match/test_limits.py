@@ -169,3 +169,12 @@ def test_the_file_size_cap_is_configurable(tmp_path: Path) -> None:
     with Searcher(tmp_path, workers=1, max_file_bytes=1000) as searcher:
         result = searcher.search(compile_pattern("print($A)", "python"))
     assert result.total == 0 and result.skipped == {"oversized": 1}
+
+
+def test_a_rewrite_the_budget_cut_short_changes_nothing(tmp_path: Path) -> None:
+    _dense(tmp_path / "dense.py", 64 << 10)
+    before = (tmp_path / "dense.py").read_text()
+    done = subprocess.run([sys.executable, "-m", "minitools.commands.ast_grep", "print($A)", str(tmp_path),
+                           "--rewrite", "log($A)", "--apply", "--time-budget", "0.0001"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "finding the matches to rewrite (the search's budget)" in done.stderr
+    assert "nothing was changed" in done.stderr and (tmp_path / "dense.py").read_text() == before
