@@ -75,7 +75,7 @@ def test_what_pyyaml_writes_reads_back(doc: object, flow: bool) -> None:
     ("a: 1\na: 2\n", 'duplicate key "a" at line 2'),
 ])
 def test_errors_name_the_line(text: str, said: str) -> None:
-    with pytest.raises(YamlError, match=".*") as err:
+    with pytest.raises(YamlError) as err:
         load_documents(text)
     assert said in str(err.value)
 
