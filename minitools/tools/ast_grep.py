@@ -66,6 +66,13 @@ PARAMETERS: dict[str, Any] = {
             "minimum": 0,
             "description": "Skip this many matches: the next page (a capped result names the offset of its next page).",
         },
+        "explain": {
+            "type": "boolean",
+            "description": "Instead of searching, show how the pattern is read (its node kinds, where the metavariables "
+                           "sit) and, with a file path and line, that line's syntax tree: for fixing a pattern that "
+                           "finds nothing.",
+        },
+        "line": {"type": "integer", "minimum": 1, "description": "With explain and a file path: the line whose tree to show."},
     },
     "additionalProperties": False,
 }
@@ -187,6 +194,8 @@ class AstGrepFamily:
         self.searcher = searcher
 
     async def ast_grep(self, args: Mapping[str, Any]) -> ToolResult:
+        if args.get("explain"):
+            return await asyncio.to_thread(self._explain, args)
         if one_of_pattern_or_rule(args) == "rule":
             return await self._by_rule(args)
         source = args["pattern"]
@@ -245,6 +254,33 @@ class AstGrepFamily:
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
 
+
+    def _explain(self, args: Mapping[str, Any]) -> ToolResult:
+        """`explain`: the pattern's reading and the tree of a line, without searching."""
+        from minitools.match import explain_pattern, line_tree
+
+        raw_path = args.get("path")
+        target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
+        language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+        line = args.get("line")
+        if not language:
+            raise ToolError("explain needs language, or a path naming a file (its extension gives the language)")
+        parts = []
+        data: dict[str, Any] = {"language": language}
+        if args.get("pattern") is not None:
+            pattern = _compile(args["pattern"], language)
+            parts.append(explain_pattern(pattern))
+            data.update({"pattern": pattern.source, "rungs": list(pattern.rungs)})
+        if line is not None:
+            if not target.is_file():
+                raise ToolError(f"line needs path to name a file; {self.ctx.relpath(target)} is a folder")
+            try:
+                parts.append(line_tree(target.read_bytes(), language, int(line)))
+            except ValueError as exc:
+                raise ToolError(f"{exc}; give a line of {self.ctx.relpath(target)}") from exc
+        if not parts:
+            raise ToolError("explain shows a pattern's reading (give pattern) or a line's tree (give path and line)")
+        return ToolResult(ok=True, text="\n\n".join(parts), data=data)
 
     async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
         raw_path = args.get("path")

@@ -65,7 +65,7 @@ rule:
     ({"language": "python", "rule": {"pattern": "eval($X)"}, "sevrity": "error"}, 'unknown key "sevrity"'),
     ({"language": "python", "rule": {"matches": "helper"}}, 'no utility rule "helper"'),
     ({"language": "klingon", "rule": {"kind": "call"}}, '"klingon" is not a language here'),
-    ("rule: [unclosed", "YAML syntax error at line 1"),
+    ("rule: [unclosed", "YAML unclosed '[' at line 1, column 7"),
 ])
 async def test_an_invalid_rule_names_the_key_and_runs_nothing(project: Path, rule: object, said: str) -> None:
     async with Run(project, resources={"lsp": False}) as run:
