@@ -17,7 +17,7 @@ def test_public_surface_is_pinned() -> None:
         "LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages",
         "Budget", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MEMORY_BYTES", "DEFAULT_SECONDS", "MAX_PATTERN_BYTES",
         "MAX_PATTERN_DEPTH",
-        "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "node_match", "parser_for", "render",
+        "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "node_match", "parser_for", "render", "explain_pattern", "line_tree",
     ])
     assert issubclass(match.PatternError, ValueError)
 
