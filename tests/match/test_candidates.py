@@ -96,3 +96,23 @@ def test_occurrences_inside_strings_comments_and_longer_tokens_are_not_candidate
     source = b"x == y  # x = y\ns = 'x = y'\nxx = y\nx = y\n"
     last = source.rindex(b"x = y")
     assert _matches("x = $V", "python", source) == [(last, last + 5, {"V": "y"})]
+
+
+def test_a_run_tried_only_beside_its_token_gives_the_whole_walk_s_matches(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a run of siblings that starts with a metavariable is tried at the named siblings before
+    # each of its tokens (Go `$A = $E` read as `$A`, `=`, `$E`), not at every named node
+    from corpora import go_src
+
+    paths = sorted((go_src() / "go").rglob("*.go"))[:120]
+    compiled = compile_pattern("$A = $E", "go")
+    assert any(p.is_sequence for p in (compiled, *compiled.alternatives))
+    total = 0
+    for path in paths:
+        source = path.read_bytes()
+        anchored = _matches("$A = $E", "go", source)
+        with monkeypatch.context() as patched:
+            patched.setattr(search, "_run_token", lambda *_: None)  # every named node
+            walked = _matches("$A = $E", "go", source)
+        assert anchored == walked, path
+        total += len(walked)
+    assert total > 100
