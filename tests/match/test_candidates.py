@@ -116,3 +116,18 @@ def test_a_run_tried_only_beside_its_token_gives_the_whole_walk_s_matches(monkey
         assert anchored == walked, path
         total += len(walked)
     assert total > 100
+
+
+@pytest.mark.parametrize("pattern", ["$A.append($B)", "not $A", "return None", "def __init__(self, $$$P): $$$B"])
+def test_a_walked_tree_gives_the_query_s_candidates(monkeypatch: pytest.MonkeyPatch, pattern: str) -> None:
+    # a search of a few small files walks the tree instead of compiling a kind query (start-up)
+    monkeypatch.setattr(search, "BYTES_PER_ANCHOR", 1 << 40)  # by kind, not from an anchor
+    for path in PYTHON_FILES[:12]:
+        source = path.read_bytes()
+        monkeypatch.setattr(search, "_walked", 0)
+        monkeypatch.setattr(search, "_compiled", set())  # as if no query were compiled yet
+        monkeypatch.setattr(search, "WALK_BYTES", 1 << 40)
+        walked = _matches(pattern, "python", source)
+        monkeypatch.setattr(search, "WALK_BYTES", 0)
+        queried = _matches(pattern, "python", source)
+        assert walked == queried, path
