@@ -143,6 +143,10 @@ class Capture:
     def end(self) -> Point:
         return self._end if self._source is None else self._source.position(self.end_byte, self._end)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # a plain tuple of fields: a forked child hands over thousands of these
+        return (_capture, (self._text, self._source, self.start_byte, self.end_byte, self._start, self._end, self.open_line))
+
     def _key(self) -> tuple[object, ...]:
         return (self.start_byte, self.end_byte, self.text)
 
@@ -193,6 +197,10 @@ class NodeMatch:
         m = cls(path, language, start_byte, end_byte, start_point, end_point, None, metavars, multi)  # type: ignore[arg-type]
         m._source = source
         return m
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_node_match, (self.path, self.language, self._source, self._text, self.start_byte, self.end_byte,
+                              self._start, self._end, self.metavars, self.multi))
 
     def _replace(self, **changes: object) -> NodeMatch:
         """A copy with some fields changed (as a NamedTuple's `_replace`)."""
@@ -251,6 +259,22 @@ class NodeMatch:
             "metavars": {k: v.to_json() for k, v in self.metavars.items()},
             "multi": {k: [c.to_json() for c in v] for k, v in self.multi.items()},
         }
+
+
+def _capture(text: str | None, source: SourceText | None, start_byte: int, end_byte: int, start: Point, end: Point,
+             open_line: bool) -> Capture:
+    c = Capture.__new__(Capture)
+    c._text, c._source, c.start_byte, c.end_byte, c._start, c._end, c.open_line = (
+        text, source, start_byte, end_byte, start, end, open_line)
+    return c
+
+
+def _node_match(path: str | None, language: str, source: SourceText | None, text: str | None, start_byte: int,
+                end_byte: int, start: Point, end: Point, metavars: dict[str, Capture], multi: dict[str, list[Capture]]) -> NodeMatch:
+    m = NodeMatch.__new__(NodeMatch)
+    m.path, m.language, m._source, m._text, m.start_byte, m.end_byte, m._start, m._end, m.metavars, m.multi = (
+        path, language, source, text, start_byte, end_byte, start, end, metavars, multi)
+    return m
 
 
 class SearchResult(NamedTuple):
