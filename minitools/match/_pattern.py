@@ -68,7 +68,7 @@ class Pattern:
 
 
 
-def required_siblings(children: tuple[PNode, ...]) -> list[PNode]:
+def _required(children: tuple[PNode, ...]) -> list[PNode]:
     """`children` less the separators a match may lack: the one after a `$$$` (an empty
     sequence needs none: `foo($$$A, b)` matches `foo(b)`)."""
     out = []
@@ -92,7 +92,7 @@ def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[by
             if token and token != optional:
                 out[token.encode("utf-8")] = None
             return
-        for c in required_siblings(p.children):
+        for c in _required(p.children):
             walk(c)
 
     for n in nodes:
@@ -120,7 +120,7 @@ def _anchors(
             if p.btext and p.btext.strip() == p.btext and p.text != optional:
                 paths.setdefault(p.btext, {})[here] = None
             return
-        for c in required_siblings(p.children):
+        for c in _required(p.children):
             walk(c, here)
 
     walk(nodes[0], ())
@@ -140,6 +140,8 @@ def _names(nodes: tuple[PNode, ...]) -> frozenset[str]:
         walk(n)
     return frozenset(names)
 
+
+required_siblings = _required  # the same siblings, for the runs `_one_file` anchors on a token
 
 # The largest pattern compiled (docs/reference.md, "Structural matching"): a fragment is parsed
 # once per rung of the ladder, and its tree kept with the compiled pattern.
