@@ -24,7 +24,7 @@ from minitools.match._one_file import (
     NodeMatch,
     SearchResult,
     _has_literals,
-    _matches_in_tree,
+    _search_tree,
 )
 from minitools.match._outcome import FilesOutcome
 from minitools.match._pattern import Pattern, parser_for
@@ -276,7 +276,7 @@ class Searcher:
             display = self.display(key)
             room = None if cap is None else max(0, cap - built) if ordered else cap
             sink = None if on_file is None else functools.partial(on_file, display)
-            found, count = _matches_in_tree(pattern, tree, source, display, index, room, budget, sink)
+            found, count = _search_tree(pattern, tree, source, display, index, room, budget, sink)
             if count:
                 counts[display] = count
                 built += min(count, room) if room is not None else count

@@ -344,6 +344,17 @@ def _matches_in_tree(
     source: bytes,
     path: str | None,
     index: dict[tuple[int, bool, object], list[tree_sitter.Node]] | None = None,
+) -> list[NodeMatch]:
+    """Every match in one parsed file, pre-order (`_search_tree` without bounds)."""
+    return _search_tree(pattern, tree, source, path, index)[0]
+
+
+def _search_tree(
+    pattern: Pattern,
+    tree: tree_sitter.Tree,
+    source: bytes,
+    path: str | None,
+    index: dict[tuple[int, bool, object], list[tree_sitter.Node]] | None = None,
     room: int | None = None,
     budget: Budget | None = None,
     sink: Callable[[list[NodeMatch]], None] | None = None,
@@ -415,7 +426,7 @@ def _found_in_tree(
 def find_matches(pattern: Pattern, source: bytes, *, path: str | None = None) -> list[NodeMatch]:
     """Every match of `pattern` in `source`, nested ones too, in pre-order (outer first)."""
     tree = parser_for(pattern.language).parse(source)
-    return _matches_in_tree(pattern, tree, source, path)[0]
+    return _matches_in_tree(pattern, tree, source, path)
 
 
 def parse_errors(source: bytes, language: str) -> list[tuple[int, int]]:

@@ -100,19 +100,21 @@ def test_occurrences_inside_strings_comments_and_longer_tokens_are_not_candidate
 
 def test_a_run_tried_only_beside_its_token_gives_the_whole_walk_s_matches(monkeypatch: pytest.MonkeyPatch) -> None:
     # a run of siblings that starts with a metavariable is tried at the named siblings before
-    # each of its tokens (Go `$A = $E` read as `$A`, `=`, `$E`), not at every named node
-    from corpora import go_src
+    # each of its tokens (TypeScript `$A; $B` read as class members `$A`, `;`, `$B`), not at
+    # every named node
+    from corpora import sample, typescript_packages
 
-    paths = sorted((go_src() / "go").rglob("*.go"))[:120]
-    compiled = compile_pattern("$A = $E", "go")
+    language, pattern = "typescript", "$A; $B"
+    compiled = compile_pattern(pattern, language)
     assert any(p.is_sequence for p in (compiled, *compiled.alternatives))
+    paths = sample(typescript_packages(), (".ts",), 120)
     total = 0
     for path in paths:
         source = path.read_bytes()
-        anchored = _matches("$A = $E", "go", source)
+        anchored = _matches(pattern, language, source)
         with monkeypatch.context() as patched:
             patched.setattr(search, "_run_token", lambda *_: None)  # every named node
-            walked = _matches("$A = $E", "go", source)
+            walked = _matches(pattern, language, source)
         assert anchored == walked, path
         total += len(walked)
     assert total > 100
