@@ -80,9 +80,26 @@ class PatternRule(Rule):
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
 
     def necessary(self) -> Rule | None:
-        if self.pure():
-            return self
-        return None if self._kinds is None else KindRule("", self._kinds)
+        # matching with nothing bound is necessary for matching with anything bound, and its
+        # answer does not depend on the environment
+        return self if self.pure() else _Shape(self.pattern, self._kinds)
+
+
+class _Shape(Rule):
+    """A pattern's shape: whether it matches with no metavariable bound (the test a bound
+    pattern must pass first), binding nothing."""
+
+    __slots__ = ("pattern", "_kinds")
+
+    def __init__(self, pattern: Pattern, kinds: Kinds) -> None:
+        self.pattern = pattern
+        self._kinds = kinds
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        return env if match_in_env(self.pattern, node, {}) is not None else None
+
+    def kinds(self) -> Kinds:
+        return self._kinds
 
 
 class KindRule(Rule):
