@@ -62,7 +62,7 @@ ROWS = {
     "rxjs (js, ts)": lambda: fetch_rxjs(),
     "go net/": _go,
     "glibc string/ (c)": _glibc,
-    "jdk java.base (java)": lambda: _jdk() / "java" / "util",
+    "jdk java/net (java)": lambda: _jdk() / "java" / "net",
     "regex crate (rust)": _rust,
 }
 
