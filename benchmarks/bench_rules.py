@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "tests" / "rules"))
 from bench_match import ast_grep_exe, fetch_installed, fetch_rxjs, fetch_stdlib  # noqa: E402
+
 from test_rule_essentials import EXCEPTIONS  # noqa: E402
 
 
