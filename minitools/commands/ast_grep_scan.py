@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from minitools.commands._common import id_filter
 from minitools.commands.ast_grep import JSON_STYLES, _JsonStyle
 
 NAME = "ast-grep scan"
@@ -83,11 +83,10 @@ def load_rules(args: argparse.Namespace) -> tuple[list[Any], Path | None, list[t
             return _fail("no rules: pass --rule FILE, --inline-rules TEXT, or -c sgconfig.yml (none found here or above)")
     except RuleError as exc:
         return _fail(f"{exc}; nothing was run")
-    if args.filter:
-        try:
-            wanted = re.compile(args.filter)
-        except re.error as exc:
-            return _fail(f"--filter {args.filter!r} is not a regular expression: {exc}")
+    wanted = id_filter(args.filter)
+    if isinstance(wanted, str):
+        return _fail(wanted)
+    if wanted is not None:
         rules = [r for r in rules if wanted.search(r.id)]
     errors = project.errors if project is not None and not sources else []
     return rules, (project.root if project is not None else None), errors
