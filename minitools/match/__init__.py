@@ -21,6 +21,7 @@ from minitools.match._by_language import (
     plan_languages,
     search_languages,
 )
+from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
@@ -41,6 +42,7 @@ from minitools.match._one_file import (
     node_match,
     parse_errors,
 )
+from minitools.match._outcome import FilesOutcome
 from minitools.match._pattern import (
     MAX_PATTERN_BYTES,
     MAX_PATTERN_DEPTH,
@@ -70,6 +72,7 @@ __all__ = [
     "MAX_PATTERN_BYTES",
     "MAX_PATTERN_DEPTH",
     "Edit",
+    "FilesOutcome",
     "GrammarError",
     "GrammarSource",
     "LanguagePlan",
@@ -90,6 +93,8 @@ __all__ = [
     "compile_pattern",
     "explain_pattern",
     "find_matches",
+    "fork_available",
+    "forked_search",
     "glob_regex",
     "grammar_source",
     "ladder_for",

@@ -350,6 +350,8 @@ class Searcher:
                 if display in outcome.per_file:
                     on_file(display, outcome.per_file.pop(display))
         per_file, skipped, searched, counts, exact, stopped = outcome
+        if counts is None:  # an outcome that kept every match
+            counts = {path: len(found) for path, found in per_file.items()}
         matches: list[NodeMatch] = []
         total = matched = 0
         cap = budget.max_results

@@ -14,7 +14,7 @@ class FilesOutcome(NamedTuple):
     per_file: dict[str, Any]  # display path -> [NodeMatch] built (at most the cap), for the files with a match
     skipped: dict[str, int]  # why a file was not searched -> how many
     searched: int
-    counts: dict[str, int]  # display path -> how many matches the file has (or had counted)
+    counts: dict[str, int] | None = None  # display path -> how many matches the file has (or had counted)
     exact: bool = True  # False: some count stopped at the budget's count limit ("at least")
     stopped: str | None = None  # the budget ran out: why, as a note
 
@@ -29,7 +29,7 @@ def merge(outcomes: Iterable[FilesOutcome]) -> FilesOutcome:
     stopped = None
     for found, skip, count, file_counts, file_exact, file_stopped in outcomes:
         per_file.update(found)
-        counts.update(file_counts)
+        counts.update(file_counts or {})
         for why, n in skip.items():
             skipped[why] = skipped.get(why, 0) + n
         searched += count

@@ -80,9 +80,26 @@ class PatternRule(Rule):
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
 
     def necessary(self) -> Rule | None:
-        if self.pure():
-            return self
-        return None if self._kinds is None else KindRule("", self._kinds)
+        # matching with nothing bound is necessary for matching with anything bound, and its
+        # answer does not depend on the environment
+        return self if self.pure() else _Shape(self.pattern, self._kinds)
+
+
+class _Shape(Rule):
+    """A pattern's shape: whether it matches with no metavariable bound (the test a bound
+    pattern must pass first), binding nothing."""
+
+    __slots__ = ("pattern", "_kinds")
+
+    def __init__(self, pattern: Pattern, kinds: Kinds) -> None:
+        self.pattern = pattern
+        self._kinds = kinds
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        return env if match_in_env(self.pattern, node, {}) is not None else None
+
+    def kinds(self) -> Kinds:
+        return self._kinds
 
 
 class KindRule(Rule):
@@ -364,38 +381,35 @@ class Has(Relation):
         return None
 
 
-class Precedes(Relation):
+class _Siblings(Relation):
+    """`precedes` and `follows`: the siblings one way along (`step`), tokens included."""
+
     __slots__ = ()
+    step: Callable[[tree_sitter.Node], tree_sitter.Node | None]
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.pure():
-            return env if self._chain_end(node, _next) else None
+            return env if self._chain_end(node, type(self).step) else None
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        n = node.next_sibling
+        step = type(self).step
+        n = step(node)
         while n is not None:
             yield n
             if self.stop_by == "neighbor":
                 return
-            n = n.next_sibling
+            n = step(n)
 
 
-class Follows(Relation):
+class Precedes(_Siblings):
     __slots__ = ()
+    step = staticmethod(_next)
 
-    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        if self.stop_by == "end" and self.pure():
-            return env if self._chain_end(node, _previous) else None
-        return Relation.match(self, node, env)
 
-    def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        n = node.prev_sibling
-        while n is not None:
-            yield n
-            if self.stop_by == "neighbor":
-                return
-            n = n.prev_sibling
+class Follows(_Siblings):
+    __slots__ = ()
+    step = staticmethod(_previous)
 
 
 class All(Rule):

@@ -18,6 +18,7 @@ def test_public_surface_is_pinned() -> None:
         "Budget", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MEMORY_BYTES", "DEFAULT_SECONDS", "MAX_PATTERN_BYTES",
         "MAX_PATTERN_DEPTH",
         "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "node_match", "parser_for", "render", "explain_pattern", "line_tree",
+        "FilesOutcome", "fork_available", "forked_search",
     ])
     assert issubclass(match.PatternError, ValueError)
 
