@@ -13,6 +13,7 @@ import tree_sitter
 
 from minitools.match._grammars import load_language, parser_for
 from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
+from minitools.match._rules import CONTINUATIONS
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -195,6 +196,22 @@ def _statement_run(hole: list[tree_sitter.Node], bodies: frozenset[str] = frozen
     return kids
 
 
+def _is_body_run(hole: list[tree_sitter.Node], start: int, end: int, language: str) -> bool:
+    """Whether a hole of several siblings is a run of statements or members: the siblings of a
+    body the scaffold wrote around the fragment (its brackets on both sides) or of the whole
+    file. Children of a node the fragment only partly is (Go `$A = $E` as the tail of `var
+    __mt $A = $E`, C `int $A` as the type and name of a declaration) are no run a user means:
+    as a pattern they would match those children inside any such node. Dart's continuing
+    siblings (`foo` `.bar()`) are one expression wherever they sit."""
+    continuing = CONTINUATIONS.get(language, ())
+    if continuing and all(n.type in continuing for n in hole[1:]):
+        return True
+    up = hole[0].parent
+    while up is not None and up.start_byte >= start and up.end_byte <= end:
+        up = up.parent  # a node of the run's own extent (Go's statement_list)
+    return up is None or (up.start_byte < start and up.end_byte > end)
+
+
 def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
     """How much error recovery the scaffolded parse needed, where the pattern can live with it.
 
@@ -350,6 +367,8 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 # member (the `;` a separator it may go without, as a match's extent does);
                 # a type declared with its body and the `;` after it: the type (SPECIFIERS)
                 hole = hole[:-1]
+            if len(hole) > 1 and not _is_body_run(hole, len(pre), len(pre) + len(body), language):
+                continue
             only = HOLE_KINDS.get(name)
             if only is not None and (len(hole) != 1 or hole[0].type not in only):
                 continue

@@ -171,6 +171,15 @@ CASES: list[Case] = [
     # a Dart method is two siblings (signature, body): no selector names it, so ast-grep's
     # top-level functions must be among ours
     Case("dart", "void $F($$$P) { $$$B }", superset=True),
+    # issue 28, classes 2 and 3: one match per node, and a run of children inside an unrelated
+    # node is no match (`wordBits = 32` of `const wordBits = 32`, `int x` of `int x;`)
+    Case("go", "$A = $E"),
+    Case("c", "int $A", "struct _ { int $A; }", "field_declaration", with_run=True),
+    Case("c", "#include $H"),
+    Case("c", "#include <stdlib.h>"),
+    # a field (`private int x;`) is a class member reading of `$A $B` ast-grep has not: its
+    # context rule writes the `;`, which a field with modifiers and a type then lacks
+    Case("java", "$A $B", superset=True),
 ]
 
 
