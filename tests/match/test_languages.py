@@ -174,12 +174,28 @@ CASES: list[Case] = [
     # issue 28, classes 2 and 3: one match per node, and a run of children inside an unrelated
     # node is no match (`wordBits = 32` of `const wordBits = 32`, `int x` of `int x;`)
     Case("go", "$A = $E"),
-    Case("c", "int $A", "struct _ { int $A; }", "field_declaration", with_run=True),
+    # ... and a declaration, a field or a parameter alike (issue 28, class 1: the parameter rung)
+    Case("c", "int $A", "struct _ { int $A; }", "field_declaration", with_run=True,
+         also=(("void _(int $A);", "parameter_declaration"),)),
     Case("c", "#include $H"),
     Case("c", "#include <stdlib.h>"),
     # a field (`private int x;`) is a class member reading of `$A $B` ast-grep has not: its
     # context rule writes the `;`, which a field with modifiers and a type then lacks
     Case("java", "$A $B", superset=True),
+    # issue 28, class 1: a fragment cut from inside a construct is found there (the sub-construct
+    # rungs), and a metavariable stands where the grammar wants a string (`from $M`)
+    Case("typescript", "import { $$$A } from $M"),
+    Case("typescript", "import $A from $M"),
+    Case("javascript", "import { $$$A } from $M"),
+    Case("python", "except $A as $B:\n    $$$C", "try:\n    pass\nexcept $A as $B:\n    $$$C", "except_clause"),
+    Case("python", "except $A:\n    $$$C", "try:\n    pass\nexcept $A:\n    $$$C", "except_clause"),
+    Case("java", "catch ($T $E) { $$$B }", "class _ { void _() { try {} catch ($T $E) { $$$B } } }", "catch_clause"),
+    Case("java", "case $A -> $B;", "class _ { void _() { switch (_) { case $A -> $B; } } }", "switch_rule"),
+    Case("rust", "$A => $B,", "fn _() { match _ { $A => $B, } }", "match_arm"),
+    Case("rust", "$A: $B", "struct _ { $A: $B }", "field_declaration",
+         also=(("fn _($A: $B) {}", "parameter"), ("fn _() { _ { $A: $B }; }", "field_initializer"))),
+    Case("go", "case $A:", "func _() { switch _ { case $A: } }", "expression_case"),
+    Case("c", "case $A:", "void _() { switch (_) { case $A: } }", "case_statement"),
 ]
 
 

@@ -105,7 +105,8 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
      [("int a;", {"A": "a"}), ("int b = 2;", {"A": "b = 2"}), ("int g;", {"A": "g"})]),
     ("go", "$A = $E", "package p\nconst wordBits = 32\nfunc f() { var d time.Duration = 0; x = 1 }\n", [("x = 1", {"A": "x", "E": "1"})]),
     ("java", "$A $B", "class C { int f; void m(T t) { int x; a.b c; g(h); } }",
-     [("int f;", {"A": "int", "B": "f"}), ("int x;", {"A": "int", "B": "x"}), ("a.b c;", {"A": "a.b", "B": "c"})]),
+     [("int f;", {"A": "int", "B": "f"}), ("T t", {"A": "T", "B": "t"}), ("int x;", {"A": "int", "B": "x"}),
+      ("a.b c;", {"A": "a.b", "B": "c"})]),
 ]
 
 
