@@ -130,7 +130,21 @@ def _build(
         built = _build(child, char, regexes, literal, added, quoted)
         if built is not None:
             children.append(built)
+    if children and literal and _hides_text(node):
+        # text no child holds (a Dart string's contents): the node compares by its whole text
+        return PNode(node.kind_id, node.type, node.is_named, restored, ())
     return PNode(node.kind_id, node.type, node.is_named, restored, tuple(children))
+
+
+def _hides_text(node: tree_sitter.Node) -> bool:
+    """Whether some of `node`'s text, other than whitespace, lies in none of its children."""
+    data = node.text or b""
+    at = node.start_byte
+    for child in node.children:
+        if data[at - node.start_byte : child.start_byte - node.start_byte].strip():
+            return True
+        at = max(at, child.end_byte)
+    return bool(data[at - node.start_byte :].strip())
 
 
 def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tree_sitter.Node] | None:

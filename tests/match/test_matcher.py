@@ -107,6 +107,10 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("java", "$A $B", "class C { int f; void m(T t) { int x; a.b c; g(h); } }",
      [("int f;", {"A": "int", "B": "f"}), ("T t", {"A": "T", "B": "t"}), ("int x;", {"A": "int", "B": "x"}),
       ("a.b c;", {"A": "a.b", "B": "c"})]),
+    # strings compare by their text, in Dart too, where the contents are no node (issue 28, class 4)
+    ("dart", "print('zzz')", "void main() { print('a'); print('zzz'); }", [("print('zzz')", {})]),
+    ("dart", "import 'dart:collection';", "import 'dart:async';\nimport 'dart:collection';\n",
+     [("import 'dart:collection';", {})]),
 ]
 
 
