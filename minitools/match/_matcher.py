@@ -111,7 +111,10 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRu
     if t.kind_id != p.kind_id:
         return None
     if not p.children:
-        return env if t.text == p.btext else None
+        if t.text == p.btext:
+            return env
+        # a directive's token: `# include` is `#include`
+        return env if p.btext[:1] == b"#" and b"".join((t.text or b"").split()) == p.btext else None
     r = match_seq(p.children, 0, t.children, 0, env, rules)
     return None if r is None else r[0]
 

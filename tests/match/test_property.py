@@ -297,6 +297,12 @@ def _may_leave_out(s: tree_sitter.Node, prev: tree_sitter.Node | None, hit: tree
     return up is not None and not _contains(up, hit)
 
 
+def _same_token(target: bytes, pattern: bytes) -> bool:
+    """A target token is the pattern's: the same text, or a directive with a space after the
+    `#` (`# include` is `#include`, docs/tools.md)."""
+    return target == pattern or (pattern[:1] == b"#" and b"".join(target.split()) == pattern)
+
+
 def _really_has_tokens(pattern: Pattern, m: NodeMatch, root: tree_sitter.Node, terminator: bytes | None) -> str | None:
     """None when the match is the pattern's tokens in order, the captures included (what
     `_may_leave_out` allows aside); else what is wrong."""
@@ -331,7 +337,7 @@ def _really_has_tokens(pattern: Pattern, m: NodeMatch, root: tree_sitter.Node, t
             prev = leaves[k - 1]
             continue
         j = k
-        while j < len(leaves) and leaves[j].text != p.btext:
+        while j < len(leaves) and not _same_token(leaves[j].text or b"", p.btext):
             j += 1
         if j >= len(leaves):
             if terminator is not None and p.btext == terminator:
