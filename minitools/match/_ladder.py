@@ -185,6 +185,7 @@ _SUB: dict[str, list[Rung]] = {
         ("clause", "package __mt\nfunc __mt() {\nfor ", " {}\n}\n"),
         ("composite literal entry", "package __mt\nvar __mt = __MT{", "}\n"),
         ("import", "package __mt\nimport ", "\n"),
+        ("parameter list", "package __mt\nfunc __mt", " {}\n"),
     ],
     "c": [
         ("argument", "int __mt = __mt(", ");"),
@@ -192,12 +193,16 @@ _SUB: dict[str, list[Rung]] = {
         ("case", _C_SWITCH, "\n}\n}"),
         ("initializer entry", "int __mt = {", "};"),
         ("preprocessor", "", "\n#endif\n"),
+        ("parameter list", "void __mt", ";"),
     ],
     "java": [
         ("argument", "class __MT { Object __mt = __mt(", "); }"),
         ("parameter", "class __MT { void __mt(", ") {} }"),
         ("case", "class __MT { void __mt() {\nswitch (__mt) {\n", "\n}\n}}"),
         ("clause", "class __MT { void __mt() {\ntry {} ", "\n}}"),
+        ("parameter", "class __MT { void __mt() {\ntry {} catch (", ") {}\n}}"),
+        ("parameter list", "class __MT { void __mt", " {} }"),
+        ("type argument", "class __MT { __MT", " __mt; }"),
     ],
     "rust": [
         ("argument", "const __MT: () = __mt(", ");"),
@@ -208,7 +213,13 @@ _SUB: dict[str, list[Rung]] = {
         ("import", "use ", ";"),
     ],
 }
-_SUB["typescript"] = [*_SUB["javascript"], ("type argument", "let __mt: __MT<", ">;")]
+_SUB["typescript"] = [
+    *_SUB["javascript"],
+    ("type argument", "let __mt: __MT<", ">;"),
+    ("type argument", "let __mt: __MT", ";"),
+    ("type annotation", "let __mt", ";"),
+    ("type parameter", "function __mt", "() {}"),
+]
 _SUB["tsx"] = _SUB["typescript"]
 _SUB["cpp"] = [r for r in _SUB["c"] if r[0] != "initializer entry"]
 SUB_CONSTRUCTS = frozenset(name for rungs in _SUB.values() for name, _, _ in rungs)
