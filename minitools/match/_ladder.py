@@ -43,11 +43,15 @@ HOLE_KINDS: dict[str, frozenset[str]] = {
 # A fragment that reads as an expression means the expression, and its type reading is dropped,
 # except where the expression is one a type is spelled like and the person may mean either: in
 # TypeScript `Promise<$T>` (an instantiation expression, or the generic type of a signature) and
-# `$A | undefined` (a bitwise or, or a union type). `($$$P) => $B` means arrow functions, not
-# function types.
+# `$A | undefined` (a bitwise or, or a union type), and a qualified name in Go, Java and Rust.
+# `($$$P) => $B` means arrow functions, not function types.
 TYPE_LOOKALIKES: dict[str, frozenset[str]] = {
     "typescript": frozenset({"instantiation_expression", "binary_expression"}),
     "tsx": frozenset({"instantiation_expression", "binary_expression"}),
+    # a qualified name: Go `unsafe.Pointer`, Java `Map.Entry`, Rust `io::Result` as a type too
+    "go": frozenset({"selector_expression"}),
+    "java": frozenset({"field_access"}),
+    "rust": frozenset({"scoped_identifier"}),
 }
 
 # A type written with its body and the `;` that ends its declaration (C `struct $S { $$$F };`)

@@ -6,7 +6,8 @@
   formatting, never a difference.
 - CONTINUATIONS: node kinds that continue the node before them as its siblings rather than
   as its parents (Dart writes `a.b(c)` as `identifier` `selector` `selector`): a single
-  metavariable there captures the whole run, the way it captures a postfix chain elsewhere.
+  metavariable there captures the whole run, the way it captures a postfix chain elsewhere;
+  so are a Dart type's arguments and `?` (`Iterable<E>` is `type_identifier` `type_arguments`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from minitools.match._grammars import load_language
 __all__ = ["TERMINATORS", "CONTINUATIONS", "LanguageRules", "rules_for"]
 
 TERMINATORS: dict[str, str] = {"go": ";", "python": ";"}
-CONTINUATIONS: dict[str, tuple[str, ...]] = {"dart": ("selector",)}
+CONTINUATIONS: dict[str, tuple[str, ...]] = {"dart": ("selector", "type_arguments", "nullable_type")}
 
 
 class LanguageRules:

@@ -199,6 +199,10 @@ CASES: list[Case] = [
     # issue 28, class 4: a Dart string compares by its text (its contents are no node of their own)
     Case("dart", "import 'dart:io';"),
     Case("dart", "print('closed');", "void _() { print('closed'); }", "expression_statement"),
+    # issue 28, class 5: a qualified name is found in type positions too
+    Case("go", "io.Reader", "var _ io.Reader", "qualified_type", with_run=True),
+    Case("java", "Map.Entry", "class _ { Map.Entry _; }", "scoped_type_identifier", with_run=True),
+    Case("rust", "fmt::Result", "type _ = fmt::Result;", "scoped_type_identifier", with_run=True),
 ]
 
 

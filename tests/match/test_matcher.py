@@ -111,6 +111,12 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("dart", "print('zzz')", "void main() { print('a'); print('zzz'); }", [("print('zzz')", {})]),
     ("dart", "import 'dart:collection';", "import 'dart:async';\nimport 'dart:collection';\n",
      [("import 'dart:collection';", {})]),
+    # a qualified name is a type too; a Dart type's arguments and `?` belong to it (issue 28, class 5)
+    ("go", "unsafe.Pointer", "package p\nfunc f(p unsafe.Pointer) { g(unsafe.Pointer(p)) }\n", [("unsafe.Pointer", {}), ("unsafe.Pointer", {})]),
+    ("java", "Map.Entry", "class A { Map.Entry e; Object o = Map.Entry; }", [("Map.Entry", {}), ("Map.Entry", {})]),
+    ("rust", "io::Result", "fn f() -> io::Result<()> { io::Result::Ok(()) }", [("io::Result", {}), ("io::Result", {})]),
+    ("dart", "void $A($B $C)", "void f(Iterable<E> x) {}\nvoid g(List<int>? y) {}\n",
+     [("void f(Iterable<E> x)", {"A": "f", "B": "Iterable<E>", "C": "x"}), ("void g(List<int>? y)", {"A": "g", "B": "List<int>?", "C": "y"})]),
 ]
 
 
