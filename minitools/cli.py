@@ -42,6 +42,11 @@ def _parser(only: str | None = None) -> tuple[argparse.ArgumentParser, dict[str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) > 1 and argv[0] == "ast-grep" and argv[1] in ("scan", "test"):
+        # ast-grep's own subcommands: rule files, and their tests
+        argv = [f"ast-grep-{argv[1]}", *argv[2:]]
+        module = importlib.import_module(f"minitools.commands.{argv[0].replace('-', '_')}")
+        return run_command(module.main, standalone_parser(module).parse_intermixed_args(argv[1:]))
     if argv and argv[0] in COMMANDS:
         module = importlib.import_module(f"minitools.commands.{argv[0].replace('-', '_')}")
         if getattr(module, "INTERMIXED", False):

@@ -29,27 +29,33 @@ from minitools.match._grammars import (
 )
 from minitools.match._ladder import ladder_for
 from minitools.match._many_files import PathError, Searcher
+from minitools.match._matcher import MetaVarEnv, match_in_env
 from minitools.match._one_file import (
     Capture,
     NodeMatch,
     SearchResult,
     find_matches,
+    node_match,
     parse_errors,
 )
-from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
-from minitools.match._walk import language_for_path
+from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern, parser_for
+from minitools.match._walk import glob_regex, language_for_path
 
 if TYPE_CHECKING:
-    from minitools.match._rewrite import Template, TemplateError, apply_edits, plan_edits
+    from minitools.match._rewrite import Edit, Template, TemplateError, apply_edits, plan_edits, render
 
 # rewriting loads on first use: a search (the CLI's cold start) does not pay for it
-_LAZY = dict.fromkeys(("Template", "TemplateError", "apply_edits", "plan_edits"), "minitools.match._rewrite")
+_LAZY = dict.fromkeys(
+    ("Edit", "Template", "TemplateError", "apply_edits", "plan_edits", "render"), "minitools.match._rewrite"
+)
 
 __all__ = [
     "Capture",
+    "Edit",
     "GrammarError",
     "GrammarSource",
     "LanguagePlan",
+    "MetaVarEnv",
     "NodeMatch",
     "PathError",
     "Pattern",
@@ -65,14 +71,19 @@ __all__ = [
     "check_fragment",
     "compile_pattern",
     "find_matches",
+    "glob_regex",
     "grammar_source",
     "ladder_for",
+    "match_in_env",
     "language_for_path",
     "load_language",
+    "node_match",
     "one_language",
     "parse_errors",
+    "parser_for",
     "plan_edits",
     "plan_languages",
+    "render",
     "search_languages",
     "vendor_grammars",
 ]

@@ -202,6 +202,16 @@ class Searcher:
             return "non-utf8"
         return source
 
+    def read_source(self, path: str) -> bytes | None:
+        """A file's bytes as a search reads them; None when a search would skip it
+        (oversized, unreadable, binary, not UTF-8)."""
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            return None
+        got = self._read(path, size)
+        return None if isinstance(got, str) else got
+
     def search_files(
         self, pattern: Pattern, files: Sequence[str | Path]
     ) -> FilesOutcome:

@@ -28,7 +28,7 @@ import tree_sitter
 from minitools.match._pattern import MULTI, SINGLE, Pattern, PNode
 from minitools.match._rules import LanguageRules, rules_for
 
-__all__ = ["EmptySeq", "Chain", "MetaVarEnv", "match_at", "iter_matches"]
+__all__ = ["EmptySeq", "Chain", "MetaVarEnv", "match_at", "match_in_env", "iter_matches"]
 
 # list separators an empty `$$$` needs none of after it (not `:`: `lambda $$$A: $B`)
 _SEPARATORS = frozenset({b",", b";"})
@@ -252,3 +252,16 @@ def iter_matches(
             while last > idx and kids[last].is_extra:
                 last -= 1
             yield node, kids[last], env
+
+
+def match_in_env(pattern: Pattern, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+    """`env` extended by matching `pattern` (its own tree, else one of its alternatives') at
+    `node`, or None: how a rule's `pattern` sees a node, with the metavariables the rule
+    has bound so far. Sibling-run trees are not tried (a rule matches one node)."""
+    rules = rules_for(pattern.language)
+    for p in (pattern, *pattern.alternatives):
+        if not p.is_sequence:
+            got = match_node(p.nodes[0], node, env, rules)
+            if got is not None:
+                return got
+    return None

@@ -19,6 +19,7 @@ __all__ = [
     "NodeMatch",
     "SearchResult",
     "find_matches",
+    "node_match",
     "parse_errors",
 ]
 
@@ -299,6 +300,13 @@ def _has_literals(pattern: Pattern, source: bytes) -> bool:
 def _to_match(
     pattern: Pattern, source: bytes, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node, env: MetaVarEnv
 ) -> NodeMatch:
+    return node_match(pattern.language, source, path, first, last, env)
+
+
+def node_match(
+    language: str, source: bytes, path: str | None, first: tree_sitter.Node, last: tree_sitter.Node, env: MetaVarEnv
+) -> NodeMatch:
+    """The match from `first` to `last` with the captures of `env`, as results show it."""
     metavars: dict[str, Capture] = {}
     multi: dict[str, list[Capture]] = {}
     for name, value in env.items():
@@ -317,7 +325,7 @@ def _to_match(
     start, end = first.start_byte, last.end_byte
     return NodeMatch(
         path,
-        pattern.language,
+        language,
         start,
         end,
         _position(source, start, tuple(first.start_point)),  # type: ignore[arg-type]

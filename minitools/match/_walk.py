@@ -11,7 +11,7 @@ import os
 import re
 from collections.abc import Iterable
 
-__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "Globs", "language_for_path", "walk_files"]
+__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "Globs", "glob_regex", "language_for_path", "walk_files"]
 
 EXTENSIONS: dict[str, str] = {
     ".py": "python", ".pyi": "python",
@@ -41,7 +41,8 @@ def language_for_path(path: str | os.PathLike[str]) -> str | None:
     return EXTENSIONS.get(_suffix(os.path.basename(os.fspath(path))))
 
 
-def _glob_regex(glob: str) -> str:
+def glob_regex(glob: str) -> str:
+    """A glob (`*`, `?`, `[...]`, `**/`) as a regular expression over `/`-separated paths."""
     out = []
     i = 0
     while i < len(glob):
@@ -88,7 +89,7 @@ class _Ignore:
             line = line.rstrip("/")
             anchored = "/" in line
             line = line.lstrip("/")
-            rx = _glob_regex(line)
+            rx = glob_regex(line)
             rx = f"^{rx}$" if anchored else f"^(?:.*/)?{rx}$"
             self.rules.append((re.compile(rx), negated, dir_only))
 

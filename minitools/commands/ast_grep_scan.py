@@ -1,0 +1,247 @@
+"""`minitools ast-grep scan [PATH…]`: run ast-grep rule files over a project (docs/tools.md,
+"Rules"). Rules come from `--rule FILE`, `--inline-rules TEXT`, or the project's sgconfig.yml
+(`-c`, else the nearest one in the current folder or above). Each file is parsed once for
+all its language's rules. Exit codes as ast-grep's: 1 when a finding has error severity,
+0 otherwise, 2 for a rule or usage error (nothing is run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from minitools.commands.ast_grep import JSON_STYLES, _JsonStyle
+
+NAME = "ast-grep scan"
+HELP = "run ast-grep rule files (YAML or JSON) over files: findings with their rule, severity and message"
+INTERMIXED = True
+EXIT_CLEAN, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+# ast-grep's names for the languages, as its JSON shows them
+DISPLAY = {
+    "bash": "Bash", "c": "C", "cpp": "Cpp", "csharp": "CSharp", "css": "Css", "elixir": "Elixir", "go": "Go",
+    "haskell": "Haskell", "html": "Html", "java": "Java", "javascript": "JavaScript", "json": "Json",
+    "kotlin": "Kotlin", "lua": "Lua", "nix": "Nix", "php": "Php", "python": "Python", "ruby": "Ruby",
+    "rust": "Rust", "scala": "Scala", "solidity": "Solidity", "swift": "Swift", "tsx": "Tsx",
+    "typescript": "TypeScript", "yaml": "Yaml",
+}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("--config", "-c", metavar="SGCONFIG", help="the project's sgconfig.yml (ruleDirs, utilDirs)")
+    parser.add_argument("--rule", "-r", metavar="FILE", help="run only the rules of FILE (YAML or JSON)")
+    parser.add_argument("--inline-rules", metavar="TEXT", help="run the rules written in TEXT (YAML or JSON; --- between rules)")
+    parser.add_argument("--filter", metavar="REGEX", help="run only the rules whose id matches REGEX")
+    parser.add_argument("--json", *(f"--json={s}" for s in JSON_STYLES), nargs=0, action=_JsonStyle, default=None,
+                        help="print the findings as JSON in ast-grep's shape (ruleId, severity, message, ...)")
+    parser.add_argument("--update-all", "-U", action="store_true",
+                        help="apply every fix of every finding: all files or none")
+    parser.add_argument("--root", default=None, help="workspace root; paths must lie inside it (default: the current directory)")
+
+
+def _fail(message: str, code: int = EXIT_USAGE) -> int:
+    print(f"minitools ast-grep scan: {message}", file=sys.stderr)
+    return code
+
+
+def _find_config(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        for name in ("sgconfig.yml", "sgconfig.yaml"):
+            if (folder / name).is_file():
+                return folder / name
+    return None
+
+
+def load_rules(args: argparse.Namespace) -> tuple[list[Any], Path | None, list[tuple[str, str]]] | int:
+    """(rules, project root or None, rule files left out) or an exit code after a message."""
+    from minitools.rules import RuleError, load_project, load_rule_file, load_rule_text
+
+    sources = [flag for flag, value in (("--rule", args.rule), ("--inline-rules", args.inline_rules)) if value]
+    if len(sources) > 1:
+        return _fail("give the rules once: --rule FILE or --inline-rules TEXT")
+    project = None
+    utils: dict[str, Any] = {}
+    config_path = Path(args.config) if args.config else (None if sources else _find_config(Path.cwd()))
+    try:
+        if config_path is not None:
+            if not config_path.is_file():
+                return _fail(f'no project configuration "{config_path}"; pass -c sgconfig.yml, or --rule FILE')
+            project = load_project(config_path)
+            utils = project.utils
+        if args.rule:
+            rules = load_rule_file(Path(args.rule), utils)
+        elif args.inline_rules:
+            rules = load_rule_text(args.inline_rules, "--inline-rules", utils)
+        elif project is not None:
+            rules = project.rules
+        else:
+            return _fail("no rules: pass --rule FILE, --inline-rules TEXT, or -c sgconfig.yml (none found here or above)")
+    except RuleError as exc:
+        return _fail(f"{exc}; nothing was run")
+    if args.filter:
+        try:
+            wanted = re.compile(args.filter)
+        except re.error as exc:
+            return _fail(f"--filter {args.filter!r} is not a regular expression: {exc}")
+        rules = [r for r in rules if wanted.search(r.id)]
+    errors = project.errors if project is not None and not sources else []
+    return rules, (project.root if project is not None else None), errors
+
+
+def main(args: argparse.Namespace) -> int:
+    from minitools.match import PathError, Searcher, language_for_path
+    from minitools.rules import RuleSet
+
+    loaded = load_rules(args)
+    if isinstance(loaded, int):
+        return loaded
+    rules, project_root, errors = loaded
+    for path, why in errors:
+        print(f"minitools ast-grep scan: skipping the rules of {path}: {why}", file=sys.stderr)
+    ruleset = RuleSet(rules)
+    root = Path(args.root) if args.root else Path.cwd()
+    searcher = Searcher(root, one_shot=True)
+    try:
+        files = searcher.collect([Path(p) for p in args.paths] or None, None)
+    except PathError as exc:
+        return _fail(str(exc), EXIT_ERRORS)
+    finally:
+        searcher.close()
+    base = (project_root or searcher.root).resolve()
+    findings = []
+    sources: dict[str, bytes] = {}
+    for real in files:
+        language = language_for_path(real)
+        if language is None:
+            continue
+        shown = searcher.display(real)
+        try:
+            relative = Path(real).resolve().relative_to(base).as_posix()
+        except ValueError:
+            relative = shown
+        if not ruleset.for_file(language, relative):
+            continue
+        source = searcher.read_source(real)
+        if source is None:
+            continue
+        found = ruleset.scan_source(source, language, relative)
+        if found:
+            sources[shown] = source
+            findings += [(shown, f) for f in found]
+    if args.update_all:
+        return _update_all(searcher, findings, sources)
+    _print(findings, sources, args.json)
+    return EXIT_ERRORS if any(f.config.severity == "error" for _, f in findings) else EXIT_CLEAN
+
+
+def _message(text: str, metavars: dict[str, Any]) -> str:
+    """`$A` in a rule's message replaced by what A captured, as ast-grep does."""
+    return re.sub(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)", lambda m: metavars[m.group(2)].text if m.group(2) in metavars else m.group(0), text)
+
+
+def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: str | None) -> None:
+    if style is not None:
+        items = [finding_json(shown, f, sources[shown]) for shown, f in findings]
+        if style == "stream":
+            text = "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items)
+        else:
+            text = json.dumps(items, ensure_ascii=False, indent=2 if style == "pretty" else None) + "\n"
+        sys.stdout.write(text)
+        return
+    out = []
+    for shown, f in findings:
+        m = f.match
+        first = m.text.splitlines()[0] if m.text else ""
+        message = _message(f.config.message, m.metavars)
+        out.append(f"{shown}:{m.start[0]}:{m.start[1]}: {f.config.severity}[{f.config.id}]: {message}\n    {first}\n")
+    counts: dict[str, int] = {}
+    for _, f in findings:
+        counts[f.config.severity] = counts.get(f.config.severity, 0) + 1
+    sys.stdout.write("".join(out))
+    if findings:
+        summary = ", ".join(f"{n} {sev}" for sev, n in counts.items())
+        print(f"{len(findings)} findings ({summary})", file=sys.stderr)
+
+
+def _range(source: bytes, start: int, end: int) -> dict[str, Any]:
+    def point(byte: int) -> dict[str, int]:
+        line_start = source.rfind(b"\n", 0, byte) + 1
+        return {"line": source.count(b"\n", 0, byte), "column": len(source[line_start:byte].decode("utf-8", "replace"))}
+
+    return {"byteOffset": {"start": start, "end": end}, "start": point(start), "end": point(end)}
+
+
+def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
+    """One finding in the shape of ast-grep's `scan --json` (0-based lines and columns)."""
+    m = f.match
+    line_start = source.rfind(b"\n", 0, m.start_byte) + 1
+    line_end = source.find(b"\n", m.end_byte)
+    line_end = len(source) if line_end < 0 else line_end
+    single = {k: {"text": c.text, "range": _range(source, c.start_byte, c.end_byte)} for k, c in m.metavars.items() if k not in m.multi}
+    multi = {k: [{"text": c.text, "range": _range(source, c.start_byte, c.end_byte)} for c in cs] for k, cs in m.multi.items()}
+    out: dict[str, Any] = {
+        "text": m.text,
+        "range": _range(source, m.start_byte, m.end_byte),
+        "file": shown,
+        "lines": source[line_start:line_end].decode("utf-8", "replace"),
+    }
+    if f.fix is not None:
+        start, end, text = f.fix
+        out["replacement"] = text
+        out["replacementOffsets"] = {"start": start, "end": end}
+    out.update({
+        "language": DISPLAY.get(m.language, m.language),
+        "metaVariables": {"single": single, "multi": multi, "transformed": {}},
+        "ruleId": f.config.id,
+        "severity": f.config.severity,
+        "note": f.config.note or None,
+        "message": _message(f.config.message, m.metavars),
+    })
+    return out
+
+
+def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[str, bytes]) -> int:
+    """--update-all: every fix of every finding, outer ones first (an inner fix inside an
+    outer one is left out, and counted), written all or none."""
+    from minitools.match import Edit, apply_edits
+    from minitools.tools import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
+    from minitools.tools.edit import unified_diff
+
+    per_file: dict[str, list[Edit]] = {}
+    skipped = 0
+    for shown, f in findings:
+        if f.fix is None:
+            continue
+        start, end, text = f.fix
+        edits = per_file.setdefault(shown, [])
+        if edits and start < edits[-1].end:
+            skipped += 1
+            continue
+        edits.append(Edit(start, end, text.encode("utf-8")))
+    staged = []
+    for shown, edits in per_file.items():
+        before = sources[shown]
+        staged.append(StagedFile(searcher.root / shown, shown, before, apply_edits(before, edits), len(edits)))
+    if not staged:
+        print("no finding has a fix", file=sys.stderr)
+        return EXIT_CLEAN
+    sys.stdout.write(unified_diff(staged))
+    try:
+        EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
+    except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
+        return _fail(f"nothing was written: {exc}", EXIT_ERRORS)
+    count = sum(len(e) for e in per_file.values())
+    note = f" ({skipped} inside another fix left out)" if skipped else ""
+    print(f"applied {count} fixes in {len(staged)} files{note}", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    from minitools.cli import run_command, standalone_parser
+
+    sys.exit(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))

@@ -1,0 +1,34 @@
+"""ast-grep's rule language over the structural matcher: rule objects (atomic, relational,
+composite), rule files in YAML or JSON, utilities, constraints, transforms and fixes, run
+over each file in one pass (docs/tools.md, "Rules").
+
+    config = read_config({"id": "no-eval", "language": "python", "rule": {"pattern": "eval($X)"}})
+    RuleSet([config]).scan_source(b"eval(x)", "python")   # [Finding(...)]
+"""
+
+from __future__ import annotations
+
+from minitools.rules._config import RuleConfig, RuleError, read_config, read_rule
+from minitools.rules._project import Project, RuleTest, load_project, load_rule_file, load_rule_text, load_tests
+from minitools.rules._scan import Finding, RuleSet
+from minitools.rules._testing import TestOutcome, run_tests
+from minitools.rules._yaml import YamlError, load_documents
+
+__all__ = [
+    "Finding",
+    "Project",
+    "RuleConfig",
+    "RuleError",
+    "RuleSet",
+    "RuleTest",
+    "TestOutcome",
+    "YamlError",
+    "load_documents",
+    "load_project",
+    "load_rule_file",
+    "load_rule_text",
+    "load_tests",
+    "read_config",
+    "read_rule",
+    "run_tests",
+]

@@ -1,0 +1,144 @@
+"""A rule project: `sgconfig.yml` (ruleDirs, utilDirs, testConfigs), its rule files (YAML or
+JSON, several rules a file separated by `---`), its global utility rules and its rule tests."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from minitools.rules._config import RuleConfig, RuleError, UtilRule, read_config, read_util, resolve_globals
+from minitools.rules._yaml import YamlError, load_documents
+
+__all__ = ["Project", "RuleTest", "load_project", "load_rule_text", "load_rule_file", "load_tests", "read_documents"]
+
+RULE_SUFFIXES = (".yml", ".yaml", ".json")
+
+
+class RuleTest(NamedTuple):
+    id: str
+    valid: list[str]
+    invalid: list[str]
+    file: str
+
+
+class Project(NamedTuple):
+    root: Path  # the folder of sgconfig.yml: `files`/`ignores` globs are relative to it
+    rules: list[RuleConfig]
+    utils: dict[str, UtilRule]
+    test_dirs: list[Path]
+    errors: list[tuple[str, str]]  # (rule file, why it cannot run): the other rules still run
+
+
+def read_documents(text: str, where: str) -> list[Any]:
+    """The documents of a rule file's text: JSON when it parses as JSON, else YAML."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            pass
+        else:
+            return value if isinstance(value, list) else [value]
+    try:
+        return [d for d in load_documents(text) if d is not None]
+    except YamlError as exc:
+        raise RuleError(f"{where}: {exc}") from None
+
+
+def load_rule_text(text: str, where: str, utils: dict[str, UtilRule] | None = None) -> list[RuleConfig]:
+    return [read_config(doc, where if k == 0 else f"{where} (rule {k + 1})", utils) for k, doc in enumerate(read_documents(text, where))]
+
+
+def load_rule_file(path: Path, utils: dict[str, UtilRule] | None = None) -> list[RuleConfig]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f'cannot read the rule file "{path}": {exc}') from None
+    return load_rule_text(text, str(path), utils)
+
+
+def _files_under(folder: Path) -> list[Path]:
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        out += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(RULE_SUFFIXES)]
+    return out
+
+
+def _dirs(config: Mapping[str, Any], key: str, base: Path, where: str) -> list[Path]:
+    value = config.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RuleError(f"{where}.{key}: expected a list of folders")
+    return [base / v for v in value]
+
+
+def load_project(config_path: Path) -> Project:
+    """The rules, utilities and test folders an sgconfig.yml names. Every rule is read (and
+    checked) before any runs; a rule file that cannot run is listed in `errors` and left
+    out, and a rule id given twice is an error."""
+    where = str(config_path)
+    try:
+        text = config_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RuleError(f'cannot read the project configuration "{config_path}": {exc}') from None
+    docs = read_documents(text, where)
+    config = docs[0] if docs else {}
+    if not isinstance(config, Mapping):
+        raise RuleError(f"{where}: expected an object with ruleDirs (and utilDirs, testConfigs)")
+    base = config_path.parent
+    utils: dict[str, UtilRule] = {}
+    for folder in _dirs(config, "utilDirs", base, where):
+        for path in _files_under(folder):
+            for doc in read_documents(path.read_text(encoding="utf-8"), str(path)):
+                util = read_util(doc, str(path))
+                if util.id in utils:
+                    raise RuleError(f'{path}: the utility id "{util.id}" is given twice')
+                utils[util.id] = util
+    resolve_globals(utils)
+    rules: list[RuleConfig] = []
+    errors: list[tuple[str, str]] = []
+    seen: dict[str, str] = {}
+    for folder in _dirs(config, "ruleDirs", base, where):
+        if not folder.is_dir():
+            raise RuleError(f'{where}: the rule folder "{folder}" does not exist')
+        for path in _files_under(folder):
+            try:
+                loaded = load_rule_file(path, utils)
+            except RuleError as exc:
+                errors.append((str(path), str(exc)))
+                continue
+            for rule in loaded:
+                if rule.id in seen:
+                    raise RuleError(f'{path}: the rule id "{rule.id}" is also used in {seen[rule.id]}')
+                seen[rule.id] = str(path)
+                rules.append(rule)
+    tests = config.get("testConfigs") or []
+    if not isinstance(tests, list):
+        raise RuleError(f"{where}.testConfigs: expected a list of objects with testDir")
+    test_dirs = []
+    for k, t in enumerate(tests):
+        if not isinstance(t, Mapping) or not isinstance(t.get("testDir"), str):
+            raise RuleError(f"{where}.testConfigs[{k}]: expected an object with testDir")
+        test_dirs.append(base / t["testDir"])
+    return Project(base, rules, utils, test_dirs, errors)
+
+
+def load_tests(folders: list[Path]) -> list[RuleTest]:
+    """The rule tests in `folders` (snapshot folders left out): id, valid and invalid snippets."""
+    out = []
+    for folder in folders:
+        for path in _files_under(folder):
+            if "__snapshots__" in path.parts:
+                continue
+            for doc in read_documents(path.read_text(encoding="utf-8"), str(path)):
+                if not isinstance(doc, Mapping) or not isinstance(doc.get("id"), str):
+                    raise RuleError(f"{path}: a rule test is an object with id, valid and invalid")
+                valid = doc.get("valid") or []
+                invalid = doc.get("invalid") or []
+                if not isinstance(valid, list) or not isinstance(invalid, list):
+                    raise RuleError(f"{path}: valid and invalid are lists of code snippets")
+                out.append(RuleTest(doc["id"], [str(v) for v in valid], [str(v) for v in invalid], str(path)))
+    return out

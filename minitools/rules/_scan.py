@@ -1,0 +1,132 @@
+"""Running rules over parsed files in one pass: each file is parsed once for every rule of its
+language, the nodes any rule can match at are found in one tree-sitter query (by the kinds
+the rules name), and each node is tried only against the rules of its kind."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
+
+import tree_sitter
+
+from minitools.match import MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
+from minitools.rules._candidates import candidates
+from minitools.rules._config import RuleConfig
+from minitools.rules._rule import new_file
+from minitools.rules._transform import apply_transforms
+
+__all__ = ["Finding", "RuleSet", "scan_tree"]
+
+
+class Finding(NamedTuple):
+    config: RuleConfig
+    match: NodeMatch
+    # (start byte, end byte, text) that the rule's fix puts in place of the match; None without a fix
+    fix: tuple[int, int, str] | None
+
+
+class _Globs:
+    def __init__(self, globs: Sequence[str]) -> None:
+        self.regex = re.compile("|".join(f"(?:{glob_regex(g.removeprefix('./'))})" for g in globs)) if globs else None
+
+    def hits(self, path: str) -> bool:
+        return self.regex is not None and self.regex.fullmatch(path) is not None
+
+
+class RuleSet:
+    """Rules ready to run: grouped by language, each file's tree searched once for all."""
+
+    def __init__(self, configs: Iterable[RuleConfig]) -> None:
+        self.configs = [c for c in configs if c.severity != "off"]
+        self._by_language: dict[str, list[RuleConfig]] = {}
+        for config in self.configs:
+            self._by_language.setdefault(config.language, []).append(config)
+        self._files = {id(c): (_Globs(c.files), _Globs(c.ignores)) for c in self.configs}
+
+    @property
+    def languages(self) -> list[str]:
+        return list(self._by_language)
+
+    def for_file(self, language: str, path: str | None) -> list[RuleConfig]:
+        """The rules that apply to a file: its language's, less those whose `files` do not
+        name it or whose `ignores` do (globs relative to the project's root)."""
+        out = []
+        for config in self._by_language.get(language, []):
+            if path is not None:
+                files, ignores = self._files[id(config)]
+                if (config.files and not files.hits(path)) or ignores.hits(path):
+                    continue
+            out.append(config)
+        return out
+
+    def scan_source(self, source: bytes, language: str, path: str | None = None) -> list[Finding]:
+        configs = self.for_file(language, path)
+        if not configs:
+            return []
+        tree = parser_for(language).parse(source)
+        return scan_tree(configs, tree.root_node, source, language, path)
+
+
+def scan_tree(
+    configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None
+) -> list[Finding]:
+    """Every finding of `configs` (one language's) in one parsed file, in source order."""
+    new_file()
+    by_kind: dict[int, list[RuleConfig]] = {}
+    for config in configs:
+        for kid in config.kinds:
+            by_kind.setdefault(kid, []).append(config)
+    found: list[tuple[int, int, int, Finding]] = []
+    order = {id(c): k for k, c in enumerate(configs)}
+    for node in candidates(root, language, frozenset(by_kind)):
+        for config in by_kind.get(node.kind_id, ()):
+            env = config.rule.match(node, {})
+            if env is None or not _constraints_hold(config, env):
+                continue
+            m = node_match(language, source, path, node, node, env)
+            fix = _fix(config, m, node, env, source) if config.fix is not None else None
+            found.append((node.start_byte, -node.end_byte, order[id(config)], Finding(config, m, fix)))
+    found.sort(key=lambda f: f[:3])
+    return [f[3] for f in found]
+
+
+def _constraints_hold(config: RuleConfig, env: MetaVarEnv) -> bool:
+    for name, rule in config.constraints.items():
+        value = env.get(name)
+        if value is None or isinstance(value, list):
+            continue  # unbound, or a sequence: constraints apply to single captures
+        if rule.match(value, {}) is None:
+            return False
+    return True
+
+
+def _fix(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> tuple[int, int, str]:
+    from minitools.match import Capture, Template, render
+
+    fix = config.fix
+    assert fix is not None
+    start, end = node.start_byte, node.end_byte
+    if fix.expand_start is not None:
+        n = node.prev_sibling
+        while n is not None and fix.expand_start.match(n, env) is not None:
+            start = n.start_byte
+            n = n.prev_sibling
+    if fix.expand_end is not None:
+        n = node.next_sibling
+        while n is not None and fix.expand_end.match(n, env) is not None:
+            end = n.end_byte
+            n = n.next_sibling
+    metavars = dict(m.metavars)
+    if config.transforms:
+        texts = apply_transforms(config.transforms, {k: c.text for k, c in metavars.items()})
+        for t in config.transforms:
+            if t.name in texts and t.source in metavars:
+                base = metavars[t.source]
+                metavars[t.name] = Capture(texts[t.name], base.start_byte, base.end_byte, base.start, base.end)
+    template = Template.parse(fix.template)
+    for name in template.names - set(metavars):
+        # a metavariable the match did not bind is replaced by nothing, as ast-grep does
+        metavars[name] = Capture("", m.start_byte, m.start_byte, m.start, m.start)
+    text = render(template, m._replace(metavars=metavars), source)
+    return start, end, text
