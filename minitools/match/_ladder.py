@@ -215,6 +215,8 @@ _SUB: dict[str, list[Rung]] = {
         ("struct literal field", "const __MT: () = __MT {", "};"),
         ("clause", "fn __mt() {\nif ", " {}\n}"),
         ("import", "use ", ";"),
+        ("parameter list", "fn __mt", " {}"),
+        ("parameter list", "const __MT: () = ", " ();"),
     ],
 }
 _SUB["typescript"] = [

@@ -172,7 +172,7 @@ def match_seq(
             env, i, j = got, i + 1, j + 1
             continue
         if not p.meta and not p.children:
-            if not t.is_named:
+            if not t.is_named or t.kind_id in rules.keywords:
                 j += 1  # a token the pattern does not write, where it expects a token
                 continue
             if p.kind_id in rules.terminators:
