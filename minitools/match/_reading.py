@@ -377,7 +377,9 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
     or annotation reading stays (C# `[Obsolete]` is a collection expression too); a reading that
     is a bare metavariable is dropped when another keeps some of what the fragment writes
-    (JavaScript `$A;` read as a class field named `$A` would match every node)."""
+    (JavaScript `$A;` read as a class field named `$A` would match every node); and a fragment of
+    metavariables alone keeps its first reading only (Java `$A $B` is a local declaration, as
+    the CLI reads it, not also every field and parameter)."""
     shaped = [r for r in readings if not (len(r.nodes) == 1 and r.nodes[0].meta)]
     readings = shaped or readings
     grammar = load_language(language)
@@ -394,7 +396,18 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
             r for r in readings
             if r in expressions or (typed and "type" in r.rungs) or HOLE_KINDS.keys() & set(r.rungs)
         ]
+    if not any(_writes_a_token(b) for r in readings for b in r.nodes):
+        # metavariables alone (Java `$A $B`) say nothing of which construct is meant: the
+        # first reading, as the CLI parses the fragment, not every construct of two names
+        readings = readings[:1]
     return readings
+
+
+def _writes_a_token(p: PNode) -> bool:
+    """Whether the tree has a leaf that is no metavariable."""
+    if p.meta:
+        return False
+    return not p.children or any(_writes_a_token(c) for c in p.children)
 
 
 def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
