@@ -35,9 +35,8 @@ import corpora
 from minitools.match import NodeMatch, PatternError, compile_pattern
 from minitools.match._one_file import _has_literals, _matches_in_tree
 from minitools.match._pattern import MULTI, Pattern, parser_for
-from minitools.match._reading import _hides_text
 from test_languages import FILES as LANGUAGE_TEST_FILES
-from test_property import _dedent_changes_a_string, _pattern_tokens, _reading_as_cut, _same_token
+from test_property import _dedent_changes_a_string, _leaves, _pattern_tokens, _reading_as_cut, _same_token
 from test_property import _files as property_test_files
 
 SEED = 28
@@ -178,28 +177,11 @@ def _is_whole(root: tree_sitter.Node, start: int, end: int, runs: bool) -> bool:
     return any(k.start_byte == start for k in kids) and any(k.end_byte == end for k in kids)
 
 
-def _tokens(root: tree_sitter.Node, start: int, end: int) -> list[tree_sitter.Node]:
-    """The target's tokens in [start, end), comments left out: its leaves, but a string with
-    text none of its children holds (Dart's) is one token, as the matcher compares it."""
-    out: list[tree_sitter.Node] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.end_byte <= start or n.start_byte >= end or n.is_extra:
-            continue
-        if n.child_count == 0 or ("string" in n.type and not n.named_child_count and _hides_text(n)):
-            if n.end_byte > n.start_byte:
-                out.append(n)
-            continue
-        stack.extend(reversed(n.children))
-    return out
-
-
 def _tokens_in_order(reading: Pattern, match: NodeMatch, root: tree_sitter.Node, terminator: bytes | None) -> str | None:
     """None when the match holds the reading's literal tokens in order, each capture a whole
     node or run of siblings between them (a `;` a line break stands for aside); else what is
     wrong."""
-    leaves = _tokens(root, match.start_byte, match.end_byte)
+    leaves = _leaves(root, match.start_byte, match.end_byte, strings_whole=True)
     k = 0
     for p in _pattern_tokens(reading.nodes):
         if p.meta:
