@@ -89,6 +89,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="parent: do not apply the ignore files of the folders above the root")
     parser.add_argument("--rewrite", "-r", metavar="TEMPLATE",
                         help="replace each match with TEMPLATE ($NAME / $$$NAME substituted); prints the diff")
+    parser.add_argument("--debug-query", action="store_true",
+                        help="print how the pattern is read (each rung's tree, its node kinds, the metavariables) to stderr")
     parser.add_argument("--apply", action="store_true",
                         help="with --rewrite: write the files (all or none) instead of only printing the diff")
 
@@ -220,6 +222,11 @@ def main(args: argparse.Namespace) -> int:
             if isinstance(found, int):
                 return found
             plan = found
+        if args.debug_query:
+            from minitools.match import explain_pattern
+
+            for pattern, _files in plan.searches:
+                print(explain_pattern(pattern), file=sys.stderr)
         if args.rewrite is not None:
             return _rewrite(searcher, plan, args.rewrite, paths, apply=args.apply)
         matches = search_languages(searcher, plan, paths).matches

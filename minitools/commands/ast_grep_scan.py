@@ -139,11 +139,6 @@ def main(args: argparse.Namespace) -> int:
     return EXIT_ERRORS if any(f.config.severity == "error" for _, f in findings) else EXIT_CLEAN
 
 
-def _message(text: str, metavars: dict[str, Any]) -> str:
-    """`$A` in a rule's message replaced by what A captured, as ast-grep does."""
-    return re.sub(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)", lambda m: metavars[m.group(2)].text if m.group(2) in metavars else m.group(0), text)
-
-
 def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: str | None) -> None:
     if style is not None:
         items = [finding_json(shown, f, sources[shown]) for shown, f in findings]
@@ -157,7 +152,7 @@ def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: st
     for shown, f in findings:
         m = f.match
         first = m.text.splitlines()[0] if m.text else ""
-        message = _message(f.config.message, m.metavars)
+        message = f.message
         out.append(f"{shown}:{m.start[0]}:{m.start[1]}: {f.config.severity}[{f.config.id}]: {message}\n    {first}\n")
     counts: dict[str, int] = {}
     for _, f in findings:
@@ -196,12 +191,13 @@ def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
         out["replacementOffsets"] = {"start": start, "end": end}
     out.update({
         "language": DISPLAY.get(m.language, m.language),
-        "metaVariables": {"single": single, "multi": multi, "transformed": {}},
         "ruleId": f.config.id,
         "severity": f.config.severity,
         "note": f.config.note or None,
-        "message": _message(f.config.message, m.metavars),
+        "message": f.message,
     })
+    if single or multi:  # left out when nothing is captured, as ast-grep does
+        out["metaVariables"] = {"single": single, "multi": multi, "transformed": {}}
     return out
 
 

@@ -42,12 +42,13 @@ from minitools.match._pattern import Pattern, PatternError, check_fragment, comp
 from minitools.match._walk import glob_regex, language_for_path
 
 if TYPE_CHECKING:
+    from minitools.match._explain import explain_pattern, line_tree
     from minitools.match._rewrite import Edit, Template, TemplateError, apply_edits, plan_edits, render
 
 # rewriting loads on first use: a search (the CLI's cold start) does not pay for it
 _LAZY = dict.fromkeys(
     ("Edit", "Template", "TemplateError", "apply_edits", "plan_edits", "render"), "minitools.match._rewrite"
-)
+) | dict.fromkeys(("explain_pattern", "line_tree"), "minitools.match._explain")
 
 __all__ = [
     "Capture",
@@ -70,12 +71,14 @@ __all__ = [
     "available_languages",
     "check_fragment",
     "compile_pattern",
+    "explain_pattern",
     "find_matches",
     "glob_regex",
     "grammar_source",
     "ladder_for",
     "match_in_env",
     "language_for_path",
+    "line_tree",
     "load_language",
     "node_match",
     "one_language",

@@ -9,13 +9,23 @@ over each file in one pass (docs/tools.md, "Rules").
 from __future__ import annotations
 
 from minitools.rules._config import RuleConfig, RuleError, read_config, read_rule
-from minitools.rules._project import Project, RuleTest, load_project, load_rule_file, load_rule_text, load_tests
+from minitools.rules._project import (
+    Project,
+    RuleTest,
+    load_project,
+    load_rule_file,
+    load_rule_text,
+    load_tests,
+    read_documents,
+)
 from minitools.rules._scan import Finding, RuleSet
 from minitools.rules._testing import TestOutcome, run_tests
+from minitools.rules._transform import Fix
 from minitools.rules._yaml import YamlError, load_documents
 
 __all__ = [
     "Finding",
+    "Fix",
     "Project",
     "RuleConfig",
     "RuleError",
@@ -29,6 +39,7 @@ __all__ = [
     "load_rule_text",
     "load_tests",
     "read_config",
+    "read_documents",
     "read_rule",
     "run_tests",
 ]

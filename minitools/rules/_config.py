@@ -77,13 +77,13 @@ class RuleConfig(NamedTuple):
         return kinds
 
 
-def _expect(value: object, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+def _expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise RuleError(f"{where}: expected {what}, got {_shown(value)}")
     return value
 
 
-def _shown(value: object) -> str:
+def _shown(value: Any) -> str:
     if isinstance(value, str):
         return f'"{value}"'
     if isinstance(value, Mapping):
@@ -101,7 +101,7 @@ class _Reader:
         self.utils: dict[str, Rule] = dict(utils or {})
         self.pending: list[tuple[Matches, str]] = []
 
-    def rule(self, obj: object, where: str) -> Rule:
+    def rule(self, obj: Any, where: str) -> Rule:
         obj = _expect(obj, Mapping, where, "a rule object (keys: " + ", ".join(RULE_KEYS) + ")")
         unknown = [k for k in obj if k not in RULE_KEYS]
         if unknown:
@@ -138,7 +138,7 @@ class _Reader:
             parts.append(ref)
         return parts[0] if len(parts) == 1 else All(parts, reorder=_cheap_first)
 
-    def kind(self, value: object, where: str) -> Rule:
+    def kind(self, value: Any, where: str) -> Rule:
         name = _expect(value, str, where, "a node kind name")
         if name == "ERROR":
             return KindRule(name, frozenset({_ERROR_KIND}))
@@ -150,7 +150,7 @@ class _Reader:
             )
         return KindRule(name, ids)
 
-    def pattern(self, value: object, where: str) -> Rule:
+    def pattern(self, value: Any, where: str) -> Rule:
         if isinstance(value, Mapping):
             return self.contextual(value, where)
         source = _expect(value, str, where, "a pattern string, or an object with context and selector")
@@ -189,14 +189,14 @@ class _Reader:
             )
         return PatternRule(picked, _pattern_kinds(picked, where))
 
-    def regex(self, value: object, where: str) -> Rule:
+    def regex(self, value: Any, where: str) -> Rule:
         text = _expect(value, str, where, "a regular expression")
         try:
             return RegexRule(re.compile(_python_regex(text)))
         except re.error as exc:
             raise RuleError(f'{where}: "{text}" is not a regular expression: {exc}') from None
 
-    def nth_child(self, value: object, where: str) -> Rule:
+    def nth_child(self, value: Any, where: str) -> Rule:
         reverse = False
         of_rule = None
         position = value
@@ -217,7 +217,7 @@ class _Reader:
         step, offset = _formula(formula, where)
         return NthChildRule(step, offset, reverse, of_rule)
 
-    def range(self, value: object, where: str) -> Rule:
+    def range(self, value: Any, where: str) -> Rule:
         value = _expect(value, Mapping, where, "an object with start and end")
 
         def point(key: str) -> tuple[int, int]:
@@ -228,7 +228,7 @@ class _Reader:
 
         return RangeRule(point("start"), point("end"))
 
-    def relation(self, cls: type[Relation], value: object, where: str) -> Rule:
+    def relation(self, cls: type[Relation], value: Any, where: str) -> Rule:
         value = _expect(value, Mapping, where, "a rule object, with stopBy and field if needed")
         # other keys are left out, as ast-grep does here (its relation reads the rule keys
         # it knows and ignores the rest)
@@ -381,7 +381,7 @@ def _python_regex(text: str) -> str:
     return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", out)
 
 
-def _language(value: object, where: str) -> str:
+def _language(value: Any, where: str) -> str:
     name = _expect(value, str, where, "a language name such as python or typescript")
     lang = language_id(name)
     if lang is None:
@@ -389,7 +389,7 @@ def _language(value: object, where: str) -> str:
     return lang
 
 
-def read_util(obj: object, where: str, global_utils: dict[str, Rule] | None = None) -> UtilRule:
+def read_util(obj: Any, where: str, global_utils: dict[str, Rule] | None = None) -> UtilRule:
     """A global utility rule (a file in a utilDir): id, language, rule, and its own utils."""
     obj = _expect(obj, Mapping, where, "a utility rule with id, language and rule")
     unknown = [k for k in obj if k not in ("id", "language", "rule", "utils")]
@@ -430,11 +430,11 @@ def resolve_globals(utils: dict[str, UtilRule]) -> None:
         deferred.reader.resolve()
 
 
-def _read_local_utils(reader: _Reader, value: object, where: str) -> None:
+def _read_local_utils(reader: _Reader, value: Any, where: str) -> None:
     if value is None:
         return
     value = _expect(value, Mapping, where, "an object of utility rules by id")
-    for name, body in value.items():
+    for name in value:
         reader.utils[str(name)] = Matches(str(name))  # placeholders, so utilities may refer to each other
     for name, body in value.items():
         placeholder = reader.utils[str(name)]
@@ -442,7 +442,7 @@ def _read_local_utils(reader: _Reader, value: object, where: str) -> None:
         placeholder.target = reader.rule(body, f"{where}.{name}")
 
 
-def read_rule(obj: object, language: str, where: str = "rule", utils: dict[str, Rule] | None = None) -> Rule:
+def read_rule(obj: Any, language: str, where: str = "rule", utils: dict[str, Rule] | None = None) -> Rule:
     """One rule object in `language`, every `matches` resolved."""
     reader = _Reader(language, utils)
     rule = reader.rule(obj, where)
@@ -451,7 +451,7 @@ def read_rule(obj: object, language: str, where: str = "rule", utils: dict[str, 
 
 
 def read_config(
-    obj: object,
+    obj: Any,
     where: str = "rule",
     global_utils: dict[str, UtilRule] | None = None,
     language: str | None = None,
@@ -522,7 +522,7 @@ def _text_field(obj: Mapping[str, Any], key: str, where: str) -> str:
     return str(_expect(value, str, f"{where}.{key}", "text"))
 
 
-def _globs(value: object, where: str) -> list[str]:
+def _globs(value: Any, where: str) -> list[str]:
     if value is None:
         return []
     items = _expect(value, list, where, "a list of glob patterns")

@@ -164,7 +164,7 @@ class Relation(Rule):
     """A relational rule: `rule` for the surrounding node, `stop_by` ("neighbor", "end" or a
     rule whose node is the last one looked at) and `field` (where the target must sit)."""
 
-    __slots__ = ("rule", "stop_by", "field", "language", "_pure", "_memo", "_ok", "_generation", "_pre")
+    __slots__ = ("rule", "stop_by", "field", "language", "_pure", "_memo", "_ok", "_generation", "_pre", "_pre_known")
 
     def __init__(self, rule: Rule, stop_by: str | Rule, field: str | None, language: str) -> None:
         self.rule = rule
@@ -175,7 +175,8 @@ class Relation(Rule):
         self._memo: dict[int, bool] = {}  # node id -> this rule's answer there
         self._ok: dict[int, bool] = {}  # node id -> the inner rule's answer there
         self._generation = -1
-        self._pre: Relation | None | bool = False  # False: not worked out yet
+        self._pre: Relation | None = None
+        self._pre_known = False  # whether _pre was worked out
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -188,11 +189,12 @@ class Relation(Rule):
     def ruled_out(self, node: tree_sitter.Node) -> bool:
         """Whether the pure part of this rule already fails at `node` (only for a rule that
         is not pure itself: a pure one memoises its own answers)."""
-        if self._pre is False:
+        if not self._pre_known:
             pre = self.necessary()
             self._pre = pre if isinstance(pre, Relation) and pre is not self else None
+            self._pre_known = True
         pre = self._pre
-        return isinstance(pre, Relation) and pre.match(node, {}) is None
+        return pre is not None and pre.match(node, {}) is None
 
     def pure(self) -> bool:
         if self._pure is None:
@@ -294,7 +296,7 @@ class Has(Relation):
         found by one query, tried in pre-order (a pure rule's answer is kept for the file)."""
         pure = self.pure()
         if pure:
-            memo, ok = self._memos()
+            memo = self._memos()[0]
             known = memo.get(node.id)
             if known is not None:
                 return env if known else None

@@ -25,6 +25,16 @@ class Finding(NamedTuple):
     # (start byte, end byte, text) that the rule's fix puts in place of the match; None without a fix
     fix: tuple[int, int, str] | None
 
+    @property
+    def message(self) -> str:
+        """The rule's message with `$A` replaced by what A captured (nothing when A is
+        unbound), as ast-grep does."""
+        metavars = self.match.metavars
+        return _METAVAR.sub(lambda m: metavars[m.group(2)].text if m.group(2) in metavars else "", self.config.message)
+
+
+_METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
+
 
 class _Globs:
     def __init__(self, globs: Sequence[str]) -> None:

@@ -4,8 +4,8 @@ replacement template, and how far its range reaches: `expandStart`/`expandEnd`).
 from __future__ import annotations
 
 import re
-from re import error
 from collections.abc import Callable, Mapping
+from re import error
 from typing import Any, NamedTuple
 
 __all__ = ["Transform", "Fix", "read_transforms", "read_fix", "apply_transforms", "CASES"]
@@ -37,14 +37,14 @@ def _error(message: str) -> Exception:
     return RuleError(message)
 
 
-def _source(value: object, where: str) -> str:
+def _source(value: Any, where: str) -> str:
     m = _METAVAR.match(value) if isinstance(value, str) else None
     if m is None:
         raise _error(f"{where}: expected a metavariable such as $A, got {value!r}")
     return m.group(1)
 
 
-def read_transforms(value: object, where: str) -> list[Transform]:
+def read_transforms(value: Any, where: str) -> list[Transform]:
     if value is None:
         return []
     if not isinstance(value, Mapping):
@@ -115,7 +115,7 @@ def _parse_call(text: str, where: str) -> dict[str, Any]:
     return {op: args}
 
 
-def read_fix(value: object, where: str, read_rule: Callable[[object, str], Any]) -> Fix | None:
+def read_fix(value: Any, where: str, read_rule: Callable[[object, str], Any]) -> Fix | None:
     if value is None:
         return None
     if isinstance(value, str):

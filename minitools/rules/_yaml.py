@@ -63,19 +63,36 @@ def load_one(text: str) -> Any:
 
 
 def _check(root: tree_sitter.Node, text: str) -> None:
+    """YamlError at the narrowest place the parse went wrong: a token the grammar expected
+    (MISSING), else the smallest ERROR node."""
     if not root.has_error:
         return
+    found: list[tree_sitter.Node] = []
     stack = [root]
     while stack:
         n = stack.pop()
         if n.is_error or n.is_missing:
-            row, col = n.start_point
-            lines = text.splitlines()
-            shown = lines[row].strip() if row < len(lines) else ""
-            raise YamlError(f'YAML syntax error at line {row + 1}, column {col + 1}: "{shown}"')
+            found.append(n)
         if n.has_error:
-            stack.extend(reversed(n.children))
-    raise YamlError("YAML syntax error")
+            stack.extend(n.children)
+    if not found:
+        raise YamlError("YAML syntax error")
+    missing = [n for n in found if n.is_missing]
+    where = min(missing or found, key=lambda n: (n.end_byte - n.start_byte, -n.start_byte))
+    what = f"expected {where.type!r}" if where.is_missing else "syntax error"
+    opened: list[tree_sitter.Node] = []
+    for child in where.children if where.is_error else ():
+        if child.type in ("[", "{"):
+            opened.append(child)
+        elif child.type in ("]", "}") and opened:
+            opened.pop()
+    if opened:  # a flow collection never closed: the usual slip
+        where = opened[-1]
+        what = f"unclosed {where.type!r}"
+    row, col = where.start_point
+    lines = text.splitlines()
+    shown = lines[row].strip() if row < len(lines) else ""
+    raise YamlError(f'YAML {what} at line {row + 1}, column {col + 1}: "{shown}"')
 
 
 class _Loader:

@@ -24,23 +24,27 @@ from minitools.match import (
     search_languages,
 )
 from minitools.tools._context import RunContext
+from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
 from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "format_match", "compile_for", "languages_note", "shared_searcher"]
+__all__ = ["build", "format_match", "compile_for", "languages_note", "one_of_pattern_or_rule", "shared_searcher"]
 
 DESCRIPTION = (
     "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
     "$NAME matches any one node, $$$NAME a run of siblings (possibly none), $_ anything without "
     "binding. A metavariable repeated in one pattern must capture the same code, so "
     '"if ($X != null) $X.dispose()" finds guards that dispose what they checked. Never matches '
-    "inside strings or comments; whitespace and formatting do not matter."
+    "inside strings or comments; whitespace and formatting do not matter. For what a pattern alone "
+    "cannot say (inside a function, not followed by a close, X not a string), pass rule instead: "
+    "an ast-grep rule object."
 )
 
 PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "pattern": {"type": "string", "description": "A code fragment with metavariables, e.g. \"print($A)\"."},
+        "rule": RULE_PARAMETER,
         "path": {
             "type": "string",
             "description": "File or directory to search, relative to the workspace root; defaults to the whole workspace.",
@@ -61,8 +65,14 @@ PARAMETERS: dict[str, Any] = {
             "minimum": 0,
             "description": "Skip this many matches: the next page (a capped result names the offset of its next page).",
         },
+        "explain": {
+            "type": "boolean",
+            "description": "Instead of searching, show how the pattern is read (its node kinds, where the metavariables "
+                           "sit) and, with a file path and line, that line's syntax tree: for fixing a pattern that "
+                           "finds nothing.",
+        },
+        "line": {"type": "integer", "minimum": 1, "description": "With explain and a file path: the line whose tree to show."},
     },
-    "required": ["pattern"],
     "additionalProperties": False,
 }
 
@@ -178,6 +188,10 @@ class AstGrepFamily:
         self.searcher = searcher
 
     async def ast_grep(self, args: Mapping[str, Any]) -> ToolResult:
+        if args.get("explain"):
+            return await asyncio.to_thread(self._explain, args)
+        if one_of_pattern_or_rule(args) == "rule":
+            return await self._by_rule(args)
         source = args["pattern"]
         plan, target = compile_for(self.ctx, args)
         limit = int(args.get("max_results", 50))
@@ -224,6 +238,94 @@ class AstGrepFamily:
             "matches": [m.to_json() for m in page],
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
+
+
+    def _explain(self, args: Mapping[str, Any]) -> ToolResult:
+        """`explain`: the pattern's reading and the tree of a line, without searching."""
+        from minitools.match import explain_pattern, line_tree
+
+        raw_path = args.get("path")
+        target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
+        language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+        line = args.get("line")
+        if not language:
+            raise ToolError("explain needs language, or a path naming a file (its extension gives the language)")
+        parts = []
+        data: dict[str, Any] = {"language": language}
+        if args.get("pattern") is not None:
+            pattern = _compile(args["pattern"], language)
+            parts.append(explain_pattern(pattern))
+            data.update({"pattern": pattern.source, "rungs": list(pattern.rungs)})
+        if line is not None:
+            if not target.is_file():
+                raise ToolError(f"line needs path to name a file; {self.ctx.relpath(target)} is a folder")
+            try:
+                parts.append(line_tree(target.read_bytes(), language, int(line)))
+            except ValueError as exc:
+                raise ToolError(f"{exc}; give a line of {self.ctx.relpath(target)}") from exc
+        if not parts:
+            raise ToolError("explain shows a pattern's reading (give pattern) or a line's tree (give path and line)")
+        return ToolResult(ok=True, text="\n\n".join(parts), data=data)
+
+    async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
+        raw_path = args.get("path")
+        target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
+        config = read_rule_arg(self.ctx, args, target)
+        limit = int(args.get("max_results", 50))
+        offset = int(args.get("offset") or 0)
+        try:
+            scan = await asyncio.to_thread(scan_rule, self.searcher, config, target)
+        except PathError as exc:
+            raise ToolError(str(exc)) from exc
+        total = len(scan.findings)
+        files_matched = len(scan.sources)
+        head = (f"{plural(total, 'match', 'matches')} of rule {config.id} ({config.language}) in {files_matched} of "
+                f"{plural(scan.files_searched, 'file')} under {self.ctx.relpath(target)}")
+        if scan.skipped:
+            head += f"; skipped {scan.skipped} (oversized, binary or unreadable)"
+        parts = [head]
+        page = scan.findings[offset : offset + limit]
+        for f in page:
+            line = format_match(f.match)
+            message = f.message
+            parts.append(f"{line}\n    {f.config.severity}: {message}" if message else line)
+        more = page_note(total, offset, len(page)) if total else ""
+        if more:
+            parts.append(f"… {more}; or narrow with path or a more specific rule.")
+        if total == 0:
+            parts.append("No match. Check the rule's kinds and patterns on a sample with explain: true.")
+        matches = []
+        for f in page:
+            item = f.match.to_json()
+            item.update({"rule_id": f.config.id, "severity": f.config.severity,
+                         "message": f.message})
+            matches.append(item)
+        data = {
+            "pattern": "",
+            "rule_id": config.id,
+            "language": config.language,
+            "languages": [config.language],
+            "total": total,
+            "files_searched": scan.files_searched,
+            "files_matched": files_matched,
+            "skipped": {"unsearchable": scan.skipped} if scan.skipped else {},
+            "truncated": offset + len(page) < total,
+            "offset": offset,
+            "matches": matches,
+        }
+        return ToolResult(ok=True, text="\n".join(parts), data=data)
+
+
+def one_of_pattern_or_rule(args: Mapping[str, Any]) -> str:
+    """Which of `pattern` and `rule` the call gives: exactly one is needed."""
+    has_pattern = args.get("pattern") is not None
+    has_rule = args.get("rule") is not None
+    if has_pattern and has_rule:
+        raise ToolError('give pattern or rule, not both (a rule can hold the pattern: {"rule": {"pattern": ...}})')
+    if not has_pattern and not has_rule:
+        raise ToolError('argument pattern or rule is required: pattern is a code fragment (e.g. "print($A)"), '
+                        "rule an ast-grep rule object")
+    return "rule" if has_rule else "pattern"
 
 
 def build(ctx: RunContext) -> list[Tool]:

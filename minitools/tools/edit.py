@@ -14,9 +14,10 @@ from typing import Any, NamedTuple
 
 from minitools.match import LanguagePlan, PathError, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
 from minitools.tools._context import RunContext
+from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, rule_edits, scan_rule
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
-from minitools.tools.ast_grep import compile_for, languages_note, shared_searcher
+from minitools.tools.ast_grep import compile_for, languages_note, one_of_pattern_or_rule, shared_searcher
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["Proposal", "build", "propose_rewrite", "unified_diff"]
@@ -27,19 +28,21 @@ AST_EDIT_DESCRIPTION = (
     "Rewrite code by shape: the same matching as ast_grep, plus a rewrite template into which the "
     "captured $NAME / $$$NAME text is put back (multi-line captures are re-indented). Nothing is "
     "written: the edit is staged and the result shows a diff and an edit_id; call resolve with that "
-    "edit_id to accept (all files or none) or discard it."
+    "edit_id to accept (all files or none) or discard it. Instead of pattern and rewrite, a rule "
+    "(an ast-grep rule object) with its fix may be given."
 )
 AST_EDIT_PARAMETERS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "pattern": {"type": "string", "description": "What to match: a code fragment with metavariables, e.g. \"dispose($X)\"."},
-        "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\"."},
+        "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\" "
+                    "(with rule: the fix, when the rule has none)."},
+        "rule": RULE_PARAMETER,
         "path": {"type": "string", "description": "File or directory to rewrite in, relative to the workspace root; defaults to the whole workspace."},
         "language": {"type": "string",
                      "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); without "
                      "it each file is rewritten in the language its extension names."},
     },
-    "required": ["pattern", "rewrite"],
     "additionalProperties": False,
 }
 RESOLVE_DESCRIPTION = (
@@ -149,6 +152,12 @@ def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, 
     return Proposal(staged, inner, files_data, broken, vanished)
 
 
+def _plain_fix(template: str) -> Any:
+    from minitools.rules import Fix
+
+    return Fix(template, None, None)
+
+
 def _vanished_note(vanished: list[str]) -> str:
     if not vanished:
         return ""
@@ -173,6 +182,10 @@ class EditFamily:
         self.store = store
 
     async def ast_edit(self, args: Mapping[str, Any]) -> ToolResult:
+        if one_of_pattern_or_rule(args) == "rule":
+            return await self._by_rule(args)
+        if args.get("rewrite") is None:
+            raise ToolError('give rewrite: the text to put in place of each match, e.g. "$X.dispose()"')
         plan, target = compile_for(self.ctx, args)
         template = Template.parse(args["rewrite"])
         try:
@@ -221,6 +234,43 @@ class EditFamily:
             "vanished": vanished,
             "diff_chars": len(diff),
         }
+        return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
+
+    async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
+        raw_path = args.get("path")
+        target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
+        config = read_rule_arg(self.ctx, args, target)
+        if config.fix is None:
+            if args.get("rewrite") is None:
+                raise ToolError(f'rule {config.id} has no fix; give one in the rule ("fix": "...") or as rewrite')
+            config = config._replace(fix=_plain_fix(args["rewrite"]))
+        try:
+            scan = await asyncio.to_thread(scan_rule, self.searcher, config, target)
+        except PathError as exc:
+            raise ToolError(str(exc)) from exc
+        staged, inner, broken = rule_edits(self.searcher, scan)
+        where = self.ctx.relpath(target)
+        if not staged:
+            return ToolResult(
+                ok=True,
+                text=f"no match of rule {config.id} ({config.language}) under {where}, so nothing was staged. "
+                "Check the rule with ast_grep first.",
+                data={"edit_id": None, "replacements": 0, "files": []},
+            )
+        count = sum(f.replacements for f in staged)
+        summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
+        edit = self.store.stage(staged, summary)
+        lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
+        if inner:
+            lines.append(f"{inner} fix{'es' if inner != 1 else ''} inside another were left out (the outer one wins); "
+                         "run ast_edit again after accepting to reach them.")
+        for b in broken:
+            lines.append(f"warning: {b['file']} no longer parses after this fix (it parsed before); check the fix.")
+        diff = unified_diff(staged)
+        lines.append(diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0] if len(diff) > DIFF_PREVIEW_CHARS else diff.rstrip("\n"))
+        edit.data = {"edit_id": edit.id, "replacements": count, "rule_id": config.id,
+                     "files": [{"file": f.display, "replacements": f.replacements} for f in staged],
+                     "overlapping_left": inner, "no_longer_parses": broken, "diff_chars": len(diff)}
         return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
     async def resolve(self, args: Mapping[str, Any]) -> ToolResult:

@@ -1,7 +1,7 @@
 """The dependency direction of docs/architecture.md ("Layering"), enforced on the imports in the source.
 
 protocol → transport → lsp, dap, kernel → tools → registry/run; match sits beside and
-imports only itself; only tools/ (and the run's call edge) build ToolResults; only
+imports only itself, and rules (ast-grep's rule language) builds on match alone; only tools/ (and the run's call edge) build ToolResults; only
 registry/run know surfaces and approval.
 """
 
@@ -24,9 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "dap": {"protocol", "transport", "tracing"},
     "kernel": {"protocol", "transport", "tracing"},
     "match": set(),
+    "rules": {"match"},
     "ask": {"transport", "protocol"},
     "vibe": {"transport", "protocol", "tracing"},
-    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "ask", "vibe", "toolspec", "schema", "tracing"},
+    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing"},
     "registry": {"toolspec", "schema", "ask"},
     "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing"},
 }

@@ -233,3 +233,15 @@ async def test_approve_none_and_ask_without_elicitation_refuse(project: Path) ->
     async with connect(project, "--approve", "ask") as client:
         refused = await client.call_tool("eval", {"code": "1", "description": "one cell that must not run"})
         assert refused.is_error and "no person is attached" in text(refused)
+
+
+async def test_a_rule_object_through_mcp(project: Path) -> None:
+    rule = {"id": "print-in-function", "language": "python", "message": "print of $$$A",
+            "rule": {"pattern": "print($$$A)", "inside": {"kind": "function_definition", "stopBy": "end"}}}
+    async with connect(project, structured=False) as client:
+        found = await client.call_tool("ast_grep", {"rule": rule})
+        bad = await client.call_tool("ast_grep", {"rule": {"language": "python", "rule": {"kind": "nope"}}})
+    assert not found.is_error, text(found)
+    assert "1 match of rule print-in-function (python)" in text(found)
+    assert "hello.py:2: print('hi', name)" in text(found) and "print of 'hi', name" in text(found)
+    assert bad.is_error and '"nope" is not a node kind of python' in text(bad)

@@ -1,0 +1,106 @@
+"""The `rule` argument of ast_grep and ast_edit (docs/tools.md, "Rules"): an ast-grep rule
+configuration (an object, or its YAML/JSON text), checked whole before anything runs, then run
+over the files of its language under the target, each file parsed once."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from minitools.match import Edit, Searcher, apply_edits, language_for_path, parse_errors
+from minitools.rules import Finding, RuleConfig, RuleError, RuleSet, read_config, read_documents
+from minitools.tools._context import RunContext
+from minitools.tools._staging import StagedFile
+from minitools.toolspec import ToolError
+
+__all__ = ["RuleScan", "read_rule_arg", "scan_rule", "rule_edits", "RULE_PARAMETER"]
+
+RULE_PARAMETER: dict[str, Any] = {
+    "type": ["object", "string"],
+    "description": "Instead of pattern: an ast-grep rule, the same shape as a rule file's content (or its YAML "
+                   "text), e.g. {\"rule\": {\"pattern\": \"eval($X)\", \"not\": {\"has\": {\"kind\": \"string\", "
+                   "\"stopBy\": \"end\"}}}}. Keys: rule (pattern, kind, regex, nthChild, range, inside, has, precedes, "
+                   "follows with stopBy/field, all, any, not, matches), constraints, utils, transform, fix, language, "
+                   "id, message, severity.",
+}
+
+
+class RuleScan(NamedTuple):
+    findings: list[Finding]  # in file order, then source order
+    sources: dict[str, bytes]  # display path -> the bytes the findings were made on
+    files_searched: int
+    skipped: int  # files a search skips (oversized, binary, not UTF-8, unreadable)
+
+
+def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> RuleConfig:
+    """The `rule` argument as a checked configuration. Its language: the configuration's own,
+    else `language`, else that of the file `path` names."""
+    value = args["rule"]
+    if isinstance(value, str):
+        try:
+            docs = read_documents(value, "rule")
+        except RuleError as exc:
+            raise ToolError(f"{exc}. Pass the rule as an object, or as YAML or JSON text.") from exc
+        if len(docs) != 1:
+            raise ToolError(f"rule: the text holds {len(docs)} rules; pass one")
+        value = docs[0]
+    if isinstance(value, Mapping) and "rule" not in value and any(k in value for k in ("pattern", "kind", "all", "any", "has", "inside")):
+        value = {"rule": value}  # a bare rule object: the configuration around it is implied
+    language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+    if isinstance(value, Mapping) and "language" not in value and not language:
+        raise ToolError('rule: no language; give "language" in the rule or as an argument (python, typescript, ...)')
+    try:
+        return read_config(value, "rule", language=language)
+    except RuleError as exc:
+        raise ToolError(f"{exc}; nothing was run.") from exc
+
+
+def scan_rule(searcher: Searcher, config: RuleConfig, target: Path) -> RuleScan:
+    """The rule's findings in its language's files under `target`."""
+    ruleset = RuleSet([config])
+    findings: list[Finding] = []
+    sources: dict[str, bytes] = {}
+    searched = skipped = 0
+    for real in searcher.collect([target], config.language):
+        shown = searcher.display(real)
+        if not ruleset.for_file(config.language, shown):
+            continue
+        source = searcher.read_source(real)
+        if source is None:
+            skipped += 1
+            continue
+        searched += 1
+        found = ruleset.scan_source(source, config.language, shown)
+        if found:
+            sources[shown] = source
+            findings += [f._replace(match=f.match._replace(path=shown)) for f in found]
+    return RuleScan(findings, sources, searched, skipped)
+
+
+def rule_edits(searcher: Searcher, scan: RuleScan) -> tuple[list[StagedFile], int, list[dict[str, Any]]]:
+    """The staged files of a rule's fixes (outer first; a fix inside another is left out and
+    counted) and the files that parsed before and no longer would."""
+    per_file: dict[str, list[Edit]] = {}
+    inner = 0
+    for f in scan.findings:
+        if f.fix is None or f.match.path is None:
+            continue
+        start, end, text = f.fix
+        edits = per_file.setdefault(f.match.path, [])
+        if edits and start < edits[-1].end:
+            inner += 1
+            continue
+        edits.append(Edit(start, end, text.encode("utf-8")))
+    staged = []
+    broken = []
+    language = scan.findings[0].config.language if scan.findings else ""
+    for shown, edits in per_file.items():
+        before = scan.sources[shown]
+        after = apply_edits(before, edits)
+        if after == before:
+            continue
+        staged.append(StagedFile(searcher.root / shown, shown, before, after, len(edits)))
+        if len(parse_errors(after, language)) > len(parse_errors(before, language)):
+            broken.append({"file": shown})
+    return staged, inner, broken

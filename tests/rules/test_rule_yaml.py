@@ -1,0 +1,86 @@
+"""The rule-file YAML loader (on the pack's tree-sitter YAML grammar) against PyYAML: every
+file of the real rule set, the constructs rule files write, generated documents, and errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minitools.rules import RuleError, YamlError, load_documents, load_rule_text
+
+RULESETS = Path(__file__).resolve().parents[3] / "shared" / "rulesets"
+
+
+def test_every_file_of_the_rule_set_reads_as_pyyaml_reads_it() -> None:
+    files = sorted(p for p in RULESETS.rglob("*.yml") if "__snapshots__" not in p.parts)
+    if not files:
+        pytest.skip(f"no rule set at {RULESETS}")
+    differ = [str(p) for p in files if load_documents(p.read_text()) != list(yaml.safe_load_all(p.read_text()))]
+    assert len(files) > 300 and not differ
+
+
+CONSTRUCTS = [
+    "a: |+\n  keep\n\nb: 1\n",
+    "a: >\n  folded\n  line\n\n  para\n    more\n  back\n",
+    "a: |2\n    two extra\n",
+    "a: >-\n  x\n      more-indented\n  y\n",
+    'a: "multi\n  line \\t x \\u00e9"\n',
+    "a: 'it''s'\n",
+    "e: &x {k: [1, 2]}\nf: *x\n",
+    "a: plain\n  continued\n",
+    "l:\n- a\n- b: 1\n  c: 2\n-   - nested\n",
+    "a: 0x1F\nb: -3\nc: 2.5\nd: ~\ne: null\nf: true\ng: False\nh: .inf\n",
+    "a: [1, {b: c}, 'd']\n",
+    "---\nid: one\n---\nid: two\n",
+    "a: |\n  \n",
+    "a: b # a comment\n# another\nc: d\n",
+    'key with spaces: "x"\n"quoted key": 1\n',
+]
+
+
+@pytest.mark.parametrize("text", CONSTRUCTS)
+def test_constructs_rule_files_write(text: str) -> None:
+    assert load_documents(text) == list(yaml.safe_load_all(text))
+
+
+
+def _same_in_both_schemas(text: str) -> bool:
+    """PyYAML reads YAML 1.1, the loader YAML 1.2's core schema (as ast-grep's reader does):
+    they differ on number-like words such as `0E0` or `1_0`, which PyYAML writes unquoted."""
+    return not re.fullmatch(r"[-+]?[0-9._]*[eE]?[-+]?[0-9._]*|0[xXoObB].*|[-+]?\.(inf|nan)", text, re.I)
+
+
+words = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters="\x7f\x85"), max_size=20)
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), words.filter(_same_in_both_schemas))
+keys = st.text(st.characters(min_codepoint=48, max_codepoint=122), min_size=1, max_size=8).filter(_same_in_both_schemas)
+documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=4),
+                         max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents, st.booleans())
+def test_what_pyyaml_writes_reads_back(doc: object, flow: bool) -> None:
+    text = yaml.safe_dump(doc, default_flow_style=flow, allow_unicode=True)
+    assert load_documents(text) == [doc]
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("rule:\n  kind: [call\n", "YAML unclosed '[' at line 2, column 9"),
+    ("a: *nowhere\n", 'alias "*nowhere" at line 1 names no anchor'),
+    ("a: 1\na: 2\n", 'duplicate key "a" at line 2'),
+])
+def test_errors_name_the_line(text: str, said: str) -> None:
+    with pytest.raises(YamlError) as err:
+        load_documents(text)
+    assert said in str(err.value)
+
+
+def test_a_rule_file_error_names_the_file_and_the_key() -> None:
+    with pytest.raises(RuleError) as err:
+        load_rule_text("id: x\nlanguage: go\nrule:\n  has:\n    stopBy: sometimes\n    kind: call_expression\n", "rules/x.yml")
+    assert 'rules/x.yml.rule.has.stopBy: expected "neighbor", "end" or a rule object, got "sometimes"' in str(err.value)
