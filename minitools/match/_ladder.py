@@ -181,6 +181,7 @@ _SUB: dict[str, list[Rung]] = {
         ("case", "switch (__mt) {\n", "\n}"),
         ("clause", "try {} ", ""),
         ("import", "import ", " from '__mt';"),
+        ("parameter list", "function __mt", " {}"),
     ],
     "go": [
         ("argument", "package __mt\nvar __mt = __mt(", ")\n"),
@@ -206,6 +207,7 @@ _SUB: dict[str, list[Rung]] = {
         ("clause", "class __MT { void __mt() {\ntry {} ", "\n}}"),
         ("parameter", "class __MT { void __mt() {\ntry {} catch (", ") {}\n}}"),
         ("parameter list", "class __MT { void __mt", " {} }"),
+        ("modifiers", "class __MT { ", " void __mt() {} }"),
         ("type argument", "class __MT { __MT", " __mt; }"),
     ],
     "rust": [
@@ -216,6 +218,7 @@ _SUB: dict[str, list[Rung]] = {
         ("clause", "fn __mt() {\nif ", " {}\n}"),
         ("import", "use ", ";"),
         ("parameter list", "fn __mt", " {}"),
+        ("modifiers", "", " fn __mt() {}"),
         ("parameter list", "const __MT: () = ", " ();"),
     ],
 }

@@ -195,6 +195,8 @@ CASES: list[Case] = [
          also=(("fn _($A: $B) {}", "parameter"), ("fn _() { _ { $A: $B }; }", "field_initializer"))),
     Case("go", "case $A:", "func _() { switch _ { case $A: } }", "expression_case"),
     Case("c", "case $A:", "void _() { switch (_) { case $A: } }", "case_statement"),
+    Case("java", "public static final"),
+    Case("rust", "pub(crate)"),
     # issue 28, class 4: a Dart string compares by its text (its contents are no node of their own)
     Case("dart", "import 'dart:io';"),
     Case("dart", "print('closed');", "void _() { print('closed'); }", "expression_statement"),
