@@ -232,13 +232,15 @@ def iter_matches(
     siblings: dict[int, tuple[list[tree_sitter.Node], dict[tuple[int, int, int], int]]] = {}
     for node in candidates:
         parent = node.parent
-        if parent is None:
-            continue
+        if parent is None or node.is_extra:
+            continue  # (a run starts at its first node, not at a comment before it)
         known = siblings.get(parent.id)
         if known is None:
             kids = parent.children
-            # the parent's own closing tokens (a block's `}`) are not part of any run
-            while kids and not kids[-1].is_named and not kids[-1].is_extra:
+            # the parent's own closing tokens (a block's `}`) are not part of any run; a parent
+            # that opens with no token (a file) has none: its last `;` ends a statement
+            opens = next((k for k in kids if not k.is_extra), None)
+            while opens is not None and not opens.is_named and kids and not kids[-1].is_named and not kids[-1].is_extra:
                 kids = kids[:-1]
             known = siblings[parent.id] = (kids, {(k.start_byte, k.end_byte, k.kind_id): n for n, k in enumerate(kids)})
         kids, where = known

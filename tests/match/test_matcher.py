@@ -116,6 +116,10 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("rust", "io::Result", "fn f() -> io::Result<()> { io::Result::Ok(()) }", [("io::Result", {}), ("io::Result", {})]),
     ("dart", "void $A($B $C)", "void f(Iterable<E> x) {}\nvoid g(List<int>? y) {}\n",
      [("void f(Iterable<E> x)", {"A": "f", "B": "Iterable<E>", "C": "x"}), ("void g(List<int>? y)", {"A": "g", "B": "List<int>?", "C": "y"})]),
+    # a run of siblings starts at its first node, not at the comments before it, and a file's
+    # last `;` ends its last statement (a file has no closing token)
+    ("dart", "$T $X = $V;", "/// doc\n/// more\nvar lines = 0;\n", [("var lines = 0;", {"T": "var", "X": "lines", "V": "0"})]),
+    ("dart", "$T $X = $V;", "var a = 0;\nvar b = 1;\n", [("var a = 0;", {"T": "var", "X": "a", "V": "0"}), ("var b = 1;", {"T": "var", "X": "b", "V": "1"})]),
 ]
 
 
