@@ -209,6 +209,8 @@ _SUB: dict[str, list[Rung]] = {
         ("parameter list", "class __MT { void __mt", " {} }"),
         ("modifiers", "class __MT { ", " void __mt() {} }"),
         ("type argument", "class __MT { __MT", " __mt; }"),
+        ("constructor statement", "class __MT { __MT() {\n", "\n}}"),
+        ("body", "class __MT ", ""),
     ],
     "rust": [
         ("argument", "const __MT: () = __mt(", ");"),
@@ -220,6 +222,12 @@ _SUB: dict[str, list[Rung]] = {
         ("parameter list", "fn __mt", " {}"),
         ("modifiers", "", " fn __mt() {}"),
         ("parameter list", "const __MT: () = ", " ();"),
+        ("type parameter", "fn __mt", "() {}"),
+        ("clause", "fn __mt() {\nif __mt {} ", "\n}"),
+        ("clause", "fn __mt() ", " {}"),
+        ("body", "struct __MT ", ""),
+        ("body", "enum __MT ", ""),
+        ("body", "fn __mt() {\nmatch __mt ", "\n}"),
     ],
 }
 _SUB["typescript"] = [
@@ -231,7 +239,9 @@ _SUB["typescript"] = [
 ]
 _SUB["tsx"] = _SUB["typescript"]
 _SUB["cpp"] = [r for r in _SUB["c"] if r[0] != "initializer entry"]
-SUB_CONSTRUCTS = frozenset(name for rungs in _SUB.values() for name, _, _ in rungs)
+SUB_CONSTRUCTS = frozenset(name for rungs in _SUB.values() for name, _, _ in rungs) - {
+    name for rungs in _LADDERS.values() for name, _, _ in rungs
+}
 for _language, _rungs in _SUB.items():
     _LADDERS[_language] = [*_LADDERS[_language], *_rungs]
 

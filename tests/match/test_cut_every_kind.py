@@ -58,11 +58,12 @@ CORPORA: dict[str, tuple[Callable[[], Path], tuple[str, ...], str]] = {
 }
 # Cuts that cannot find their node (they read as another construct, or not at all out of their
 # file), at most this share of a language's cuts: measured when this test was written (python
-# 0.15, javascript 0.27, typescript 0.29, go 0.24, c 0.35, java 0.22, rust 0.38, dart 0.51), plus
-# 0.05. Most are names and sub-constructs the same text spells as an expression (a Rust
+# 0.15, javascript 0.26, typescript 0.29, go 0.23, c 0.35, java 0.20, rust 0.30, dart 0.51; before
+# the sub-construct rungs of issue 28: 0.21, 0.29, 0.42, 0.35, 0.35, 0.31, 0.45, 0.55), plus 0.05.
+# Most are names and sub-constructs the same text spells as an expression (a Rust
 # `primitive_type` `u64` is an identifier, a C `pointer_declarator` `*$A` a pointer expression, a
 # Java `argument_list` `("x")` a parenthesized expression); Dart's few files are mostly such.
-CEILINGS = {"python": 0.2, "javascript": 0.32, "typescript": 0.34, "go": 0.29, "c": 0.4, "java": 0.27, "rust": 0.43, "dart": 0.56}
+CEILINGS = {"python": 0.2, "javascript": 0.31, "typescript": 0.34, "go": 0.28, "c": 0.4, "java": 0.25, "rust": 0.35, "dart": 0.56}
 # part kinds a metavariable stands for
 REPLACEABLE = ("identifier", "expression", "call", "literal", "integer", "number", "type", "string", "name")
 
