@@ -1,4 +1,4 @@
-"""Property test over real files, node kind by node kind (issue 28): from fresh files of each
+"""Property test over real files, node kind by node kind: from fresh files of each
 language, cut a node of every kind the files hold (a parameter, a case clause, an import's clause,
 a type argument, not only statements and expressions), turn some of its parts into metavariables,
 and search the file with that pattern.
@@ -59,7 +59,7 @@ CORPORA: dict[str, tuple[Callable[[], Path], tuple[str, ...], str]] = {
 # Cuts that cannot find their node (they read as another construct, or not at all out of their
 # file), at most this share of a language's cuts: measured when this test was written (python
 # 0.15, javascript 0.26, typescript 0.29, go 0.23, c 0.35, java 0.20, rust 0.30, dart 0.51; before
-# the sub-construct rungs of issue 28: 0.21, 0.29, 0.42, 0.35, 0.35, 0.31, 0.45, 0.55), plus 0.05.
+# the sub-construct rungs: 0.21, 0.29, 0.42, 0.35, 0.35, 0.31, 0.45, 0.55), plus 0.05.
 # Most are names and sub-constructs the same text spells as an expression (a Rust
 # `primitive_type` `u64` is an identifier, a C `pointer_declarator` `*$A` a pointer expression, a
 # Java `argument_list` `("x")` a parenthesized expression); Dart's few files are mostly such.

@@ -215,13 +215,13 @@ def test_same_strictness_as_the_ast_grep_cli(tmp_path: Path, language: str, patt
     assert _compare(tmp_path, STRICT_SOURCES[language], language, pattern), "the case must match something"
 
 
-# issue 28: what the pre-filter, the token comparison and the ladder used to miss, where the CLI
-# finds it (class 6: a template's text glued to `${`; class 7: a directive written `# include`)
+# What the pre-filter, the token comparison and the ladder used to miss, where the CLI
+# finds it: a template's text glued to `${`, a directive written `# include`
 FOUND_BY_BOTH: list[tuple[str, tuple[str, str], str]] = [
     ("javascript", ("t.js", "const t = `a${b}c`;\n"), "`a${$E}c`"),
     ("typescript", ("t.ts", "const u = `x${y}`;\nlet v = `${w}z`;\n"), "`x${$E}`"),
     ("c", ("d.c", "#include <stdio.h>\n# include <signal.h>\n"), "#include <signal.h>"),
-    # class 7: Dart's `const` is a keyword a list may have that `[]` leaves out; `$$A` also
+    # Dart's `const` is a keyword a list may have that `[]` leaves out; `$$A` also
     # matches unnamed nodes, and closure parameters are a fragment of their own
     ("dart", ("l.dart", "void main() {\n  var a = [];\n  var b = const [];\n  f(const [1]);\n}\n"), "[]"),
     ("rust", ("c.rs", "fn f() { let g = |a, b| a + b; let h = |x| x; let k = |&(a, b), c: u8| 1; }\n"), "|$$A, $$B|"),

@@ -171,17 +171,17 @@ CASES: list[Case] = [
     # a Dart method is two siblings (signature, body): no selector names it, so ast-grep's
     # top-level functions must be among ours
     Case("dart", "void $F($$$P) { $$$B }", superset=True),
-    # issue 28, classes 2 and 3: one match per node, and a run of children inside an unrelated
+    # one match per node, and a run of children inside an unrelated
     # node is no match (`wordBits = 32` of `const wordBits = 32`, `int x` of `int x;`)
     Case("go", "$A = $E"),
-    # ... and a declaration, a field or a parameter alike (issue 28, class 1: the parameter rung)
+    # ... and a declaration, a field or a parameter alike (the parameter rung)
     Case("c", "int $A", "struct _ { int $A; }", "field_declaration", with_run=True,
          also=(("void _(int $A);", "parameter_declaration"),)),
     Case("c", "#include $H"),
     Case("c", "#include <stdlib.h>"),
     # metavariables alone mean what the first rung reads: a local declaration, as in the CLI
     Case("java", "$A $B"),
-    # issue 28, class 1: a fragment cut from inside a construct is found there (the sub-construct
+    # a fragment cut from inside a construct is found there (the sub-construct
     # rungs), and a metavariable stands where the grammar wants a string (`from $M`)
     Case("typescript", "import { $$$A } from $M"),
     Case("typescript", "import $A from $M"),
@@ -197,10 +197,10 @@ CASES: list[Case] = [
     Case("c", "case $A:", "void _() { switch (_) { case $A: } }", "case_statement"),
     Case("java", "public static final"),
     Case("rust", "pub(crate)"),
-    # issue 28, class 4: a Dart string compares by its text (its contents are no node of their own)
+    # a Dart string compares by its text (its contents are no node of their own)
     Case("dart", "import 'dart:io';"),
     Case("dart", "print('closed');", "void _() { print('closed'); }", "expression_statement"),
-    # issue 28, class 5: a qualified name is found in type positions too
+    # a qualified name is found in type positions too
     Case("go", "io.Reader", "var _ io.Reader", "qualified_type", with_run=True),
     Case("java", "Map.Entry", "class _ { Map.Entry _; }", "scoped_type_identifier", with_run=True),
     Case("rust", "fmt::Result", "type _ = fmt::Result;", "scoped_type_identifier", with_run=True),

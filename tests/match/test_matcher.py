@@ -99,18 +99,18 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("dart", "return $A;", "String g() { return jsonEncode(x); }", [("return jsonEncode(x);", {"A": "jsonEncode(x)"})]),
     ("dart", "$A.dispose()", "void f() { a.b.dispose(); }", [("a.b.dispose()", {"A": "a.b"})]),
     ("dart", "$A == $A", "void f() { if (a.b == a.b) {} if (a.b == a.c) {} }", [("a.b == a.b", {"A": "a.b"})]),
-    # one match per node, and no run of children inside an unrelated node (issue 28, classes 2, 3)
+    # one match per node, and no run of children inside an unrelated node
     ("c", "#include <signal.h>", "#include <stdio.h>\n#include <signal.h>\nint x;\n", [("#include <signal.h>\n", {})]),
     ("c", "int $A", "int f(void) { int a; int b = 2; return 0; }\nint g;\n",
      [("int a;", {"A": "a"}), ("int b = 2;", {"A": "b = 2"}), ("int g;", {"A": "g"})]),
     ("go", "$A = $E", "package p\nconst wordBits = 32\nfunc f() { var d time.Duration = 0; x = 1 }\n", [("x = 1", {"A": "x", "E": "1"})]),
     ("java", "$A $B", "class C { int f; void m(T t) { int x; a.b c; g(h); } }",
      [("int x;", {"A": "int", "B": "x"}), ("a.b c;", {"A": "a.b", "B": "c"})]),
-    # strings compare by their text, in Dart too, where the contents are no node (issue 28, class 4)
+    # strings compare by their text, in Dart too, where the contents are no node
     ("dart", "print('zzz')", "void main() { print('a'); print('zzz'); }", [("print('zzz')", {})]),
     ("dart", "import 'dart:collection';", "import 'dart:async';\nimport 'dart:collection';\n",
      [("import 'dart:collection';", {})]),
-    # a qualified name is a type too; a Dart type's arguments and `?` belong to it (issue 28, class 5)
+    # a qualified name is a type too; a Dart type's arguments and `?` belong to it
     ("go", "unsafe.Pointer", "package p\nfunc f(p unsafe.Pointer) { g(unsafe.Pointer(p)) }\n", [("unsafe.Pointer", {}), ("unsafe.Pointer", {})]),
     ("java", "Map.Entry", "class A { Map.Entry e; Object o = Map.Entry; }", [("Map.Entry", {}), ("Map.Entry", {})]),
     ("rust", "io::Result", "fn f() -> io::Result<()> { io::Result::Ok(()) }", [("io::Result", {}), ("io::Result", {})]),
