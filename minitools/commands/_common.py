@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from minitools.toolspec import ToolResult
 
-__all__ = ["add_root", "print_result", "fail_usage"]
+__all__ = ["add_root", "print_result", "fail_usage", "id_filter"]
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
@@ -28,3 +29,14 @@ def print_result(result: ToolResult, *, as_json: bool) -> None:
     print(result.text)
     for mime, blob in result.images:
         print(f"[image {mime}, {len(blob)} bytes]")
+
+
+def id_filter(text: str | None) -> re.Pattern[str] | str | None:
+    """`--filter REGEX` compiled, None when not given, or the message saying why it is not a
+    regular expression."""
+    if not text:
+        return None
+    try:
+        return re.compile(text)
+    except re.error as exc:
+        return f"--filter {text!r} is not a regular expression: {exc}"

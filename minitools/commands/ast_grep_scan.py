@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from minitools.commands._common import id_filter
 from minitools.commands.ast_grep import JSON_STYLES, _JsonStyle
 
 NAME = "ast-grep scan"
@@ -83,11 +84,10 @@ def load_rules(args: argparse.Namespace) -> tuple[list[Any], Path | None, list[t
             return _fail("no rules: pass --rule FILE, --inline-rules TEXT, or -c sgconfig.yml (none found here or above)")
     except RuleError as exc:
         return _fail(f"{exc}; nothing was run")
-    if args.filter:
-        try:
-            wanted = re.compile(args.filter)
-        except re.error as exc:
-            return _fail(f"--filter {args.filter!r} is not a regular expression: {exc}")
+    wanted = id_filter(args.filter)
+    if isinstance(wanted, str):
+        return _fail(wanted)
+    if wanted is not None:
         rules = [r for r in rules if wanted.search(r.id)]
     errors = project.errors if project is not None and not sources else []
     return rules, (project.root if project is not None else None), errors
@@ -95,14 +95,14 @@ def load_rules(args: argparse.Namespace) -> tuple[list[Any], Path | None, list[t
 
 def main(args: argparse.Namespace) -> int:
     from minitools.match import PathError, Searcher, language_for_path
-    from minitools.rules import RuleSet
+    from minitools.rules import Finding, RuleSet
 
     loaded = load_rules(args)
     if isinstance(loaded, int):
         return loaded
     rules, project_root, errors = loaded
     for path, why in errors:
-        print(f"minitools ast-grep scan: skipping the rules of {path}: {why}", file=sys.stderr)
+        print(f"minitools ast-grep scan: skipping the rules of {path}: {why.removeprefix(path).lstrip('.: ')}", file=sys.stderr)
     ruleset = RuleSet(rules)
     root = Path(args.root) if args.root else Path.cwd()
     searcher = Searcher(root, one_shot=True)
@@ -113,8 +113,7 @@ def main(args: argparse.Namespace) -> int:
     finally:
         searcher.close()
     base = (project_root or searcher.root).resolve()
-    findings = []
-    sources: dict[str, bytes] = {}
+    todo: dict[str, tuple[str, str, str]] = {}  # real path -> (shown, relative to the project, language)
     for real in files:
         language = language_for_path(real)
         if language is None:
@@ -124,19 +123,52 @@ def main(args: argparse.Namespace) -> int:
             relative = Path(real).resolve().relative_to(base).as_posix()
         except ValueError:
             relative = shown
-        if not ruleset.for_file(language, relative):
-            continue
-        source = searcher.read_source(real)
-        if source is None:
-            continue
-        found = ruleset.scan_source(source, language, relative)
-        if found:
-            sources[shown] = source
-            findings += [(shown, f) for f in found]
+        if ruleset.for_file(language, relative):
+            todo[real] = (shown, relative, language)
+    outcome = _scan_files(searcher, ruleset, todo)
+    findings = []
+    sources: dict[str, bytes] = {}
+    for shown, _relative, _language in todo.values():
+        got = outcome.per_file.get(shown)
+        if got:
+            sources[shown], found = got
+            findings += [(shown, Finding(ruleset.configs[k], m, fix)) for k, m, fix in found]
     if args.update_all:
         return _update_all(searcher, findings, sources)
     _print(findings, sources, args.json)
     return EXIT_ERRORS if any(f.config.severity == "error" for _, f in findings) else EXIT_CLEAN
+
+
+def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str]]) -> Any:
+    """The findings per file (display path -> (source, [(rule index, match, fix)])), the files
+    shared out over forked copies of this process when there are enough of them (each copy
+    has the rules already read), else in this one."""
+    from minitools.match import FilesOutcome, fork_available, forked_search
+
+    index = {id(c): k for k, c in enumerate(ruleset.configs)}
+
+    def scan(chunk: Any) -> FilesOutcome:
+        per_file: dict[str, Any] = {}
+        for real in chunk:
+            shown, relative, language = todo[real]
+            source = searcher.read_source(real)
+            if source is None:
+                continue
+            found = ruleset.scan_source(source, language, relative)
+            if found:
+                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix) for f in found])
+        return FilesOutcome(per_file, {}, len(chunk))
+
+    files = list(todo)
+    if len(files) >= FORK_MIN_FILES and searcher.workers > 1 and fork_available():
+        sizes = [os.path.getsize(f) for f in files]
+        outcome = forked_search(scan, files, sizes, searcher.workers)
+        if outcome is not None:
+            return outcome
+    return scan(files)
+
+
+FORK_MIN_FILES = 16
 
 
 def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: str | None) -> None:

@@ -7,9 +7,10 @@ not run (`--skip-snapshot-tests` is accepted for compatibility)."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from pathlib import Path
+
+from minitools.commands._common import id_filter
 
 NAME = "ast-grep test"
 HELP = "run the tests of an ast-grep rule project (valid snippets must not match, invalid ones must)"
@@ -42,11 +43,10 @@ def main(args: argparse.Namespace) -> int:
         tests = load_tests(folders)
     except RuleError as exc:
         return _fail(str(exc))
-    if args.filter:
-        try:
-            wanted = re.compile(args.filter)
-        except re.error as exc:
-            return _fail(f"--filter {args.filter!r} is not a regular expression: {exc}")
+    wanted = id_filter(args.filter)
+    if isinstance(wanted, str):
+        return _fail(wanted)
+    if wanted is not None:
         tests = [t for t in tests if wanted.search(t.id)]
     broken = {}
     for path, why in project.errors:

@@ -19,6 +19,7 @@ from minitools.match._by_language import (
     plan_languages,
     search_languages,
 )
+from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
@@ -38,6 +39,7 @@ from minitools.match._one_file import (
     node_match,
     parse_errors,
 )
+from minitools.match._outcome import FilesOutcome
 from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern, parser_for
 from minitools.match._walk import glob_regex, language_for_path
 
@@ -53,6 +55,7 @@ _LAZY = dict.fromkeys(
 __all__ = [
     "Capture",
     "Edit",
+    "FilesOutcome",
     "GrammarError",
     "GrammarSource",
     "LanguagePlan",
@@ -73,6 +76,8 @@ __all__ = [
     "compile_pattern",
     "explain_pattern",
     "find_matches",
+    "fork_available",
+    "forked_search",
     "glob_regex",
     "grammar_source",
     "ladder_for",

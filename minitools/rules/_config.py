@@ -283,16 +283,19 @@ def _cost(rule: Rule) -> int:
 
 
 def _cheap_first(parts: list[Rule]) -> list[Rule]:
-    """The parts of a rule object in the order to try them: a pure part neither binds nor
-    reads metavariables, so it may move; those that do keep their order (ast-grep's: the
-    node's own keys, then the relational ones, then the composite ones). Cheap pure parts go
-    first, costly pure parts (searches to the end of the file) last."""
+    """The parts of a rule object in the order to try them, cheapest first. A part that
+    binds or reads metavariables keeps its place among those that do (ast-grep's order: the
+    node's own keys, then the relational ones, then the composite ones); a pure part (one
+    that does neither) may go anywhere, since it cannot change what the others bind. So the
+    two lists are merged by cost, each keeping its own order."""
     if len(parts) < 2 or not any(p.pure() for p in parts):
         return parts
-    cheap = [p for p in parts if p.pure() and _cost(p) == 0]
     bound = [p for p in parts if not p.pure()]
-    costly = sorted((p for p in parts if p.pure() and _cost(p) > 0), key=_cost)
-    return cheap + bound + costly
+    free = sorted((p for p in parts if p.pure()), key=_cost)
+    out: list[Rule] = []
+    while bound and free:
+        out.append(free.pop(0) if _cost(free[0]) <= _cost(bound[0]) else bound.pop(0))
+    return out + bound + free
 
 
 def _check_cycles(utils: dict[str, Rule]) -> None:

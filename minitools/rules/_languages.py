@@ -27,11 +27,16 @@ ALIASES: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=1)
+def _available() -> frozenset[str]:
+    return frozenset(available_languages())
+
+
 def language_id(name: str) -> str | None:
     """The pack's grammar for a rule's `language`, or None when there is none."""
     key = name.strip().lower()
     key = ALIASES.get(key, key)
-    return key if key in available_languages() else None
+    return key if key in _available() else None
 
 
 @lru_cache(maxsize=64)

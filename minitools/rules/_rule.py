@@ -62,6 +62,11 @@ class Rule:
         memoised test that rules nodes out before the full one runs."""
         return self if self.pure() else None
 
+    def tokens(self) -> frozenset[bytes]:
+        """Tokens a file must contain for this rule to match anywhere in it (the patterns'
+        own words): a file lacking one is not parsed for the rule."""
+        return frozenset()
+
 
 class PatternRule(Rule):
     __slots__ = ("pattern", "_kinds")
@@ -79,10 +84,30 @@ class PatternRule(Rule):
     def pure(self) -> bool:
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
 
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset(self.pattern.literals)
+
     def necessary(self) -> Rule | None:
-        if self.pure():
-            return self
-        return None if self._kinds is None else KindRule("", self._kinds)
+        # matching with nothing bound is necessary for matching with anything bound, and its
+        # answer does not depend on the environment
+        return self if self.pure() else _Shape(self.pattern, self._kinds)
+
+
+class _Shape(Rule):
+    """A pattern's shape: whether it matches with no metavariable bound (the test a bound
+    pattern must pass first), binding nothing."""
+
+    __slots__ = ("pattern", "_kinds")
+
+    def __init__(self, pattern: Pattern, kinds: Kinds) -> None:
+        self.pattern = pattern
+        self._kinds = kinds
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        return env if match_in_env(self.pattern, node, {}) is not None else None
+
+    def kinds(self) -> Kinds:
+        return self._kinds
 
 
 class KindRule(Rule):
@@ -110,6 +135,37 @@ class RegexRule(Rule):
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         text = (node.text or b"").decode("utf-8", errors="replace")
         return env if self.regex.search(text) else None
+
+    def tokens(self) -> frozenset[bytes]:
+        word = required_literal(self.regex)
+        return frozenset({word.encode("utf-8")}) if len(word) >= 3 else frozenset()
+
+
+def required_literal(regex: re.Pattern[str]) -> str:
+    """The longest run of plain characters every match of `regex` contains (`^(Cookie)$`
+    gives `Cookie`), or "" when there is none (or the case does not matter)."""
+    if regex.flags & re.IGNORECASE:
+        return ""
+    from re import _parser  # type: ignore[attr-defined]  # the standard library's own reader
+
+    try:
+        parsed = _parser.parse(regex.pattern, regex.flags)
+    except Exception:  # noqa: BLE001 - what re compiled, its reader reads; nothing is lost otherwise
+        return ""
+    best, run = "", ""
+    items = list(parsed)
+    while items:
+        op, arg = items.pop(0)
+        if op is _parser.LITERAL:
+            run += chr(arg)
+            continue
+        if op is _parser.SUBPATTERN and len(arg[-1]) and not (arg[1] or arg[2]):
+            items[:0] = list(arg[-1])  # a plain group: its items in line
+            continue
+        if op is _parser.AT:
+            continue  # an anchor breaks no run
+        best, run = max(best, run, key=len), ""
+    return max(best, run, key=len)
 
 
 class NthChildRule(Rule):
@@ -185,6 +241,9 @@ class Relation(Rule):
         if inner is None:
             return None
         return type(self)(inner, self.stop_by, self.field, self.language)
+
+    def tokens(self) -> frozenset[bytes]:
+        return self.rule.tokens()  # the surrounding node is in the file too
 
     def ruled_out(self, node: tree_sitter.Node) -> bool:
         """Whether the pure part of this rule already fails at `node` (only for a rule that
@@ -364,38 +423,35 @@ class Has(Relation):
         return None
 
 
-class Precedes(Relation):
+class _Siblings(Relation):
+    """`precedes` and `follows`: the siblings one way along (`step`), tokens included."""
+
     __slots__ = ()
+    step: Callable[[tree_sitter.Node], tree_sitter.Node | None]
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.pure():
-            return env if self._chain_end(node, _next) else None
+            return env if self._chain_end(node, type(self).step) else None
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        n = node.next_sibling
+        step = type(self).step
+        n = step(node)
         while n is not None:
             yield n
             if self.stop_by == "neighbor":
                 return
-            n = n.next_sibling
+            n = step(n)
 
 
-class Follows(Relation):
+class Precedes(_Siblings):
     __slots__ = ()
+    step = staticmethod(_next)
 
-    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        if self.stop_by == "end" and self.pure():
-            return env if self._chain_end(node, _previous) else None
-        return Relation.match(self, node, env)
 
-    def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        n = node.prev_sibling
-        while n is not None:
-            yield n
-            if self.stop_by == "neighbor":
-                return
-            n = n.prev_sibling
+class Follows(_Siblings):
+    __slots__ = ()
+    step = staticmethod(_previous)
 
 
 class All(Rule):
@@ -420,6 +476,9 @@ class All(Rule):
 
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
+
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset().union(*(r.tokens() for r in self.rules))
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -451,6 +510,10 @@ class Any(Rule):
 
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
+
+    def tokens(self) -> frozenset[bytes]:
+        sets = [r.tokens() for r in self.rules]
+        return frozenset.intersection(*sets) if sets else frozenset()
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -507,6 +570,9 @@ class Matches(Rule):
         if self.pure():
             return self
         return None if self.target is None else self.target.necessary()
+
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset() if self.target is None else self.target.tokens()
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         assert self.target is not None, f"utility {self.name} was never resolved"

@@ -207,17 +207,23 @@ class EditFamily:
                 f"under {where}, so nothing was staged. Check the pattern with ast_grep first." + (f"\n{note}" if note else ""),
                 data={"edit_id": None, "replacements": 0, "files": []},
             )
+        notes = [note] if note else []
+        if inner:
+            notes.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); "
+                         "run ast_edit again after accepting to reach them.")
+        for b in broken:
+            notes.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
+        return self._stage(staged, notes, {"files": files_data, "overlapping_left": inner, "no_longer_parses": broken,
+                                           "vanished": vanished})
+
+    def _stage(self, staged: list[StagedFile], notes: list[str], data: dict[str, Any]) -> ToolResult:
+        """Stage `staged` in the edit store: the proposal's text (its notes, then the diff, cut
+        at DIFF_PREVIEW_CHARS) and data."""
         count = sum(f.replacements for f in staged)
         summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
         edit = self.store.stage(staged, summary)
-        lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
-        if note:
-            lines.append(note)
-        if inner:
-            lines.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); "
-                         "run ast_edit again after accepting to reach them.")
-        for b in broken:
-            lines.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
+        lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".',
+                 *notes]
         diff = unified_diff(staged)
         if len(diff) > DIFF_PREVIEW_CHARS:
             cut = diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
@@ -225,15 +231,7 @@ class EditFamily:
             lines.append(f"… diff cut at {len(cut):,} of {len(diff):,} characters; data.files lists every replacement.")
         else:
             lines.append(diff.rstrip("\n"))
-        edit.data = {
-            "edit_id": edit.id,
-            "replacements": count,
-            "files": files_data,
-            "overlapping_left": inner,
-            "no_longer_parses": broken,
-            "vanished": vanished,
-            "diff_chars": len(diff),
-        }
+        edit.data = {"edit_id": edit.id, "replacements": count, **data, "diff_chars": len(diff)}
         return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
     async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
@@ -257,21 +255,15 @@ class EditFamily:
                 "Check the rule with ast_grep first.",
                 data={"edit_id": None, "replacements": 0, "files": []},
             )
-        count = sum(f.replacements for f in staged)
-        summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
-        edit = self.store.stage(staged, summary)
-        lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".']
+        notes = []
         if inner:
-            lines.append(f"{inner} fix{'es' if inner != 1 else ''} inside another were left out (the outer one wins); "
+            notes.append(f"{inner} fix{'es' if inner != 1 else ''} inside another were left out (the outer one wins); "
                          "run ast_edit again after accepting to reach them.")
         for b in broken:
-            lines.append(f"warning: {b['file']} no longer parses after this fix (it parsed before); check the fix.")
-        diff = unified_diff(staged)
-        lines.append(diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0] if len(diff) > DIFF_PREVIEW_CHARS else diff.rstrip("\n"))
-        edit.data = {"edit_id": edit.id, "replacements": count, "rule_id": config.id,
-                     "files": [{"file": f.display, "replacements": f.replacements} for f in staged],
-                     "overlapping_left": inner, "no_longer_parses": broken, "diff_chars": len(diff)}
-        return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
+            notes.append(f"warning: {b['file']} no longer parses after this fix (it parsed before); check the fix.")
+        files = [{"file": f.display, "replacements": f.replacements} for f in staged]
+        return self._stage(staged, notes, {"rule_id": config.id, "files": files, "overlapping_left": inner,
+                                           "no_longer_parses": broken})
 
     async def resolve(self, args: Mapping[str, Any]) -> ToolResult:
         edit_id, action = args["edit_id"], args["action"]

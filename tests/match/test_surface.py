@@ -15,6 +15,9 @@ def test_public_surface_is_pinned() -> None:
         "compile_pattern", "find_matches", "grammar_source", "ladder_for", "language_for_path", "load_language",
         "parse_errors", "plan_edits", "vendor_grammars",
         "LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages",
+        # what the rule engine (minitools.rules) and the rule scan build on
+        "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "node_match", "parser_for", "render", "explain_pattern",
+        "line_tree", "FilesOutcome", "fork_available", "forked_search",
     ])
     assert issubclass(match.PatternError, ValueError)
 

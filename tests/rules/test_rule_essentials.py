@@ -116,3 +116,19 @@ def test_scan_agrees_with_ast_grep_scan_finding_for_finding(essentials: Path, tm
     missing = sorted(set(theirs) - set(ours))
     extra = sorted(set(ours) - set(theirs))
     assert not missing and not extra, f"missing {missing[:5]}; extra {extra[:5]}"
+
+
+@pytest.mark.parametrize("where", ["go", "rust"])
+def test_scan_agrees_with_ast_grep_scan_on_real_code(essentials: Path, where: str) -> None:
+    """Real code: Go's net package (where the rule set finds weak TLS settings and the like)
+    and the regex crate, scanned with the whole rule set by both tools."""
+    from corpora import go_src, rust_crate
+
+    root = go_src() / "net" if where == "go" else rust_crate("regex")
+    config = str(essentials / "sgconfig.yml")
+    theirs = [f for f in _scan([ast_grep_cli(), "scan", "-c", config, "--json=stream", "."], root) if f[1] not in EXCEPTIONS]
+    ours = [f for f in _scan([sys.executable, "-m", "minitools", "ast-grep", "scan", "-c", config, "--json=stream", "."], root)
+            if f[1] not in EXCEPTIONS]
+    assert ours == theirs
+    if where == "go":
+        assert len(theirs) >= 10, "Go's net package should give the rule set findings, or this compares nothing"
