@@ -74,6 +74,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             leave(code)
         return code
     argv = list(argv)
+    if len(argv) > 1 and argv[0] == "ast-grep" and argv[1] == "run":
+        argv = ["ast-grep", *argv[2:]]  # ast-grep's name for the pattern search, the default
     if len(argv) > 1 and argv[0] == "ast-grep" and argv[1] in ("scan", "test"):
         # ast-grep's own subcommands: rule files, and their tests
         argv = [f"ast-grep-{argv[1]}", *argv[2:]]

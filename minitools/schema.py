@@ -152,13 +152,23 @@ def _strip(schema: Any, drop: Iterable[str]) -> Any:
     return schema
 
 
+def _one_type(schema: Any) -> Any:
+    """A schema whose `type` lists are cut to their first type (Gemini's dialect takes one)."""
+    if isinstance(schema, dict):
+        return {k: (v[0] if k == "type" and isinstance(v, list) else _one_type(v)) for k, v in schema.items()}
+    if isinstance(schema, list):
+        return [_one_type(v) for v in schema]
+    return schema
+
+
 def export(spec: ToolSpec, fmt: str = "jsonschema") -> JSONObject:
     """A tool's schema in the shape an agent API takes.
 
     - ``jsonschema``: ``{name, description, parameters}`` with plain JSON Schema;
     - ``openai``: the Chat Completions / Responses ``{"type": "function", "function": {...}}`` form;
     - ``anthropic``: the Messages API ``{name, description, input_schema}`` form;
-    - ``gemini``: a function declaration (its schema dialect has no ``additionalProperties``).
+    - ``gemini``: a function declaration (its schema dialect has no ``additionalProperties``, and
+      one ``type`` a value: `rule`'s object-or-text is offered as an object).
     """
     params = spec.parameters
     if fmt == "jsonschema":
@@ -174,7 +184,7 @@ def export(spec: ToolSpec, fmt: str = "jsonschema") -> JSONObject:
         return {
             "name": spec.name,
             "description": spec.description,
-            "parameters": _strip(params, ("additionalProperties", "default")),
+            "parameters": _one_type(_strip(params, ("additionalProperties", "default"))),
         }
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
 

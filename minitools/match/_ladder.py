@@ -11,7 +11,7 @@ rungs tried, in order.
 
 from __future__ import annotations
 
-__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES", "BODY_RUNS", "SPECIFIERS"]
+__all__ = ["Rung", "ladder_for", "METAVAR_CHAR", "SUB_CONSTRUCTS", "STATEMENT_END", "HOLE_KINDS", "TYPE_LOOKALIKES", "BODY_RUNS", "SPECIFIERS"]
 
 Rung = tuple[str, str, str]
 
@@ -43,11 +43,15 @@ HOLE_KINDS: dict[str, frozenset[str]] = {
 # A fragment that reads as an expression means the expression, and its type reading is dropped,
 # except where the expression is one a type is spelled like and the person may mean either: in
 # TypeScript `Promise<$T>` (an instantiation expression, or the generic type of a signature) and
-# `$A | undefined` (a bitwise or, or a union type). `($$$P) => $B` means arrow functions, not
-# function types.
+# `$A | undefined` (a bitwise or, or a union type), and a qualified name in Go, Java and Rust.
+# `($$$P) => $B` means arrow functions, not function types.
 TYPE_LOOKALIKES: dict[str, frozenset[str]] = {
     "typescript": frozenset({"instantiation_expression", "binary_expression"}),
     "tsx": frozenset({"instantiation_expression", "binary_expression"}),
+    # a qualified name: Go `unsafe.Pointer`, Java `Map.Entry`, Rust `io::Result` as a type too
+    "go": frozenset({"selector_expression"}),
+    "java": frozenset({"field_access"}),
+    "rust": frozenset({"scoped_identifier"}),
 }
 
 # A type written with its body and the `;` that ends its declaration (C `struct $S { $$$F };`)
@@ -150,6 +154,97 @@ _LADDERS["kotlin"] = [
     ("annotation", "class __MT {\n", "\nfun __mt() {}\n}"),
     ("declaration", "", ""),
 ]
+
+# Sub-constructs: the places a fragment cut from inside a construct is written (an argument, a
+# parameter, a case or match arm, a catch or except clause, an import clause, a struct literal's
+# field, a comprehension's clause). They come after the rungs above and read a fragment only as
+# one node (`$A, $B` is no run of arguments), and, like a class member, such a reading is dropped
+# when the fragment reads as an expression (`$A = $B` in Python is no keyword argument:
+# docs/architecture.md, "Matcher"). Where a prefix ends a line with an indentation (Python), the
+# fragment's later lines are indented by as much.
+_C_SWITCH = _C_LIKE_BLOCK + "switch (__mt) {\n"
+_SUB: dict[str, list[Rung]] = {
+    "python": [
+        ("argument", "__mt(", ")"),
+        ("parameter", "def __mt(", "): pass"),
+        ("clause", "try:\n    pass\n", ""),
+        ("clause", "if __mt:\n    pass\n", ""),
+        ("clause", "[__mt for __mt in __mt ", "]"),
+        ("case", "match __mt:\n    ", ""),
+        ("dictionary entry", "{", "}"),
+        ("import", "from __mt import ", ""),
+    ],
+    "javascript": [
+        ("argument", "__mt(", ");"),
+        ("parameter", "function __mt(", ") {}"),
+        ("object entry", "__mt = {", "};"),
+        ("case", "switch (__mt) {\n", "\n}"),
+        ("clause", "try {} ", ""),
+        ("import", "import ", " from '__mt';"),
+        ("parameter list", "function __mt", " {}"),
+    ],
+    "go": [
+        ("argument", "package __mt\nvar __mt = __mt(", ")\n"),
+        ("parameter", "package __mt\nfunc __mt(", ") {}\n"),
+        ("case", "package __mt\nfunc __mt() {\nswitch __mt {\n", "\n}\n}\n"),
+        ("clause", "package __mt\nfunc __mt() {\nfor ", " {}\n}\n"),
+        ("composite literal entry", "package __mt\nvar __mt = __MT{", "}\n"),
+        ("import", "package __mt\nimport ", "\n"),
+        ("parameter list", "package __mt\nfunc __mt", " {}\n"),
+    ],
+    "c": [
+        ("argument", "int __mt = __mt(", ");"),
+        ("parameter", "void __mt(", ");"),
+        ("case", _C_SWITCH, "\n}\n}"),
+        ("initializer entry", "int __mt = {", "};"),
+        ("preprocessor", "", "\n#endif\n"),
+        ("parameter list", "void __mt", ";"),
+    ],
+    "java": [
+        ("argument", "class __MT { Object __mt = __mt(", "); }"),
+        ("parameter", "class __MT { void __mt(", ") {} }"),
+        ("case", "class __MT { void __mt() {\nswitch (__mt) {\n", "\n}\n}}"),
+        ("clause", "class __MT { void __mt() {\ntry {} ", "\n}}"),
+        ("parameter", "class __MT { void __mt() {\ntry {} catch (", ") {}\n}}"),
+        ("parameter list", "class __MT { void __mt", " {} }"),
+        ("modifiers", "class __MT { ", " void __mt() {} }"),
+        ("type argument", "class __MT { __MT", " __mt; }"),
+        ("constructor statement", "class __MT { __MT() {\n", "\n}}"),
+        ("body", "class __MT ", ""),
+    ],
+    "rust": [
+        ("argument", "const __MT: () = __mt(", ");"),
+        ("parameter", "fn __mt(", ") {}"),
+        ("match arm", "fn __mt() {\nmatch __mt {\n", "\n}\n}"),
+        ("struct literal field", "const __MT: () = __MT {", "};"),
+        ("clause", "fn __mt() {\nif ", " {}\n}"),
+        ("import", "use ", ";"),
+        ("parameter list", "fn __mt", " {}"),
+        ("modifiers", "", " fn __mt() {}"),
+        ("parameter list", "const __MT: () = ", " ();"),
+        ("type parameter", "fn __mt", "() {}"),
+        ("clause", "fn __mt() {\nif __mt {} ", "\n}"),
+        ("clause", "fn __mt() ", " {}"),
+        ("body", "struct __MT ", ""),
+        ("body", "enum __MT ", ""),
+        ("body", "fn __mt() {\nmatch __mt ", "\n}"),
+    ],
+}
+_SUB["typescript"] = [
+    *_SUB["javascript"],
+    ("type argument", "let __mt: __MT<", ">;"),
+    ("type argument", "let __mt: __MT", ";"),
+    ("type annotation", "let __mt", ";"),
+    ("type parameter", "function __mt", "() {}"),
+]
+_SUB["tsx"] = _SUB["typescript"]
+_SUB["cpp"] = [r for r in _SUB["c"] if r[0] != "initializer entry"]
+SUB_CONSTRUCTS = frozenset(name for rungs in _SUB.values() for name, _, _ in rungs) - {
+    name for rungs in _LADDERS.values() for name, _, _ in rungs
+}
+for _language, _rungs in _SUB.items():
+    _LADDERS[_language] = [*_LADDERS[_language], *_rungs]
+
 # Any other language: the fragment as a whole file, the way the ast-grep CLI parses it.
 _DEFAULT: list[Rung] = [("statement", "", "")]
 

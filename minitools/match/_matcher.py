@@ -111,7 +111,10 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRu
     if t.kind_id != p.kind_id:
         return None
     if not p.children:
-        return env if t.text == p.btext else None
+        if t.text == p.btext:
+            return env
+        # a directive's token: `# include` is `#include`
+        return env if p.btext[:1] == b"#" and b"".join((t.text or b"").split()) == p.btext else None
     r = match_seq(p.children, 0, t.children, 0, env, rules)
     return None if r is None else r[0]
 
@@ -169,7 +172,7 @@ def match_seq(
             env, i, j = got, i + 1, j + 1
             continue
         if not p.meta and not p.children:
-            if not t.is_named:
+            if not t.is_named or t.kind_id in rules.keywords:
                 j += 1  # a token the pattern does not write, where it expects a token
                 continue
             if p.kind_id in rules.terminators:
@@ -229,13 +232,15 @@ def iter_matches(
     siblings: dict[int, tuple[list[tree_sitter.Node], dict[tuple[int, int, int], int]]] = {}
     for node in candidates:
         parent = node.parent
-        if parent is None:
-            continue
+        if parent is None or node.is_extra:
+            continue  # (a run starts at its first node, not at a comment before it)
         known = siblings.get(parent.id)
         if known is None:
             kids = parent.children
-            # the parent's own closing tokens (a block's `}`) are not part of any run
-            while kids and not kids[-1].is_named and not kids[-1].is_extra:
+            # the parent's own closing tokens (a block's `}`) are not part of any run; a parent
+            # that opens with no token (a file) has none: its last `;` ends a statement
+            opens = next((k for k in kids if not k.is_extra), None)
+            while opens is not None and not opens.is_named and kids and not kids[-1].is_named and not kids[-1].is_extra:
                 kids = kids[:-1]
             known = siblings[parent.id] = (kids, {(k.start_byte, k.end_byte, k.kind_id): n for n, k in enumerate(kids)})
         kids, where = known

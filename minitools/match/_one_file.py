@@ -285,9 +285,10 @@ def _has_word(source: bytes, word: bytes) -> bool:
 
 
 def _has_literals(pattern: Pattern, source: bytes) -> bool:
-    """The pre-filter: every token the pattern writes occurs in `source` (words as whole words)."""
+    """The pre-filter: every token the pattern writes occurs in `source` (words as whole words,
+    but for text inside a string or comment)."""
     for lit in pattern.literals:
-        if lit[0] in _WORD_START and all(c in _WORD for c in lit):
+        if lit[0] in _WORD_START and all(c in _WORD for c in lit) and lit not in pattern.loose:
             if not _has_word(source, lit):
                 return False
         elif lit not in source:

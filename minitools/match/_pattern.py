@@ -26,7 +26,7 @@ class Pattern:
     """A compiled pattern: `nodes` is one node, or several for a hole that spans a run of
     siblings (a Dart call is `identifier` + `selector`; docs/architecture.md, "Matcher")."""
 
-    __slots__ = ("source", "language", "rung", "nodes", "metavar_names", "literals", "anchors", "alternatives")
+    __slots__ = ("source", "language", "rung", "nodes", "metavar_names", "literals", "anchors", "alternatives", "loose")
 
     def __init__(
         self,
@@ -44,6 +44,9 @@ class Pattern:
         self.nodes = nodes
         self.metavar_names = metavar_names
         self.literals = literals  # tokens every matching file contains
+        # those of them that may be glued to identifier characters in a matching file: text
+        # inside a string or comment (`a` of `` `a${b}c` ``)
+        self.loose: frozenset[bytes] = frozenset()
         # for a single-node pattern: each token its root's subtree writes as a whole leaf,
         # with the kinds from each such leaf up to the root: the candidates are found from
         # the rarest
@@ -79,26 +82,39 @@ def _required(children: tuple[PNode, ...]) -> list[PNode]:
     return out
 
 
-def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[bytes, ...]:
-    """The tokens every matching file contains; `optional` (a terminator a line break can
-    stand for) is not one of them, nor a separator after a `$$$`."""
-    out: dict[bytes, None] = {}
+# a preprocessor directive's token: the lexer takes `# include` as `#include`
+_DIRECTIVE = re.compile(r"#\s*([a-z]+)")
 
-    def walk(p: PNode) -> None:
+
+def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[tuple[bytes, ...], frozenset[bytes]]:
+    """The tokens every matching file contains, and those of them that are text inside a
+    string or comment (which a file may hold glued to other identifier characters);
+    `optional` (a terminator a line break can stand for) is not one of them, nor a separator
+    after a `$$$`; for a directive (`#include`), its word."""
+    out: dict[bytes, None] = {}
+    loose: set[bytes] = set()
+
+    def walk(p: PNode, inside: bool) -> None:
         if p.meta:
             return
         if not p.children:
             token = p.text.strip()
+            directive = _DIRECTIVE.fullmatch(token)
+            if directive:
+                token = directive.group(1)
             if token and token != optional:
                 out[token.encode("utf-8")] = None
+                if inside:
+                    loose.add(token.encode("utf-8"))
             return
+        inside = inside or ("string" in p.kind or "comment" in p.kind)
         for c in _required(p.children):
-            walk(c)
+            walk(c, inside)
 
     for n in nodes:
-        walk(n)
+        walk(n, False)
     # longest first: the rarest in practice, so a file without it is rejected soonest
-    return tuple(sorted(out, key=len, reverse=True))
+    return tuple(sorted(out, key=len, reverse=True)), frozenset(loose)
 
 
 def _anchors(
@@ -117,7 +133,7 @@ def _anchors(
             return
         here = (p.kind_id, *above)
         if not p.children:
-            if p.btext and p.btext.strip() == p.btext and p.text != optional:
+            if p.btext and p.btext.strip() == p.btext and p.text != optional and not _DIRECTIVE.fullmatch(p.text):
                 paths.setdefault(p.btext, {})[here] = None
             return
         for c in _required(p.children):
@@ -185,13 +201,12 @@ def compile_pattern(source: str, language: str) -> Pattern:
         fragment = _METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)
     chosen = read(fragment, language, char, source)
     optional = TERMINATORS.get(language)  # a terminator a line break can stand for
-    patterns = [
-        Pattern(
-            source, language, r.rungs[0], r.nodes, _names(r.nodes),
-            _literals(r.nodes, optional), _anchors(r.nodes, optional),
-        )
-        for r in chosen
-    ]
+    patterns = []
+    for r in chosen:
+        literals, loose = _literals(r.nodes, optional)
+        pattern = Pattern(source, language, r.rungs[0], r.nodes, _names(r.nodes), literals, _anchors(r.nodes, optional))
+        pattern.loose = loose
+        patterns.append(pattern)
     head = patterns[0]
     if len(patterns) > 1:
         head.alternatives = tuple(patterns[1:])
@@ -199,5 +214,6 @@ def compile_pattern(source: str, language: str) -> Pattern:
         # are a cheaper test, and as sound a pre-filter for the union
         shared = set(head.literals).intersection(*(q.literals for q in patterns[1:]))
         head.literals = tuple(sorted(shared, key=len, reverse=True))
+        head.loose = head.loose.union(*(q.loose for q in patterns[1:]))
         head.metavar_names = head.metavar_names.intersection(*(q.metavar_names for q in patterns[1:]))
     return head

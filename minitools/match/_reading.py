@@ -13,7 +13,8 @@ from enum import IntEnum
 import tree_sitter
 
 from minitools.match._grammars import load_language, parser_for
-from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, TYPE_LOOKALIKES, ladder_for
+from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, SUB_CONSTRUCTS, TYPE_LOOKALIKES, ladder_for
+from minitools.match._rules import CONTINUATIONS
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -119,10 +120,23 @@ _INTERPOLATIONS = frozenset({"template_substitution", "interpolation", "interpol
 
 
 def _build(
-    node: tree_sitter.Node, char: str, regexes: tuple[re.Pattern[str], ...], literal: bool, added: frozenset[int]
+    node: tree_sitter.Node,
+    char: str,
+    regexes: tuple[re.Pattern[str], ...],
+    literal: bool,
+    added: frozenset[int],
+    quoted: frozenset[int] = frozenset(),
 ) -> PNode | None:
     """The pattern node for `node`; `added` holds the offsets of tokens the compiler wrote
-    into the fragment (a `;` after a `$$$` in statement position), which are left out."""
+    into the fragment (a `;` after a `$$$` in statement position), which are left out, and
+    `quoted` those of the quotes it wrote around a metavariable where the grammar wants a
+    string (`from $M`): that string is the metavariable."""
+    if quoted and node.start_byte in quoted and node.is_named:
+        inner = (node.text or b"").decode("utf-8")[1:-1]
+        m = regexes[2].fullmatch(inner)
+        if m:
+            name = None if m.group(1).startswith("_") else m.group(1)
+            return PNode(node.kind_id, node.type, node.is_named, inner.replace(char, "$"), (), SINGLE, name)
     if node.is_extra and not node.is_error:
         return None  # comments and line continuations: the matcher skips them in the target too
     if node.is_missing:
@@ -148,10 +162,24 @@ def _build(
     literal = node.type not in _INTERPOLATIONS and (literal or _is_literal_context(node.type))
     children = []
     for child in node.children:
-        built = _build(child, char, regexes, literal, added)
+        built = _build(child, char, regexes, literal, added, quoted)
         if built is not None:
             children.append(built)
+    if children and literal and _hides_text(node):
+        # text no child holds (a Dart string's contents): the node compares by its whole text
+        return PNode(node.kind_id, node.type, node.is_named, restored, ())
     return PNode(node.kind_id, node.type, node.is_named, restored, tuple(children))
+
+
+def _hides_text(node: tree_sitter.Node) -> bool:
+    """Whether some of `node`'s text, other than whitespace, lies in none of its children."""
+    data = node.text or b""
+    at = node.start_byte
+    for child in node.children:
+        if data[at - node.start_byte : child.start_byte - node.start_byte].strip():
+            return True
+        at = max(at, child.end_byte)
+    return bool(data[at - node.start_byte :].strip())
 
 
 def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tree_sitter.Node] | None:
@@ -173,6 +201,9 @@ def _hole(root: tree_sitter.Node, start: int, end: int, absorb: int) -> list[tre
             kids = [c for c in node.children if not c.is_extra and not c.is_missing]
             if len(kids) > 1:
                 return kids
+        return [node]
+    if node.start_byte == start and not (node.text or b"")[end - start :].strip():
+        # a node that takes the line break after it (a Go case clause, a C directive)
         return [node]
     kids = [c for c in node.children if not c.is_extra]
     first = next((i for i, c in enumerate(kids) if c.start_byte == start), None)
@@ -228,6 +259,22 @@ def _statement_run(hole: list[tree_sitter.Node], bodies: frozenset[str] = frozen
             one = one.children[0]
         return [one]
     return kids
+
+
+def _is_body_run(hole: list[tree_sitter.Node], start: int, end: int, language: str) -> bool:
+    """Whether a hole of several siblings is a run of statements or members: the siblings of a
+    body the scaffold wrote around the fragment (its brackets on both sides) or of the whole
+    file. Children of a node the fragment only partly is (Go `$A = $E` as the tail of `var
+    __mt $A = $E`, C `int $A` as the type and name of a declaration) are no run a user means:
+    as a pattern they would match those children inside any such node. Dart's continuing
+    siblings (`foo` `.bar()`) are one expression wherever they sit."""
+    continuing = CONTINUATIONS.get(language, ())
+    if continuing and all(n.type in continuing for n in hole[1:]):
+        return True
+    up = hole[0].parent
+    while up is not None and up.start_byte >= start and up.end_byte <= end:
+        up = up.parent  # a node of the run's own extent (Go's statement_list)
+    return up is None or (up.start_byte < start and up.end_byte > end)
 
 
 def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
@@ -294,14 +341,44 @@ def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
     return False
 
 
-def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...]]]:
+# Where the grammar wants a string literal after a keyword (a module to import from), a
+# metavariable there is also read as that string: TypeScript `import { $$$ } from $M`.
+STRING_SLOTS: dict[str, str] = {
+    **dict.fromkeys(["javascript", "typescript", "tsx"], r"\b(?:from|import)\s+"),
+    "go": r"\bimport\s+(?:\(\s*)?(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?",
+    "dart": r"\b(?:import|export|part)\s+",
+}
+
+
+def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, tuple[int, ...]] | None:
+    """The fragment with each metavariable in a STRING_SLOTS place that ends the statement
+    (`from $M`, not the `import $A` of `import $A from $M`) written as a string:
+    (bytes, offsets of the quotes opened), or None where there is none."""
+    slot = STRING_SLOTS.get(language)
+    if slot is None:
+        return None
+    out, opened, last = b"", [], 0
+    for m in re.finditer(rf"({slot})({re.escape(char)}[A-Z_][A-Z0-9_]*)(?=[ \t]*(?:[;)\n]|\Z))", fragment):
+        out += fragment[last : m.start(2)].encode("utf-8")
+        opened.append(len(out))
+        out += b'"' + m.group(2).encode("utf-8") + b'"'
+        last = m.end()
+    if not opened:
+        return None
+    return out + fragment[last:].encode("utf-8"), tuple(opened)
+
+
+def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...], tuple[int, ...]]]:
     """The fragment as written, and, where the language ends a statement with a token a
     `$$$` before `}` lacks (Dart reads `{ $$$ }` as a set literal), with that token written
-    after each such `$$$`: (bytes, offsets of the tokens written)."""
+    after each such `$$$`; and with a metavariable where a string is wanted quoted (STRING_SLOTS):
+    (bytes, offsets of the tokens written, offsets of the quotes written)."""
     as_written = fragment.encode("utf-8")
+    quoted = _quoted(fragment, language, char)
+    more = [(quoted[0], (), quoted[1])] if quoted else []
     end = STATEMENT_END.get(language)
     if end is None:
-        return [(as_written, ())]
+        return [(as_written, (), ()), *more]
     c = re.escape(char)
     out, added, last = b"", [], 0
     for m in re.finditer(rf"{c}{c}{c}(?:[A-Z_][A-Z0-9_]*)?(?=\s*\}})", fragment):
@@ -310,8 +387,8 @@ def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tup
         out += end.encode("utf-8")
         last = m.end()
     if not added:
-        return [(as_written, ())]
-    return [(as_written, ()), (out + fragment[last:].encode("utf-8"), tuple(added))]
+        return [(as_written, (), ()), *more]
+    return [(as_written, (), ()), (out + fragment[last:].encode("utf-8"), tuple(added), ()), *more]
 
 
 # the rungs whose readings a fragment that reads as an expression keeps
@@ -340,7 +417,9 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
     or annotation reading stays (C# `[Obsolete]` is a collection expression too); a reading that
     is a bare metavariable is dropped when another keeps some of what the fragment writes
-    (JavaScript `$A;` read as a class field named `$A` would match every node)."""
+    (JavaScript `$A;` read as a class field named `$A` would match every node); and a fragment of
+    metavariables alone keeps its first reading only (Java `$A $B` is a local declaration, as
+    the CLI reads it, not also every field and parameter)."""
     shaped = [r for r in readings if not (len(r.nodes) == 1 and r.nodes[0].meta)]
     readings = shaped or readings
     grammar = load_language(language)
@@ -357,7 +436,18 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
             r for r in readings
             if r in expressions or (typed and "type" in r.rungs) or HOLE_KINDS.keys() & set(r.rungs)
         ]
+    if not any(_writes_a_token(b) for r in readings for b in r.nodes):
+        # metavariables alone (Java `$A $B`) say nothing of which construct is meant: the
+        # first reading, as the CLI parses the fragment, not every construct of two names
+        readings = readings[:1]
     return readings
+
+
+def _writes_a_token(p: PNode) -> bool:
+    """Whether the tree has a leaf that is no metavariable."""
+    if p.meta:
+        return False
+    return not p.children or any(_writes_a_token(c) for c in p.children)
 
 
 def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
@@ -368,19 +458,26 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
     tried: list[str] = []
     # each distinct tree, with the rungs that read the fragment so, in ladder order
     found: dict[tuple[object, ...], Reading] = {}
-    for body, added in _spellings(fragment, language, char):
+    for body, added, quotes in _spellings(fragment, language, char):
         for name, prefix, suffix in ladder_for(language):
             if name not in tried:
                 tried.append(name)
             pre = prefix.encode("utf-8")
-            text = prefix + body.decode("utf-8") + suffix
+            written = body.decode("utf-8")
+            indent = prefix[prefix.rfind("\n") + 1 :] if "\n" in prefix else ""
+            if indent and not indent.strip() and "\n" in written:
+                if added:
+                    continue  # (no language both indents and writes tokens into the fragment)
+                written = written.replace("\n", "\n" + indent)  # an indented body's later lines
+            text = prefix + written + suffix
+            span = len(written.encode("utf-8"))
             tree = parser.parse(text.encode("utf-8"))
             check_depth(tree.root_node, source)
             recovery = _recovery(tree.root_node, text, char)
             if recovery is None:
                 continue
             absorb = 1 if suffix.startswith(";") else 0
-            hole = _hole(tree.root_node, len(pre), len(pre) + len(body), absorb)
+            hole = _hole(tree.root_node, len(pre), len(pre) + span, absorb)
             if not hole:
                 continue
             hole = _statement_run(hole, BODY_RUNS.get(language, frozenset()))
@@ -391,11 +488,14 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 # member (the `;` a separator it may go without, as a match's extent does);
                 # a type declared with its body and the `;` after it: the type (SPECIFIERS)
                 hole = hole[:-1]
+            if len(hole) > 1 and (name in SUB_CONSTRUCTS or not _is_body_run(hole, len(pre), len(pre) + span, language)):
+                continue
             only = HOLE_KINDS.get(name)
             if only is not None and (len(hole) != 1 or hole[0].type not in only):
                 continue
             at = frozenset(len(pre) + a for a in added)
-            built = tuple(b for b in (_build(n, char, regexes, False, at) for n in hole) if b is not None)
+            opened = frozenset(len(pre) + q for q in quotes)
+            built = tuple(b for b in (_build(n, char, regexes, False, at, opened) for n in hole) if b is not None)
             if built:
                 reading = found.setdefault(tuple([_shape(b) for b in built]), Reading(built, recovery))
                 reading.rungs.append(name)

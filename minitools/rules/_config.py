@@ -42,6 +42,7 @@ _CONFIG_KEYS = (
     "id", "language", "rule", "constraints", "utils", "transform", "fix", "severity", "message",
     "note", "url", "metadata", "files", "ignores", "labels",
 )
+MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
 _ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 _METAVAR_NAME = re.compile(r"\$?([A-Z_][A-Z0-9_]*)\Z")
 
@@ -102,6 +103,9 @@ class _Reader:
         self.pending: list[tuple[Matches, str]] = []
 
     def rule(self, obj: Any, where: str) -> Rule:
+        if where.count(".") > MAX_RULE_DEPTH:
+            raise RuleError(f"{where[:80]}…: rules nest deeper than {MAX_RULE_DEPTH} levels; "
+                            "flatten them with all/any or utils")
         obj = _expect(obj, Mapping, where, "a rule object (keys: " + ", ".join(RULE_KEYS) + ")")
         unknown = [k for k in obj if k not in RULE_KEYS]
         if unknown:

@@ -38,6 +38,8 @@ def read_documents(text: str, where: str) -> list[Any]:
     if stripped[:1] in ("{", "["):
         try:
             value = json.loads(text)
+        except RecursionError:
+            raise RuleError(f"{where}: the JSON nests too deep for a rule file") from None
         except ValueError:
             pass
         else:

@@ -62,6 +62,11 @@ class Rule:
         memoised test that rules nodes out before the full one runs."""
         return self if self.pure() else None
 
+    def tokens(self) -> frozenset[bytes]:
+        """Tokens a file must contain for this rule to match anywhere in it (the patterns'
+        own words): a file lacking one is not parsed for the rule."""
+        return frozenset()
+
 
 class PatternRule(Rule):
     __slots__ = ("pattern", "_kinds")
@@ -78,6 +83,9 @@ class PatternRule(Rule):
 
     def pure(self) -> bool:
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
+
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset(self.pattern.literals)
 
     def necessary(self) -> Rule | None:
         # matching with nothing bound is necessary for matching with anything bound, and its
@@ -127,6 +135,37 @@ class RegexRule(Rule):
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         text = (node.text or b"").decode("utf-8", errors="replace")
         return env if self.regex.search(text) else None
+
+    def tokens(self) -> frozenset[bytes]:
+        word = required_literal(self.regex)
+        return frozenset({word.encode("utf-8")}) if len(word) >= 3 else frozenset()
+
+
+def required_literal(regex: re.Pattern[str]) -> str:
+    """The longest run of plain characters every match of `regex` contains (`^(Cookie)$`
+    gives `Cookie`), or "" when there is none (or the case does not matter)."""
+    if regex.flags & re.IGNORECASE:
+        return ""
+    from re import _parser  # type: ignore[attr-defined]  # the standard library's own reader
+
+    try:
+        parsed = _parser.parse(regex.pattern, regex.flags)
+    except Exception:  # noqa: BLE001 - what re compiled, its reader reads; nothing is lost otherwise
+        return ""
+    best, run = "", ""
+    items = list(parsed)
+    while items:
+        op, arg = items.pop(0)
+        if op is _parser.LITERAL:
+            run += chr(arg)
+            continue
+        if op is _parser.SUBPATTERN and len(arg[-1]) and not (arg[1] or arg[2]):
+            items[:0] = list(arg[-1])  # a plain group: its items in line
+            continue
+        if op is _parser.AT:
+            continue  # an anchor breaks no run
+        best, run = max(best, run, key=len), ""
+    return max(best, run, key=len)
 
 
 class NthChildRule(Rule):
@@ -202,6 +241,9 @@ class Relation(Rule):
         if inner is None:
             return None
         return type(self)(inner, self.stop_by, self.field, self.language)
+
+    def tokens(self) -> frozenset[bytes]:
+        return self.rule.tokens()  # the surrounding node is in the file too
 
     def ruled_out(self, node: tree_sitter.Node) -> bool:
         """Whether the pure part of this rule already fails at `node` (only for a rule that
@@ -435,6 +477,9 @@ class All(Rule):
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
 
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset().union(*(r.tokens() for r in self.rules))
+
     def necessary(self) -> Rule | None:
         if self.pure():
             return self
@@ -465,6 +510,10 @@ class Any(Rule):
 
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
+
+    def tokens(self) -> frozenset[bytes]:
+        sets = [r.tokens() for r in self.rules]
+        return frozenset.intersection(*sets) if sets else frozenset()
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -521,6 +570,9 @@ class Matches(Rule):
         if self.pure():
             return self
         return None if self.target is None else self.target.necessary()
+
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset() if self.target is None else self.target.tokens()
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         assert self.target is not None, f"utility {self.name} was never resolved"

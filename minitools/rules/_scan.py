@@ -53,6 +53,8 @@ class RuleSet:
         for config in self.configs:
             self._by_language.setdefault(config.language, []).append(config)
         self._files = {id(c): (_Globs(c.files), _Globs(c.ignores)) for c in self.configs}
+        # the words a file must hold for each rule to match in it, longest (rarest) first
+        self._tokens = {id(c): sorted(c.rule.tokens(), key=len, reverse=True) for c in self.configs}
 
     @property
     def languages(self) -> list[str]:
@@ -71,7 +73,9 @@ class RuleSet:
         return out
 
     def scan_source(self, source: bytes, language: str, path: str | None = None) -> list[Finding]:
-        configs = self.for_file(language, path)
+        """The findings in one file; a file lacking a word a rule's patterns write is not
+        searched for that rule, and not parsed at all when no rule is left."""
+        configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
         if not configs:
             return []
         tree = parser_for(language).parse(source)

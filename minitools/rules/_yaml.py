@@ -18,6 +18,22 @@ import tree_sitter
 __all__ = ["YamlError", "load_documents", "load_one"]
 
 
+MAX_DEPTH = 200  # nesting levels of collections (the loader reads them recursively)
+
+
+def _depth_over(root: tree_sitter.Node, limit: int) -> bool:
+    """Whether collections nest deeper than `limit` (counted without recursion)."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node.type in ("block_mapping", "flow_mapping", "block_sequence", "flow_sequence"):
+            depth += 1
+            if depth > limit:
+                return True
+        stack.extend((c, depth) for c in node.named_children)
+    return False
+
+
 class YamlError(ValueError):
     """The text is not YAML this loader reads; the message names the line and column."""
 
@@ -46,6 +62,8 @@ def load_documents(text: str) -> list[Any]:
     _check(tree.root_node, text)
     loader = _Loader(source)
     docs = []
+    if _depth_over(tree.root_node, MAX_DEPTH):
+        raise YamlError(f"the YAML nests deeper than {MAX_DEPTH} levels; rule files need far fewer")
     for doc in tree.root_node.named_children:
         if doc.type != "document":
             continue

@@ -73,3 +73,12 @@ def test_export_shapes(notes_root):
     assert "additionalProperties" not in gemini["parameters"]
     with pytest.raises(ValueError, match="unknown export format"):
         export(spec, "cohere")
+
+
+async def test_gemini_export_takes_one_type_a_value(tmp_path):
+    from minitools import Run
+
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        spec = next(s for s in run.tools() if s.name == "ast_grep")
+    assert spec.parameters["properties"]["rule"]["type"] == ["object", "string"]  # an object, or its YAML text
+    assert export(spec, "gemini")["parameters"]["properties"]["rule"]["type"] == "object"

@@ -213,3 +213,21 @@ STRICT_PATTERNS: list[tuple[str, str]] = [
 @pytest.mark.parametrize(("language", "pattern"), STRICT_PATTERNS, ids=[f"{lang}:{p}" for lang, p in STRICT_PATTERNS])
 def test_same_strictness_as_the_ast_grep_cli(tmp_path: Path, language: str, pattern: str) -> None:
     assert _compare(tmp_path, STRICT_SOURCES[language], language, pattern), "the case must match something"
+
+
+# What the pre-filter, the token comparison and the ladder used to miss, where the CLI
+# finds it: a template's text glued to `${`, a directive written `# include`
+FOUND_BY_BOTH: list[tuple[str, tuple[str, str], str]] = [
+    ("javascript", ("t.js", "const t = `a${b}c`;\n"), "`a${$E}c`"),
+    ("typescript", ("t.ts", "const u = `x${y}`;\nlet v = `${w}z`;\n"), "`x${$E}`"),
+    ("c", ("d.c", "#include <stdio.h>\n# include <signal.h>\n"), "#include <signal.h>"),
+    # Dart's `const` is a keyword a list may have that `[]` leaves out; `$$A` also
+    # matches unnamed nodes, and closure parameters are a fragment of their own
+    ("dart", ("l.dart", "void main() {\n  var a = [];\n  var b = const [];\n  f(const [1]);\n}\n"), "[]"),
+    ("rust", ("c.rs", "fn f() { let g = |a, b| a + b; let h = |x| x; let k = |&(a, b), c: u8| 1; }\n"), "|$$A, $$B|"),
+]
+
+
+@pytest.mark.parametrize(("language", "source", "pattern"), FOUND_BY_BOTH, ids=[f"{lang}:{p}" for lang, _, p in FOUND_BY_BOTH])
+def test_what_the_pre_filter_and_tokens_used_to_miss(tmp_path: Path, language: str, source: tuple[str, str], pattern: str) -> None:
+    assert _compare(tmp_path, source, language, pattern), "the case must match something"

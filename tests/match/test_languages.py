@@ -171,6 +171,39 @@ CASES: list[Case] = [
     # a Dart method is two siblings (signature, body): no selector names it, so ast-grep's
     # top-level functions must be among ours
     Case("dart", "void $F($$$P) { $$$B }", superset=True),
+    # one match per node, and a run of children inside an unrelated
+    # node is no match (`wordBits = 32` of `const wordBits = 32`, `int x` of `int x;`)
+    Case("go", "$A = $E"),
+    # ... and a declaration, a field or a parameter alike (the parameter rung)
+    Case("c", "int $A", "struct _ { int $A; }", "field_declaration", with_run=True,
+         also=(("void _(int $A);", "parameter_declaration"),)),
+    Case("c", "#include $H"),
+    Case("c", "#include <stdlib.h>"),
+    # metavariables alone mean what the first rung reads: a local declaration, as in the CLI
+    Case("java", "$A $B"),
+    # a fragment cut from inside a construct is found there (the sub-construct
+    # rungs), and a metavariable stands where the grammar wants a string (`from $M`)
+    Case("typescript", "import { $$$A } from $M"),
+    Case("typescript", "import $A from $M"),
+    Case("javascript", "import { $$$A } from $M"),
+    Case("python", "except $A as $B:\n    $$$C", "try:\n    pass\nexcept $A as $B:\n    $$$C", "except_clause"),
+    Case("python", "except $A:\n    $$$C", "try:\n    pass\nexcept $A:\n    $$$C", "except_clause"),
+    Case("java", "catch ($T $E) { $$$B }", "class _ { void _() { try {} catch ($T $E) { $$$B } } }", "catch_clause"),
+    Case("java", "case $A -> $B;", "class _ { void _() { switch (_) { case $A -> $B; } } }", "switch_rule"),
+    Case("rust", "$A => $B,", "fn _() { match _ { $A => $B, } }", "match_arm"),
+    Case("rust", "$A: $B", "struct _ { $A: $B }", "field_declaration",
+         also=(("fn _($A: $B) {}", "parameter"), ("fn _() { _ { $A: $B }; }", "field_initializer"))),
+    Case("go", "case $A:", "func _() { switch _ { case $A: } }", "expression_case"),
+    Case("c", "case $A:", "void _() { switch (_) { case $A: } }", "case_statement"),
+    Case("java", "public static final"),
+    Case("rust", "pub(crate)"),
+    # a Dart string compares by its text (its contents are no node of their own)
+    Case("dart", "import 'dart:io';"),
+    Case("dart", "print('closed');", "void _() { print('closed'); }", "expression_statement"),
+    # a qualified name is found in type positions too
+    Case("go", "io.Reader", "var _ io.Reader", "qualified_type", with_run=True),
+    Case("java", "Map.Entry", "class _ { Map.Entry _; }", "scoped_type_identifier", with_run=True),
+    Case("rust", "fmt::Result", "type _ = fmt::Result;", "scoped_type_identifier", with_run=True),
 ]
 
 

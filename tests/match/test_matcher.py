@@ -99,6 +99,27 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("dart", "return $A;", "String g() { return jsonEncode(x); }", [("return jsonEncode(x);", {"A": "jsonEncode(x)"})]),
     ("dart", "$A.dispose()", "void f() { a.b.dispose(); }", [("a.b.dispose()", {"A": "a.b"})]),
     ("dart", "$A == $A", "void f() { if (a.b == a.b) {} if (a.b == a.c) {} }", [("a.b == a.b", {"A": "a.b"})]),
+    # one match per node, and no run of children inside an unrelated node
+    ("c", "#include <signal.h>", "#include <stdio.h>\n#include <signal.h>\nint x;\n", [("#include <signal.h>\n", {})]),
+    ("c", "int $A", "int f(void) { int a; int b = 2; return 0; }\nint g;\n",
+     [("int a;", {"A": "a"}), ("int b = 2;", {"A": "b = 2"}), ("int g;", {"A": "g"})]),
+    ("go", "$A = $E", "package p\nconst wordBits = 32\nfunc f() { var d time.Duration = 0; x = 1 }\n", [("x = 1", {"A": "x", "E": "1"})]),
+    ("java", "$A $B", "class C { int f; void m(T t) { int x; a.b c; g(h); } }",
+     [("int x;", {"A": "int", "B": "x"}), ("a.b c;", {"A": "a.b", "B": "c"})]),
+    # strings compare by their text, in Dart too, where the contents are no node
+    ("dart", "print('zzz')", "void main() { print('a'); print('zzz'); }", [("print('zzz')", {})]),
+    ("dart", "import 'dart:collection';", "import 'dart:async';\nimport 'dart:collection';\n",
+     [("import 'dart:collection';", {})]),
+    # a qualified name is a type too; a Dart type's arguments and `?` belong to it
+    ("go", "unsafe.Pointer", "package p\nfunc f(p unsafe.Pointer) { g(unsafe.Pointer(p)) }\n", [("unsafe.Pointer", {}), ("unsafe.Pointer", {})]),
+    ("java", "Map.Entry", "class A { Map.Entry e; Object o = Map.Entry; }", [("Map.Entry", {}), ("Map.Entry", {})]),
+    ("rust", "io::Result", "fn f() -> io::Result<()> { io::Result::Ok(()) }", [("io::Result", {}), ("io::Result", {})]),
+    ("dart", "void $A($B $C)", "void f(Iterable<E> x) {}\nvoid g(List<int>? y) {}\n",
+     [("void f(Iterable<E> x)", {"A": "f", "B": "Iterable<E>", "C": "x"}), ("void g(List<int>? y)", {"A": "g", "B": "List<int>?", "C": "y"})]),
+    # a run of siblings starts at its first node, not at the comments before it, and a file's
+    # last `;` ends its last statement (a file has no closing token)
+    ("dart", "$T $X = $V;", "/// doc\n/// more\nvar lines = 0;\n", [("var lines = 0;", {"T": "var", "X": "lines", "V": "0"})]),
+    ("dart", "$T $X = $V;", "var a = 0;\nvar b = 1;\n", [("var a = 0;", {"T": "var", "X": "a", "V": "0"}), ("var b = 1;", {"T": "var", "X": "b", "V": "1"})]),
 ]
 
 

@@ -31,6 +31,7 @@ import tree_sitter
 
 from minitools.match import NodeMatch, PatternError, compile_pattern, find_matches
 from minitools.match._pattern import Pattern, PNode, parser_for
+from minitools.match._reading import _hides_text
 
 REPO = Path(__file__).resolve().parents[2]
 CORPORA = Path(os.environ.get("MINITOOLS_PROPERTY_CORPORA", REPO / "benchmarks" / "corpora"))
@@ -249,14 +250,16 @@ def _siblings(first: tree_sitter.Node, last: tree_sitter.Node) -> list[tree_sitt
     return [c for c in parent.children if c.start_byte >= first.start_byte and c.end_byte <= last.end_byte]
 
 
-def _leaves(root: tree_sitter.Node, start: int, end: int) -> list[tree_sitter.Node]:
+def _leaves(root: tree_sitter.Node, start: int, end: int, strings_whole: bool = False) -> list[tree_sitter.Node]:
+    """The target's tokens in [start, end), comments left out; with `strings_whole`, a string
+    with text none of its children holds (Dart's) is one token, as the matcher compares it."""
     out: list[tree_sitter.Node] = []
     stack = [root]
     while stack:
         n = stack.pop()
         if n.end_byte <= start or n.start_byte >= end or n.is_extra:
             continue
-        if n.child_count == 0:
+        if n.child_count == 0 or (strings_whole and "string" in n.type and not n.named_child_count and _hides_text(n)):
             if n.end_byte > n.start_byte:
                 out.append(n)
             continue
@@ -297,6 +300,12 @@ def _may_leave_out(s: tree_sitter.Node, prev: tree_sitter.Node | None, hit: tree
     return up is not None and not _contains(up, hit)
 
 
+def _same_token(target: bytes, pattern: bytes) -> bool:
+    """A target token is the pattern's: the same text, or a directive with a space after the
+    `#` (`# include` is `#include`, docs/tools.md)."""
+    return target == pattern or (pattern[:1] == b"#" and b"".join(target.split()) == pattern)
+
+
 def _really_has_tokens(pattern: Pattern, m: NodeMatch, root: tree_sitter.Node, terminator: bytes | None) -> str | None:
     """None when the match is the pattern's tokens in order, the captures included (what
     `_may_leave_out` allows aside); else what is wrong."""
@@ -331,7 +340,7 @@ def _really_has_tokens(pattern: Pattern, m: NodeMatch, root: tree_sitter.Node, t
             prev = leaves[k - 1]
             continue
         j = k
-        while j < len(leaves) and leaves[j].text != p.btext:
+        while j < len(leaves) and not _same_token(leaves[j].text or b"", p.btext):
             j += 1
         if j >= len(leaves):
             if terminator is not None and p.btext == terminator:

@@ -353,7 +353,8 @@ def test_an_unbalanced_pattern_is_refused_though_a_metavariable_ends_it(language
 
 def test_unparseable_still_names_every_rung_tried() -> None:
     with pytest.raises(PatternError, match=r'^pattern "Promise<" is unparseable as typescript: tried statement, '
-                                           r"expression, class member, decorator, type, interface member$"):
+                                           r"expression, class member, decorator, type, interface member, argument, parameter, object entry, case, "
+                                           r"clause, import, parameter list, type argument, type annotation, type parameter$"):
         compile_pattern("Promise<", "typescript")
 
 

@@ -36,8 +36,8 @@ EXCEPTIONS = {
     # a metavariable inside a string literal is literal text in minitools patterns (`'$$$'`
     # matches the text `$$$`); ast-grep reads a string fragment that is a metavariable as one
     "jwt-simple-noverify-javascript": "metavariable-in-string",
-    # patterns that ast-grep reads as one declaration through error recovery, and the ladder
-    # as two nodes in a row (a rule matches one node, so the rule is refused)
+    # declarations written without their `;`, which ast-grep reads through error recovery
+    # and no rung reads here: the rule is refused, naming the pattern
     "std-vector-invalidation-cpp": "pattern-reading",
     "insecure-binaryformatter-deserialization-csharp": "pattern-reading",
 }

@@ -83,3 +83,8 @@ def test_test_reports_each_rule(project: Path) -> None:
     assert "invalid snippet did not match, but is invalid: print(1)" in proc.stdout
     assert "valid snippet matched" not in proc.stdout
     assert "test result: failed. 0 passed; 1 failed;" in proc.stdout
+
+
+def test_run_is_the_pattern_search(project: Path) -> None:
+    proc = _cli(project, "run", "-p", "eval($X)", "top")
+    assert proc.returncode == 0 and proc.stdout == "top/m.py:1:1: eval(z)\n"

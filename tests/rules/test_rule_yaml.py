@@ -84,3 +84,17 @@ def test_a_rule_file_error_names_the_file_and_the_key() -> None:
     with pytest.raises(RuleError) as err:
         load_rule_text("id: x\nlanguage: go\nrule:\n  has:\n    stopBy: sometimes\n    kind: call_expression\n", "rules/x.yml")
     assert 'rules/x.yml.rule.has.stopBy: expected "neighbor", "end" or a rule object, got "sometimes"' in str(err.value)
+
+
+def test_hostile_nesting_is_refused_clearly() -> None:
+    with pytest.raises(YamlError, match="nests deeper than 200 levels"):
+        load_documents("a: " + "[" * 5000 + "]" * 5000)
+    with pytest.raises(RuleError, match="nests too deep"):
+        load_rule_text("[" * 100000 + "]" * 100000, "deep.json")
+    rule: dict[str, object] = {"kind": "call"}
+    for _ in range(2000):
+        rule = {"kind": "call", "has": rule}
+    from minitools.rules import read_config
+
+    with pytest.raises(RuleError, match="rules nest deeper than 60 levels"):
+        read_config({"language": "python", "rule": rule})
