@@ -82,7 +82,8 @@ def _fresh_files(language: str) -> list[tuple[Path, bytes, tree_sitter.Tree]]:
         if p.name.endswith(suffixes) and not p.name.endswith((".d.ts", ".min.js"))
         and not corpora.SKIPPED_DIRS.intersection(p.parts) and str(p) not in taken
     ]
-    candidates.sort(key=lambda p: (zlib.crc32(f"{SEED}:{p}".encode()), str(p)))
+    # by the path within the corpus, so every checkout (and CI) samples the same files
+    candidates.sort(key=lambda p: (zlib.crc32(f"{SEED}:{p.relative_to(root)}".encode()), str(p.relative_to(root))))
     out = []
     for path in candidates:
         try:
@@ -198,12 +199,28 @@ def _tokens_in_order(reading: Pattern, match: NodeMatch, root: tree_sitter.Node,
                 k += 1
             continue
         while k < len(leaves) and not _same_token(leaves[k].text or b"", p.btext):
+            whole = _token_above(leaves[k], p.btext)
+            if whole is not None:  # a token the grammar splits (Rust's r#"..."#): its leaves at once
+                while k + 1 < len(leaves) and leaves[k + 1].end_byte <= whole.end_byte:
+                    k += 1
+                break
             k += 1
         if k >= len(leaves):
             if terminator is not None and p.btext == terminator:
                 continue
             return f"pattern token {p.text!r} is not in the match, after what came before it"
         k += 1
+    return None
+
+
+def _token_above(leaf: tree_sitter.Node, text: bytes) -> tree_sitter.Node | None:
+    """The node around `leaf` whose whole text is `text` (a string the pattern writes as one
+    token and the grammar as a node whose delimiters are no leaves: Rust's r#"..."#), or None."""
+    node: tree_sitter.Node | None = leaf
+    while node is not None and node.end_byte - node.start_byte <= len(text):
+        if node.text == text:
+            return node
+        node = node.parent
     return None
 
 
