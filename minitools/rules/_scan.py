@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
+from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
 from minitools.rules._rule import new_file
@@ -32,6 +32,8 @@ class Finding(NamedTuple):
         metavars = self.match.metavars
         return _METAVAR.sub(lambda m: metavars[m.group(2)].text if m.group(2) in metavars else "", self.config.message)
 
+
+CHECK_EVERY = 1024  # candidates between two looks at the budget
 
 _METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
 
@@ -72,20 +74,22 @@ class RuleSet:
             out.append(config)
         return out
 
-    def scan_source(self, source: bytes, language: str, path: str | None = None) -> list[Finding]:
+    def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None) -> list[Finding]:
         """The findings in one file; a file lacking a word a rule's patterns write is not
         searched for that rule, and not parsed at all when no rule is left."""
         configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
         if not configs:
             return []
         tree = parser_for(language).parse(source)
-        return scan_tree(configs, tree.root_node, source, language, path)
+        return scan_tree(configs, tree.root_node, source, language, path, budget)
 
 
 def scan_tree(
-    configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None
+    configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
+    budget: Budget | None = None,
 ) -> list[Finding]:
-    """Every finding of `configs` (one language's) in one parsed file, in source order."""
+    """Every finding of `configs` (one language's) in one parsed file, in source order; with
+    a `budget`, those found before its time or memory ran out (`budget.stopped` says so)."""
     new_file()
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
@@ -93,7 +97,9 @@ def scan_tree(
             by_kind.setdefault(kid, []).append(config)
     found: list[tuple[int, int, int, Finding]] = []
     order = {id(c): k for k, c in enumerate(configs)}
-    for node in candidates(root, language, frozenset(by_kind)):
+    for k, node in enumerate(candidates(root, language, frozenset(by_kind))):
+        if budget is not None and k % CHECK_EVERY == CHECK_EVERY - 1 and budget.spent():
+            break
         for config in by_kind.get(node.kind_id, ()):
             env = config.rule.match(node, {})
             if env is None or not _constraints_hold(config, env):

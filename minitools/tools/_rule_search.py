@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from minitools.match import Edit, Searcher, apply_edits, language_for_path, parse_errors
+from minitools.match import Budget, Edit, Searcher, apply_edits, language_for_path, parse_errors
 from minitools.rules import Finding, RuleConfig, RuleError, RuleSet, read_config, read_documents
 from minitools.tools._context import RunContext
 from minitools.tools._staging import StagedFile
@@ -31,6 +31,7 @@ class RuleScan(NamedTuple):
     sources: dict[str, bytes]  # display path -> the bytes the findings were made on
     files_searched: int
     skipped: int  # files a search skips (oversized, binary, not UTF-8, unreadable)
+    stopped: str | None  # why the budget ended the scan early ("stopped after 60 s"), if it did
 
 
 def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> RuleConfig:
@@ -56,13 +57,17 @@ def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> Rul
         raise ToolError(f"{exc}; nothing was run.") from exc
 
 
-def scan_rule(searcher: Searcher, config: RuleConfig, target: Path) -> RuleScan:
-    """The rule's findings in its language's files under `target`."""
+def scan_rule(searcher: Searcher, config: RuleConfig, target: Path, budget: Budget | None = None) -> RuleScan:
+    """The rule's findings in its language's files under `target`, until the budget (by
+    default the searcher's: the time and memory one search call may spend) runs out."""
+    budget = (budget or searcher.budget()).start()
     ruleset = RuleSet([config])
     findings: list[Finding] = []
     sources: dict[str, bytes] = {}
     searched = skipped = 0
     for real in searcher.collect([target], config.language):
+        if budget.spent():
+            break
         shown = searcher.display(real)
         if not ruleset.for_file(config.language, shown):
             continue
@@ -71,11 +76,11 @@ def scan_rule(searcher: Searcher, config: RuleConfig, target: Path) -> RuleScan:
             skipped += 1
             continue
         searched += 1
-        found = ruleset.scan_source(source, config.language, shown)
+        found = ruleset.scan_source(source, config.language, shown, budget)
         if found:
             sources[shown] = source
             findings += [f._replace(match=f.match._replace(path=shown)) for f in found]
-    return RuleScan(findings, sources, searched, skipped)
+    return RuleScan(findings, sources, searched, skipped, budget.stopped)
 
 
 def rule_edits(searcher: Searcher, scan: RuleScan) -> tuple[list[StagedFile], int, list[dict[str, Any]]]:

@@ -299,6 +299,8 @@ class AstGrepFamily:
         if scan.skipped:
             head += f"; skipped {scan.skipped} (oversized, binary or unreadable)"
         parts = [head]
+        if scan.stopped:
+            parts.append(f"{scan.stopped}: these are the matches found until then; narrow the path or the rule.")
         page = scan.findings[offset : offset + limit]
         for f in page:
             line = format_match(f.match)
@@ -326,6 +328,7 @@ class AstGrepFamily:
             "skipped": {"unsearchable": scan.skipped} if scan.skipped else {},
             "truncated": offset + len(page) < total,
             "offset": offset,
+            "stopped": scan.stopped,
             "matches": matches,
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)

@@ -253,6 +253,9 @@ class EditFamily:
             scan = await asyncio.to_thread(scan_rule, self.searcher, config, target)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
+        if scan.stopped:
+            raise ToolError(f"the search for rule {config.id} {scan.stopped}, before every file was searched, so "
+                            "nothing was staged (a partial rewrite would be wrong); narrow the path or the rule.")
         staged, inner, broken = rule_edits(self.searcher, scan)
         where = self.ctx.relpath(target)
         if not staged:

@@ -87,3 +87,18 @@ async def test_a_rules_fix_is_staged_and_accepted_all_or_none(project: Path) -> 
         plain = await run.call("ast_edit", {"rule": {"language": "python", "rule": {"pattern": "subprocess.call($$$A)"}}})
         assert not plain.ok and "has no fix" in plain.text
     assert (project / "app.py").read_text() == APP.replace("    eval(cmd)", "    ast.literal_eval(cmd)")
+
+
+async def test_a_rule_scan_ends_within_the_search_budget(tmp_path: Path) -> None:
+    from minitools.match import Searcher
+
+    (tmp_path / "dense.py").write_text("print(1), " * 40_000 + "\n")
+    searcher = Searcher(tmp_path, workers=1, max_seconds=0.0)  # a budget spent at the first look
+    rule = {"language": "python", "rule": {"kind": "integer", "inside": {"kind": "call", "stopBy": "end"}}, "fix": "2"}
+    async with Run(tmp_path, resources={"lsp": False, "parser": searcher}, approve=lambda spec, args: True) as run:
+        found = await run.call("ast_grep", {"rule": rule})
+        edit = await run.call("ast_edit", {"rule": rule})
+    assert found.ok and found.data["stopped"] == "stopped after 0 s", found.text
+    assert found.data["total"] < 40_000 and "narrow the path or the rule" in found.text
+    assert not edit.ok and "nothing was staged" in edit.text
+    assert (tmp_path / "dense.py").read_text().startswith("print(1), ")
