@@ -21,19 +21,6 @@ __all__ = ["YamlError", "load_documents", "load_one"]
 MAX_DEPTH = 200  # nesting levels of collections (the loader reads them recursively)
 
 
-def _depth_over(root: tree_sitter.Node, limit: int) -> bool:
-    """Whether collections nest deeper than `limit` (counted without recursion)."""
-    stack = [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if node.type in ("block_mapping", "flow_mapping", "block_sequence", "flow_sequence"):
-            depth += 1
-            if depth > limit:
-                return True
-        stack.extend((c, depth) for c in node.named_children)
-    return False
-
-
 class YamlError(ValueError):
     """The text is not YAML this loader reads; the message names the line and column."""
 
@@ -62,8 +49,6 @@ def load_documents(text: str) -> list[Any]:
     _check(tree.root_node, text)
     loader = _Loader(source)
     docs = []
-    if _depth_over(tree.root_node, MAX_DEPTH):
-        raise YamlError(f"the YAML nests deeper than {MAX_DEPTH} levels; rule files need far fewer")
     for doc in tree.root_node.named_children:
         if doc.type != "document":
             continue
@@ -115,6 +100,7 @@ def _check(root: tree_sitter.Node, text: str) -> None:
 
 class _Loader:
     def __init__(self, source: bytes) -> None:
+        self.depth = 0  # collections open around the node being read
         self.anchors: dict[str, Any] = {}
         self.source = source
         self.lines = source.decode("utf-8").split("\n")
@@ -140,21 +126,14 @@ class _Loader:
             if name not in self.anchors:
                 raise YamlError(f'alias "*{name}" at line {node.start_point[0] + 1} names no anchor')
             return self.anchors[name]
-        if kind in ("block_mapping", "flow_mapping"):
-            return self.mapping(node)
-        if kind in ("block_sequence", "flow_sequence"):
-            out = []
-            for item in node.named_children:
-                if item.type == "comment":
-                    continue
-                if item.type == "block_sequence_item":
-                    parts = [c for c in item.named_children if c.type != "comment"]
-                    out.append(self.value(parts[0]) if parts else None)
-                elif item.type == "flow_pair":
-                    out.append(self.mapping_of([item]))
-                else:
-                    out.append(self.value(item))
-            return out
+        if kind in ("block_mapping", "flow_mapping", "block_sequence", "flow_sequence"):
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise YamlError(f"the YAML nests deeper than {MAX_DEPTH} levels; rule files need far fewer")
+                return self.mapping(node) if kind.endswith("mapping") else self.sequence(node)
+            finally:
+                self.depth -= 1
         if kind == "plain_scalar":
             return _plain(node)
         if kind == "double_quote_scalar":
@@ -164,6 +143,20 @@ class _Loader:
         if kind == "block_scalar":
             return _block(node, self.lines, self._blank_tail(node.end_byte))
         raise YamlError(f"unsupported YAML at line {node.start_point[0] + 1}: {kind}")
+
+    def sequence(self, node: tree_sitter.Node) -> list[Any]:
+        out = []
+        for item in node.named_children:
+            if item.type == "comment":
+                continue
+            if item.type == "block_sequence_item":
+                parts = [c for c in item.named_children if c.type != "comment"]
+                out.append(self.value(parts[0]) if parts else None)
+            elif item.type == "flow_pair":
+                out.append(self.mapping_of([item]))
+            else:
+                out.append(self.value(item))
+        return out
 
     def _blank_tail(self, end: int) -> str:
         """The blank text after a block scalar's node, which ends at its last non-blank
