@@ -158,10 +158,18 @@ def _build(
                 if name is not None and name.startswith("_"):
                     name = None  # `$_X` binds nothing and never constrains equality
                 return PNode(node.kind_id, node.type, node.is_named, restored, (), kind, name)
-    # a string is literal text, but not the code inside its interpolations (`${$E}`, `{$E}`)
+    # a string is literal text, but not the code inside its interpolations (`${$E}`, `{$E}`),
+    # and a string whose whole content is one metavariable (`"$A"`, `'$$$'`) takes any content
+    entering = not literal and "comment" not in node.type and _is_literal_context(node.type)
+    content = _content_metavar(node, regexes) if entering else None
     literal = node.type not in _INTERPOLATIONS and (literal or _is_literal_context(node.type))
     children = []
     for child in node.children:
+        if content is not None and child.id == content[0].id:
+            name = content[2]
+            text_of = (child.text or b"").decode("utf-8")
+            children.append(PNode(child.kind_id, child.type, child.is_named, text_of.replace(char, "$"), (), content[1], name))
+            continue
         built = _build(child, char, regexes, literal, added, quoted)
         if built is not None:
             children.append(built)
@@ -169,6 +177,26 @@ def _build(
         # text no child holds (a Dart string's contents): the node compares by its whole text
         return PNode(node.kind_id, node.type, node.is_named, restored, ())
     return PNode(node.kind_id, node.type, node.is_named, restored, tuple(children))
+
+
+def _content_metavar(
+    node: tree_sitter.Node, regexes: tuple[re.Pattern[str], ...]
+) -> tuple[tree_sitter.Node, MetaKind, str | None] | None:
+    """The content child of a string whose whole content is one metavariable (`"$A"`: any
+    one content node; `'$$$'`: any content, none too), with its kind and name, as ast-grep
+    reads it; None otherwise."""
+    named = [c for c in node.named_children if not c.is_extra]
+    inner = [c for c in named if c.type not in ("string_start", "string_end")]
+    if len(inner) != 1 or inner[0].child_count:
+        return None
+    text = (inner[0].text or b"").decode("utf-8")
+    multi, _any, single = regexes
+    for kind, rx in ((MULTI, multi), (SINGLE, single)):
+        m = rx.fullmatch(text)
+        if m:
+            name = m.group(1)
+            return inner[0], kind, None if name is None or name.startswith("_") else name
+    return None
 
 
 def _hides_text(node: tree_sitter.Node) -> bool:

@@ -23,8 +23,11 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     ("javascript", "foo($A)", "const s = 'foo(x)'; /* foo(y) */ foo(w);", [("foo(w)", {"A": "w"})]),
     ("java", "foo($A)", 'class C { void m() { String s = "foo(x)"; foo(y); } }', [("foo(y)", {"A": "y"})]),
     ("rust", "foo($A)", 'fn m() { let s = "foo(x)"; // foo(z)\n foo(y); }', [("foo(y)", {"A": "y"})]),
-    # a metavariable inside a string literal of the pattern is literal text
-    ("javascript", 'log("$A")', 'log("$A"); log("b"); log(c);', [('log("$A")', {})]),
+    # a string whose whole content is one metavariable takes any content, as in the CLI;
+    # a metavariable elsewhere inside a string is literal text
+    ("javascript", 'log("$A")', 'log("$A"); log("b"); log(c); log("");', [('log("$A")', {"A": "$A"}), ('log("b")', {"A": "b"})]),
+    ("javascript", "log('$$$S')", "log('a b'); log(''); log(x);", [("log('a b')", {"S": "a b"}), ("log('')", {"S": ""})]),
+    ("python", 'f("id: $A")', 'f("id: $A")\nf("id: 7")\n', [('f("id: $A")', {})]),
     # leaves compare by exact text
     ("python", "f('x')", "f('x')\nf(\"x\")\n", [("f('x')", {})]),
     ("typescript", "let $A: number = 1", "let a: number = 1; let b: string = 1; let c: number = 1.0;",

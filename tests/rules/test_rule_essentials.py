@@ -33,9 +33,6 @@ EXCEPTIONS = {
     "python-mysql-hardcoded-secret-python": "python-grammar",
     "python-neo4j-empty-password-python": "python-grammar",
     "python-neo4j-hardcoded-secret-python": "python-grammar",
-    # a metavariable inside a string literal is literal text in minitools patterns (`'$$$'`
-    # matches the text `$$$`); ast-grep reads a string fragment that is a metavariable as one
-    "jwt-simple-noverify-javascript": "metavariable-in-string",
     # declarations written without their `;`, which ast-grep reads through error recovery
     # and no rung reads here: the rule is refused, naming the pattern
     "std-vector-invalidation-cpp": "pattern-reading",
