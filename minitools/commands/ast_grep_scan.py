@@ -58,8 +58,12 @@ def _find_config(start: Path) -> Path | None:
     return None
 
 
-def load_rules(args: argparse.Namespace) -> tuple[list[Any], Path | None, list[tuple[str, str]]] | int:
-    """(rules, project root or None, rule files left out) or an exit code after a message."""
+def load_rules(
+    args: argparse.Namespace, languages: frozenset[str] | None = None
+) -> tuple[list[Any], Path | None, list[tuple[str, str]]] | int:
+    """(rules, project root or None, rule files left out) or an exit code after a message.
+    With `languages` (those of the files to scan), a project's one-rule files of other
+    languages are not read."""
     from minitools.rules import RuleError, load_project, load_rule_file, load_rule_text
 
     sources = [flag for flag, value in (("--rule", args.rule), ("--inline-rules", args.inline_rules)) if value]
@@ -72,7 +76,7 @@ def load_rules(args: argparse.Namespace) -> tuple[list[Any], Path | None, list[t
         if config_path is not None:
             if not config_path.is_file():
                 return _fail(f'no project configuration "{config_path}"; pass -c sgconfig.yml, or --rule FILE')
-            project = load_project(config_path)
+            project = load_project(config_path, languages)
             utils = project.utils
         if args.rule:
             rules = load_rule_file(Path(args.rule), utils)
@@ -97,13 +101,6 @@ def main(args: argparse.Namespace) -> int:
     from minitools.match import PathError, Searcher, language_for_path
     from minitools.rules import Finding, RuleSet
 
-    loaded = load_rules(args)
-    if isinstance(loaded, int):
-        return loaded
-    rules, project_root, errors = loaded
-    for path, why in errors:
-        print(f"minitools ast-grep scan: skipping the rules of {path}: {why.removeprefix(path).lstrip('.: ')}", file=sys.stderr)
-    ruleset = RuleSet(rules)
     root = Path(args.root) if args.root else Path.cwd()
     searcher = Searcher(root, one_shot=True)
     try:
@@ -112,6 +109,14 @@ def main(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_ERRORS)
     finally:
         searcher.close()
+    languages = frozenset(filter(None, (language_for_path(f) for f in files)))
+    loaded = load_rules(args, languages)
+    if isinstance(loaded, int):
+        return loaded
+    rules, project_root, errors = loaded
+    for path, why in errors:
+        print(f"minitools ast-grep scan: skipping the rules of {path}: {why.removeprefix(path).lstrip('.: ')}", file=sys.stderr)
+    ruleset = RuleSet(rules)
     base = (project_root or searcher.root).resolve()
     todo: dict[str, tuple[str, str, str]] = {}  # real path -> (shown, relative to the project, language)
     for real in files:

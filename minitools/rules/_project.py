@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from minitools.rules._config import RuleConfig, RuleError, UtilRule, read_config, read_util, resolve_globals
+from minitools.rules._languages import language_id
 from minitools.rules._yaml import YamlError, load_documents
 
 __all__ = ["Project", "RuleTest", "load_project", "load_rule_text", "load_rule_file", "load_tests", "read_documents"]
@@ -30,6 +32,7 @@ class Project(NamedTuple):
     utils: dict[str, UtilRule]
     test_dirs: list[Path]
     errors: list[tuple[str, str]]  # (rule file, why it cannot run): the other rules still run
+    unread: int = 0  # rule files of languages the caller said it does not need, left unread
 
 
 def read_documents(text: str, where: str) -> list[Any]:
@@ -77,10 +80,26 @@ def _dirs(config: Mapping[str, Any], key: str, base: Path, where: str) -> list[P
     return [base / v for v in value]
 
 
-def load_project(config_path: Path) -> Project:
+_LANGUAGE_LINE = re.compile(r"""^language:[ \t]*['"]?([A-Za-z0-9_+#-]+)['"]?[ \t]*(?:#.*)?$""", re.M)
+
+
+def _of_other_language(text: str, languages: frozenset[str]) -> bool:
+    """Whether a rule file is one rule whose top-level `language:` line names a language
+    outside `languages` (a file of several rules, or with no such line, is read in full)."""
+    if re.search(r"^---", text, re.M):
+        return False
+    found = _LANGUAGE_LINE.findall(text)
+    if len(found) != 1:
+        return False
+    language = language_id(found[0])
+    return language is not None and language not in languages
+
+
+def load_project(config_path: Path, languages: frozenset[str] | None = None) -> Project:
     """The rules, utilities and test folders an sgconfig.yml names. Every rule is read (and
     checked) before any runs; a rule file that cannot run is listed in `errors` and left
-    out, and a rule id given twice is an error."""
+    out, and a rule id given twice is an error. With `languages` (a scan that knows its
+    files), a one-rule file of another language is not read: its rule could not run."""
     where = str(config_path)
     try:
         text = config_path.read_text(encoding="utf-8")
@@ -102,11 +121,20 @@ def load_project(config_path: Path) -> Project:
     resolve_globals(utils)
     rules: list[RuleConfig] = []
     errors: list[tuple[str, str]] = []
+    unread = 0
     seen: dict[str, str] = {}
     for folder in _dirs(config, "ruleDirs", base, where):
         if not folder.is_dir():
             raise RuleError(f'{where}: the rule folder "{folder}" does not exist')
         for path in _files_under(folder):
+            if languages is not None:
+                try:
+                    text = path.read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError):
+                    text = ""  # read in full below, which reports it
+                if text and _of_other_language(text, languages):
+                    unread += 1
+                    continue
             try:
                 loaded = load_rule_file(path, utils)
             except RuleError as exc:
@@ -125,7 +153,7 @@ def load_project(config_path: Path) -> Project:
         if not isinstance(t, Mapping) or not isinstance(t.get("testDir"), str):
             raise RuleError(f"{where}.testConfigs[{k}]: expected an object with testDir")
         test_dirs.append(base / t["testDir"])
-    return Project(base, rules, utils, test_dirs, errors)
+    return Project(base, rules, utils, test_dirs, errors, unread)
 
 
 def load_tests(folders: list[Path]) -> list[RuleTest]:

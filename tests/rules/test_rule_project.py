@@ -88,3 +88,12 @@ def test_test_reports_each_rule(project: Path) -> None:
 def test_run_is_the_pattern_search(project: Path) -> None:
     proc = _cli(project, "run", "-p", "eval($X)", "top")
     assert proc.returncode == 0 and proc.stdout == "top/m.py:1:1: eval(z)\n"
+
+
+def test_rule_files_of_languages_not_scanned_are_not_read(project: Path) -> None:
+    (project / "rules" / "go-only.yml").write_text("id: go-only\nlanguage: go\nrule: {kind: no_such_go_kind}\n")
+    python_only = _cli(project, "scan", "src")
+    assert python_only.returncode == 1 and "go-only" not in python_only.stderr  # no Go file: its rules are not read
+    (project / "src" / "m.go").write_text("package m\n")
+    with_go = _cli(project, "scan", "src")
+    assert "go-only.yml" in with_go.stderr and '"no_such_go_kind" is not a node kind of go' in with_go.stderr
