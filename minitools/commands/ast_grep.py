@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -53,22 +54,30 @@ class _JsonStyle(argparse.Action):
         setattr(namespace, self.dest, style)
 
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of lines") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the number of lines cannot be negative")
-    return value
+def _non_negative(convert: Callable[[str], float], noun: str) -> Callable[[str], Any]:
+    """An argparse type: `convert` of the text, refused (naming `noun`) when it fails or is negative."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a {noun}") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{text!r}: the {noun} cannot be negative")
+        return value
+
+    return parse
 
 
+_count = _non_negative(int, "number of lines")
+_seconds = _non_negative(float, "number of seconds")
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
 def _size(text: str) -> int:
     """A size in bytes, with an optional K, M or G suffix (powers of 1024); 0 for no bound."""
-    number, unit = text[:-1] if text[-1:].upper() in "KMG" else text, text[-1:].upper() if text[-1:].upper() in "KMG" else ""
+    unit = text[-1:].upper() if text[-1:].upper() in ("K", "M", "G") else ""
+    number = text[:-1] if unit else text
     try:
         value = float(number) * _UNITS[unit]
     except ValueError:
@@ -76,16 +85,6 @@ def _size(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"{text!r}: a size cannot be negative")
     return int(value)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the number of seconds cannot be negative")
-    return value
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -241,34 +241,21 @@ def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
 def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[str, bytes]) -> int:
     """--update-all: every fix of every finding, outer ones first (an inner fix inside an
     outer one is left out, and counted), written all or none."""
-    from minitools.match import Edit, apply_edits
-    from minitools.tools import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
+    from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed, stage_fixes
     from minitools.tools.edit import unified_diff
 
-    per_file: dict[str, list[Edit]] = {}
-    skipped = 0
-    for shown, f in findings:
-        if f.fix is None:
-            continue
-        start, end, text = f.fix
-        edits = per_file.setdefault(shown, [])
-        if edits and start < edits[-1].end:
-            skipped += 1
-            continue
-        edits.append(Edit(start, end, text.encode("utf-8")))
-    staged = []
-    for shown, edits in per_file.items():
-        before = sources[shown]
-        staged.append(StagedFile(searcher.root / shown, shown, before, apply_edits(before, edits), len(edits)))
+    staged, skipped, broken = stage_fixes(searcher.root, findings, sources)
     if not staged:
         print("no finding has a fix", file=sys.stderr)
         return EXIT_CLEAN
     sys.stdout.write(unified_diff(staged))
+    for b in broken:
+        print(f"warning: {b['file']} no longer parses after the fixes (it parsed before)", file=sys.stderr)
     try:
         EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
     except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
         return _fail(f"nothing was written: {exc}", EXIT_ERRORS)
-    count = sum(len(e) for e in per_file.values())
+    count = sum(f.replacements for f in staged)
     note = f" ({skipped} inside another fix left out)" if skipped else ""
     print(f"applied {count} fixes in {len(staged)} files{note}", file=sys.stderr)
     return EXIT_CLEAN

@@ -96,12 +96,41 @@ class SourceText:
         self.__init__(data)  # type: ignore[misc]
 
 
-class Capture:
+class _Span:
+    """Bytes [start_byte, end_byte) of a file: its text and 1-based (line, column) positions,
+    held as given (`_text`, `_start`, `_end`), or computed when read from `_source`, the
+    file's bytes (then `_start`/`_end` are tree-sitter's (row, byte column) points)."""
+
+    __slots__ = ("_text", "_source", "start_byte", "end_byte", "_start", "_end")
+
+    _text: str | None
+    _source: SourceText | None
+    start_byte: int
+    end_byte: int
+    _start: Point
+    _end: Point
+
+    @property
+    def text(self) -> str:
+        if self._source is None:
+            return self._text or ""
+        return self._source.text(self.start_byte, self.end_byte)
+
+    @property
+    def start(self) -> Point:
+        return self._start if self._source is None else self._source.position(self.start_byte, self._start)
+
+    @property
+    def end(self) -> Point:
+        return self._end if self._source is None else self._source.position(self.end_byte, self._end)
+
+
+class Capture(_Span):
     """What one metavariable captured: byte extents, its text and 1-based (line, column)
     positions, columns in code points. `Capture(text, ...)` holds them as given; a search
     builds its captures with `Capture.at`, which computes them when read."""
 
-    __slots__ = ("_text", "_source", "start_byte", "end_byte", "_start", "_end", "open_line")
+    __slots__ = ("open_line",)
 
     def __init__(self, text: str, start_byte: int, end_byte: int, start: Point, end: Point, open_line: bool = False) -> None:
         self._text: str | None = text
@@ -122,26 +151,12 @@ class Capture:
         c._source = source
         return c
 
-    @property
-    def text(self) -> str:
-        if self._source is None:
-            return self._text or ""
-        return self._source.text(self.start_byte, self.end_byte)
-
     def excerpt(self, width: int) -> str:
         """The text cut to `width` characters (and "…"), decoding no more than that."""
         if self._source is None:
             text = self.text
             return text[:width] + "…" if len(text) > width else text
         return self._source.excerpt(self.start_byte, self.end_byte, width)
-
-    @property
-    def start(self) -> Point:
-        return self._start if self._source is None else self._source.position(self.start_byte, self._start)
-
-    @property
-    def end(self) -> Point:
-        return self._end if self._source is None else self._source.position(self.end_byte, self._end)
 
     def __reduce__(self) -> tuple[object, ...]:
         # a plain tuple of fields: a forked child hands over thousands of these
@@ -169,13 +184,13 @@ class Capture:
         }
 
 
-class NodeMatch:
+class NodeMatch(_Span):
     """One match: the file (display path), byte extents, its text and 1-based (line, column)
     positions, captures by name (`metavars`; a `$$$` capture also as its nodes in `multi`).
     A search builds its matches with `NodeMatch.at`: the text and positions are computed
     when read, from the file's bytes, which all its matches share."""
 
-    __slots__ = ("path", "language", "_source", "_text", "start_byte", "end_byte", "_start", "_end", "metavars", "multi")
+    __slots__ = ("path", "language", "metavars", "multi")
 
     def __init__(self, path: str | None, language: str, start_byte: int, end_byte: int, start: Point, end: Point,
                  text: str, metavars: dict[str, Capture], multi: dict[str, list[Capture]]) -> None:
@@ -205,27 +220,13 @@ class NodeMatch:
     def _replace(self, **changes: object) -> NodeMatch:
         """A copy with some fields changed (as a NamedTuple's `_replace`)."""
         m = NodeMatch.__new__(NodeMatch)
-        for name in NodeMatch.__slots__:
+        for name in (*_Span.__slots__, *NodeMatch.__slots__):
             setattr(m, name, getattr(self, name))
         for name, value in changes.items():
             if name not in ("path", "language", "metavars", "multi"):
                 raise TypeError(f"NodeMatch._replace cannot change {name!r}")
             setattr(m, name, value)
         return m
-
-    @property
-    def text(self) -> str:
-        if self._source is None:
-            return self._text or ""
-        return self._source.text(self.start_byte, self.end_byte)
-
-    @property
-    def start(self) -> Point:
-        return self._start if self._source is None else self._source.position(self.start_byte, self._start)
-
-    @property
-    def end(self) -> Point:
-        return self._end if self._source is None else self._source.position(self.end_byte, self._end)
 
     def head(self, max_lines: int, width: int | None = None) -> tuple[list[str], int]:
         """The match's first `max_lines` lines (each cut to `width` characters when given) and

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from minitools.match import PatternError, compile_pattern
+from minitools.rules._errors import RuleError
 from minitools.rules._languages import kind_ids, language_id
 from minitools.rules._rule import (
     All,
@@ -45,10 +46,6 @@ _CONFIG_KEYS = (
 MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
 _ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 _METAVAR_NAME = re.compile(r"\$?([A-Z_][A-Z0-9_]*)\Z")
-
-
-class RuleError(ValueError):
-    """A rule that cannot run: the message names the key and says what was expected."""
 
 
 class UtilRule(NamedTuple):

@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping
 from re import error
 from typing import Any, NamedTuple
 
+from minitools.rules._errors import RuleError
+
 __all__ = ["Transform", "Fix", "read_transforms", "read_fix", "apply_transforms", "CASES"]
 
 CASES = ("lowerCase", "upperCase", "capitalize", "camelCase", "snakeCase", "kebabCase", "pascalCase")
@@ -31,16 +33,10 @@ class Fix(NamedTuple):
     expand_end: Any
 
 
-def _error(message: str) -> Exception:
-    from minitools.rules._config import RuleError
-
-    return RuleError(message)
-
-
 def _source(value: Any, where: str) -> str:
     m = _METAVAR.match(value) if isinstance(value, str) else None
     if m is None:
-        raise _error(f"{where}: expected a metavariable such as $A, got {value!r}")
+        raise RuleError(f"{where}: expected a metavariable such as $A, got {value!r}")
     return m.group(1)
 
 
@@ -48,19 +44,19 @@ def read_transforms(value: Any, where: str) -> list[Transform]:
     if value is None:
         return []
     if not isinstance(value, Mapping):
-        raise _error(f"{where}: expected an object of transformations by new metavariable name")
+        raise RuleError(f"{where}: expected an object of transformations by new metavariable name")
     out = []
     for name, body in value.items():
         here = f"{where}.{name}"
         if isinstance(body, str):
             body = _parse_call(body, here)
         if not isinstance(body, Mapping) or len(body) != 1:
-            raise _error(f"{here}: expected one of substring, replace, convert, with its arguments")
+            raise RuleError(f"{here}: expected one of substring, replace, convert, with its arguments")
         (op, args), = body.items()
         if op == "rewrite":
-            raise _error(f"{here}.rewrite: rewriters are not supported here; use substring, replace or convert")
+            raise RuleError(f"{here}.rewrite: rewriters are not supported here; use substring, replace or convert")
         if op not in ("substring", "replace", "convert") or not isinstance(args, Mapping):
-            raise _error(f"{here}: unknown transformation {op!r}; use substring, replace or convert")
+            raise RuleError(f"{here}: unknown transformation {op!r}; use substring, replace or convert")
         source = _source(args.get("source"), f"{here}.{op}.source")
         checked = _check_args(op, dict(args), f"{here}.{op}")
         out.append(Transform(str(name), op, source, checked))
@@ -71,21 +67,21 @@ def _check_args(op: str, args: dict[str, Any], where: str) -> dict[str, Any]:
     if op == "substring":
         for key in ("startChar", "endChar"):
             if args.get(key) is not None and (not isinstance(args[key], int) or isinstance(args[key], bool)):
-                raise _error(f"{where}.{key}: expected a character index (negative counts from the end)")
+                raise RuleError(f"{where}.{key}: expected a character index (negative counts from the end)")
     elif op == "replace":
         for key in ("replace", "by"):
             if not isinstance(args.get(key), str):
-                raise _error(f"{where}.{key}: expected text")
+                raise RuleError(f"{where}.{key}: expected text")
         try:
             args["regex"] = re.compile(args["replace"])
         except re.error as exc:
-            raise _error(f"{where}.replace: not a regular expression: {exc}") from None
+            raise RuleError(f"{where}.replace: not a regular expression: {exc}") from None
     else:
         if args.get("toCase") not in CASES:
-            raise _error(f"{where}.toCase: expected one of {', '.join(CASES)}, got {args.get('toCase')!r}")
+            raise RuleError(f"{where}.toCase: expected one of {', '.join(CASES)}, got {args.get('toCase')!r}")
         seps = args.get("separatedBy", list(_SEPARATORS) + ["caseChange"])
         if not isinstance(seps, list) or any(s not in (*_SEPARATORS, "caseChange") for s in seps):
-            raise _error(f"{where}.separatedBy: expected a list of {', '.join((*_SEPARATORS, 'caseChange'))}")
+            raise RuleError(f"{where}.separatedBy: expected a list of {', '.join((*_SEPARATORS, 'caseChange'))}")
         args["separatedBy"] = seps
     return args
 
@@ -94,7 +90,7 @@ def _parse_call(text: str, where: str) -> dict[str, Any]:
     """The string form, `substring($A, startChar=1, endChar=-1)`."""
     m = _CALL.match(text.strip())
     if m is None:
-        raise _error(f'{where}: "{text}" is not a transformation; write substring($A, startChar=1) or the object form')
+        raise RuleError(f'{where}: "{text}" is not a transformation; write substring($A, startChar=1) or the object form')
     op, inner = m.groups()
     parts = [p.strip() for p in re.split(r",(?=(?:[^'\"]*['\"][^'\"]*['\"])*[^'\"]*\Z)", inner) if p.strip()]
     args: dict[str, Any] = {"source": parts[0] if parts else None}
@@ -121,13 +117,13 @@ def read_fix(value: Any, where: str, read_rule: Callable[[object, str], Any]) ->
     if isinstance(value, str):
         return Fix(value, None, None)
     if not isinstance(value, Mapping):
-        raise _error(f"{where}: expected a template string, or an object with template, expandStart, expandEnd")
+        raise RuleError(f"{where}: expected a template string, or an object with template, expandStart, expandEnd")
     unknown = [k for k in value if k not in ("template", "expandStart", "expandEnd")]
     if unknown:
-        raise _error(f'{where}: unknown key "{unknown[0]}"; a fix object takes template, expandStart, expandEnd')
+        raise RuleError(f'{where}: unknown key "{unknown[0]}"; a fix object takes template, expandStart, expandEnd')
     template = value.get("template")
     if not isinstance(template, str):
-        raise _error(f"{where}.template: expected the replacement text")
+        raise RuleError(f"{where}.template: expected the replacement text")
     start = read_rule(value["expandStart"], f"{where}.expandStart") if "expandStart" in value else None
     end = read_rule(value["expandEnd"], f"{where}.expandEnd") if "expandEnd" in value else None
     return Fix(template, start, end)

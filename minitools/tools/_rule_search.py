@@ -4,7 +4,7 @@ over the files of its language under the target, each file parsed once."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -14,7 +14,7 @@ from minitools.tools._context import RunContext
 from minitools.tools._staging import StagedFile
 from minitools.toolspec import ToolError
 
-__all__ = ["RuleScan", "read_rule_arg", "scan_rule", "rule_edits", "RULE_PARAMETER"]
+__all__ = ["RuleScan", "read_rule_arg", "scan_rule", "rule_edits", "stage_fixes", "RULE_PARAMETER"]
 
 RULE_PARAMETER: dict[str, Any] = {
     "type": ["object", "string"],
@@ -84,28 +84,38 @@ def scan_rule(searcher: Searcher, config: RuleConfig, target: Path, budget: Budg
 
 
 def rule_edits(searcher: Searcher, scan: RuleScan) -> tuple[list[StagedFile], int, list[dict[str, Any]]]:
-    """The staged files of a rule's fixes (outer first; a fix inside another is left out and
-    counted) and the files that parsed before and no longer would."""
+    """The staged files of a rule's fixes; see `stage_fixes`."""
+    return stage_fixes(searcher.root, [(f.match.path, f) for f in scan.findings if f.match.path is not None], scan.sources)
+
+
+def stage_fixes(
+    root: Path, findings: Sequence[tuple[str, Finding]], sources: Mapping[str, bytes]
+) -> tuple[list[StagedFile], int, list[dict[str, Any]]]:
+    """The staged files of the findings' fixes, (display path, finding) in file and source
+    order: outer first, a fix inside another left out and counted; and the files that parsed
+    before and no longer would, in their rule's language."""
     per_file: dict[str, list[Edit]] = {}
+    languages: dict[str, str] = {}
     inner = 0
-    for f in scan.findings:
-        if f.fix is None or f.match.path is None:
+    for shown, f in findings:
+        if f.fix is None:
             continue
         start, end, text = f.fix
-        edits = per_file.setdefault(f.match.path, [])
+        edits = per_file.setdefault(shown, [])
+        languages[shown] = f.config.language
         if edits and start < edits[-1].end:
             inner += 1
             continue
         edits.append(Edit(start, end, text.encode("utf-8")))
     staged = []
     broken = []
-    language = scan.findings[0].config.language if scan.findings else ""
     for shown, edits in per_file.items():
-        before = scan.sources[shown]
+        before = sources[shown]
         after = apply_edits(before, edits)
         if after == before:
             continue
-        staged.append(StagedFile(searcher.root / shown, shown, before, after, len(edits)))
+        staged.append(StagedFile(root / shown, shown, before, after, len(edits)))
+        language = languages[shown]
         if len(parse_errors(after, language)) > len(parse_errors(before, language)):
             broken.append({"file": shown})
     return staged, inner, broken
