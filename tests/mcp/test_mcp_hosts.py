@@ -32,6 +32,8 @@ STEPS = [
     Step("debug", {"op": "terminate"}),
     Step("ast_grep", {"pattern": "print($$$A)"}),
     Step("ast_grep", {"pattern": "print($A", "language": "python"}),
+    Step("ast_grep", {"rule": {"id": "print-in-function", "language": "python", "message": "prints $$$A",
+                               "rule": {"pattern": "print($$$A)", "inside": {"kind": "function_definition", "stopBy": "end"}}}}),
 ]
 
 
@@ -48,13 +50,16 @@ def _images(result: Any) -> int:
 
 def _check(results: list[Any]) -> None:
     assert len(results) == len(STEPS), results
-    cell, _breakpoints, launch, _terminate, search, error = results
+    cell, _breakpoints, launch, _terminate, search, error, by_rule = results
     assert "printed by the cell" in _texts(cell) and "Out: 42" in _texts(cell), cell
     assert _images(cell) == 1, cell
     assert "prog.py:7" in _texts(launch) and "breakpoint" in _texts(launch), launch
     assert "2 matches of" in _texts(search) and "hello.py:2" in _texts(search), search
     assert len(json.dumps(search)) < 1500, search  # the text, not a JSON record many times its size
     assert "unparseable" in _texts(error) and "print($A" in _texts(error), error
+    # a rule passed as an object reaches the server whole, and its findings the model
+    assert "of rule print-in-function (python)" in _texts(by_rule), by_rule
+    assert "hello.py:2: print('hi', name)" in _texts(by_rule) and "prints 'hi', name" in _texts(by_rule), by_rule
 
 
 def _codex_config(home: Path, model_url: str, args: list[str]) -> None:
