@@ -373,7 +373,16 @@ class DAPSession:
             if len(self.events) == mark:
                 self._move(before)
             raise
-        return await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
+        while True:
+            stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
+            at = next(k for k in range(mark, len(self.events)) if self.events[k] is stop)
+            # a stop the adapter's `continued` then followed came before this request took effect
+            # (debugpy attached to a running program: the breakpoint, then the resume): the stop
+            # that answers the request is a later one
+            resumed = [k for k in range(at + 1, len(self.events)) if self.events[k].get("event") == "continued"]
+            if stop.get("event") != "stopped" or not resumed:
+                return stop
+            mark = resumed[-1] + 1
 
     # Shutdown ---------------------------------------------------------------------------
 

@@ -81,3 +81,24 @@ def test_output_buffer_is_bounded_and_joins_chunks() -> None:
     buf.write("stderr", "tial")
     lines, dropped = buf.take()
     assert lines == ["line3", "line4", "[stderr] partial"] and dropped == 3
+
+
+async def test_a_stop_the_adapter_then_resumed_does_not_answer_continue() -> None:
+    """Beside the real adapters: a fake one sends `stopped`, `continued`, then the response and
+    the real stop (debugpy attached to a running program does this under load). `continue`
+    answers with the stop after the resume, and the session says stopped."""
+    import sys
+    from pathlib import Path
+
+    from minitools.dap import DAPSession
+    from minitools.transport import ChildProcess, FramedConnection
+
+    fake = Path(__file__).with_name("fake_late_resume.py")
+    child = await ChildProcess.start([sys.executable, str(fake)], peer="fake")
+    session = DAPSession.over("fake", lambda m, c: FramedConnection.over_child(child, on_message=m, on_close=c), child)
+    try:
+        stop = await session.step("continue", {"threadId": 1}, 5.0)
+        assert stop["body"]["description"] == "after the continue"
+        assert session.stop.state.value == "stopped" and session.stop.description == "after the continue"
+    finally:
+        await session.close(graceful=False)
