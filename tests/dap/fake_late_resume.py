@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fake_wire import read, send  # noqa: E402
+from fake_wire import read, send
 
 seq = 0
 
