@@ -137,7 +137,7 @@ def main(args: argparse.Namespace) -> int:
         got = outcome.per_file.get(shown)
         if got:
             sources[shown], found = got
-            findings += [(shown, Finding(ruleset.configs[k], m, fix)) for k, m, fix in found]
+            findings += [(shown, Finding(ruleset.configs[k], m, fix, tr)) for k, m, fix, tr in found]
     if args.update_all:
         return _update_all(searcher, findings, sources)
     _print(findings, sources, args.json)
@@ -161,7 +161,7 @@ def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str
                 continue
             found = ruleset.scan_source(source, language, relative)
             if found:
-                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix) for f in found])
+                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix, dict(f.transformed)) for f in found])
         return FilesOutcome(per_file, {}, len(chunk))
 
     files = list(todo)
@@ -234,7 +234,7 @@ def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
         "message": f.message,
     })
     if single or multi:  # left out when nothing is captured, as ast-grep does
-        out["metaVariables"] = {"single": single, "multi": multi, "transformed": {}}
+        out["metaVariables"] = {"single": single, "multi": multi, "transformed": dict(f.transformed)}
     return out
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from minitools.match import PatternError, compile_pattern
 from minitools.rules._errors import RuleError
 from minitools.rules._languages import kind_ids, language_id
+from minitools.rules._rewriters import Rewriter
 from minitools.rules._rule import (
     All,
     Follows,
@@ -41,8 +43,9 @@ RULE_KEYS = (
 _RELATION_KEYS = ("stopBy", "field")
 _CONFIG_KEYS = (
     "id", "language", "rule", "constraints", "utils", "transform", "fix", "severity", "message",
-    "note", "url", "metadata", "files", "ignores", "labels",
+    "note", "url", "metadata", "files", "ignores", "labels", "rewriters",
 )
+_REWRITER_KEYS = ("id", "rule", "constraints", "transform", "utils", "fix")
 MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
 _ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 _METAVAR_NAME = re.compile(r"\$?([A-Z_][A-Z0-9_]*)\Z")
@@ -67,6 +70,7 @@ class RuleConfig(NamedTuple):
     files: list[str]
     ignores: list[str]
     url: str
+    rewriters: Mapping[str, Rewriter] = MappingProxyType({})
 
     @property
     def kinds(self) -> frozenset[int]:
@@ -256,6 +260,10 @@ class _Reader:
         from minitools.match import load_language
 
         return load_language(self.language).field_id_for_name(name)
+
+    def standalone(self, obj: Any, where: str) -> Rule:
+        """A rule object read apart from the rule (a fix's expandStart), with these utilities."""
+        return read_rule(obj, self.language, where, self.utils)
 
     def resolve(self, where_utils: str = "utils") -> None:
         """Point every `matches` at its utility, refusing unknown ids and cycles."""
@@ -467,8 +475,6 @@ def read_config(
     if unknown:
         if unknown[0] in RULE_KEYS:
             hint = f'; put "{unknown[0]}" under "rule:"'
-        elif unknown[0] == "rewriters":
-            hint = "; rewriters are not supported here"
         else:
             hint = "; a rule configuration takes " + ", ".join(_CONFIG_KEYS)
         raise RuleError(f'{where}: unknown key "{unknown[0]}"{hint}')
@@ -484,14 +490,7 @@ def read_config(
     reader = _Reader(lang, glob)
     _read_local_utils(reader, obj.get("utils"), f"{where}.utils")
     rule = reader.rule(obj["rule"], f"{where}.rule")
-    constraints: dict[str, Rule] = {}
-    if obj.get("constraints") is not None:
-        cons = _expect(obj["constraints"], Mapping, f"{where}.constraints", "an object of rules by metavariable name")
-        for name, body in cons.items():
-            m = _METAVAR_NAME.match(str(name))
-            if not m:
-                raise RuleError(f'{where}.constraints: "{name}" is not a metavariable name (such as A or $A)')
-            constraints[m.group(1)] = reader.rule(body, f"{where}.constraints.{name}")
+    constraints = _read_constraints(reader, obj.get("constraints"), f"{where}.constraints")
     reader.resolve()
     if rule.kinds() is None:
         raise RuleError(
@@ -502,7 +501,9 @@ def read_config(
     if severity not in SEVERITIES:
         raise RuleError(f"{where}.severity: expected one of {', '.join(SEVERITIES)}, got {_shown(severity)}")
     transforms = read_transforms(obj.get("transform"), f"{where}.transform")
-    fix = read_fix(obj.get("fix"), f"{where}.fix", lambda body, w: read_rule(body, lang, w, reader.utils))
+    fix = read_fix(obj.get("fix"), f"{where}.fix", reader.standalone)
+    rewriters = _read_rewriters(obj.get("rewriters"), f"{where}.rewriters", lang, reader.utils)
+    _check_rewrites(transforms, rewriters, f"{where}.transform")
     return RuleConfig(
         rule_id,
         lang,
@@ -516,7 +517,66 @@ def read_config(
         _globs(obj.get("files"), f"{where}.files"),
         _globs(obj.get("ignores"), f"{where}.ignores"),
         _text_field(obj, "url", where),
+        MappingProxyType(rewriters),
     )
+
+
+def _read_constraints(reader: _Reader, value: Any, where: str) -> dict[str, Rule]:
+    constraints: dict[str, Rule] = {}
+    if value is None:
+        return constraints
+    value = _expect(value, Mapping, where, "an object of rules by metavariable name")
+    for name, body in value.items():
+        m = _METAVAR_NAME.match(str(name))
+        if not m:
+            raise RuleError(f'{where}: "{name}" is not a metavariable name (such as A or $A)')
+        constraints[m.group(1)] = reader.rule(body, f"{where}.{name}")
+    return constraints
+
+
+def _read_rewriters(value: Any, where: str, language: str, utils: dict[str, Rule]) -> dict[str, Rewriter]:
+    """A rule's `rewriters`: each a rule with an id and a fix, and its own constraints,
+    transform and utils; it may use the rule's utilities, and rewrite with its siblings."""
+    if value is None:
+        return {}
+    items = _expect(value, list, where, "a list of rewriters, each with id, rule and fix")
+    out: dict[str, Rewriter] = {}
+    for k, body in enumerate(items):
+        here = f"{where}[{k}]"
+        body = _expect(body, Mapping, here, "a rewriter: an object with id, rule and fix")
+        unknown = [key for key in body if key not in _REWRITER_KEYS]
+        if unknown:
+            raise RuleError(f'{here}: unknown key "{unknown[0]}"; a rewriter takes ' + ", ".join(_REWRITER_KEYS))
+        rewriter_id = _expect(body.get("id"), str, f"{here}.id", "the rewriter's id")
+        if rewriter_id in out:
+            raise RuleError(f'{here}.id: "{rewriter_id}" names two rewriters; give each its own id')
+        for key in ("rule", "fix"):
+            if key not in body:
+                raise RuleError(f'{here}: no "{key}" key; a rewriter needs a rule and the fix it makes')
+        reader = _Reader(language, utils)
+        _read_local_utils(reader, body.get("utils"), f"{here}.utils")
+        rule = reader.rule(body["rule"], f"{here}.rule")
+        constraints = _read_constraints(reader, body.get("constraints"), f"{here}.constraints")
+        reader.resolve()
+        transforms = read_transforms(body.get("transform"), f"{here}.transform")
+        fix = read_fix(body["fix"], f"{here}.fix", reader.standalone)
+        if fix is None:
+            raise RuleError(f"{here}.fix: expected the replacement text (a template, or an object with template)")
+        out[rewriter_id] = Rewriter(rewriter_id, rule, constraints, transforms, fix)
+    for k, rewriter in enumerate(out.values()):
+        _check_rewrites(rewriter.transforms, out, f"{where}[{k}].transform")
+    return out
+
+
+def _check_rewrites(transforms: list[Transform], rewriters: Mapping[str, Rewriter], where: str) -> None:
+    """Every `rewrite` names rewriters the rule defines."""
+    for t in transforms:
+        if t.op != "rewrite":
+            continue
+        for name in t.args["rewriters"]:
+            if name not in rewriters:
+                known = ", ".join(rewriters) or "none: add a rewriters list beside rule"
+                raise RuleError(f'{where}.{t.name}.rewrite.rewriters: no rewriter "{name}" (defined: {known})')
 
 
 def _text_field(obj: Mapping[str, Any], key: str, where: str) -> str:

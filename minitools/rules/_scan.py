@@ -5,7 +5,8 @@ the rules name), and each node is tried only against the rules of its kind."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import NamedTuple
 
 import tree_sitter
@@ -13,8 +14,8 @@ import tree_sitter
 from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
+from minitools.rules._rewriters import Rewriting, constraints_hold, shown_text
 from minitools.rules._rule import new_file
-from minitools.rules._transform import apply_transforms
 
 __all__ = ["Finding", "RuleSet", "scan_tree"]
 
@@ -24,6 +25,8 @@ class Finding(NamedTuple):
     match: NodeMatch
     # (start byte, end byte, text) that the rule's fix puts in place of the match; None without a fix
     fix: tuple[int, int, str] | None
+    # the text of each metavariable the rule's `transform` computes, as ast-grep shows it
+    transformed: Mapping[str, str] = MappingProxyType({})
 
     @property
     def message(self) -> str:
@@ -102,51 +105,20 @@ def scan_tree(
             break
         for config in by_kind.get(node.kind_id, ()):
             env = config.rule.match(node, {})
-            if env is None or not _constraints_hold(config, env):
+            if env is None or not constraints_hold(config.constraints, env):
                 continue
             m = node_match(language, source, path, node, node, env)
-            fix = _fix(config, m, node, env, source) if config.fix is not None else None
-            found.append((node.start_byte, -node.end_byte, order[id(config)], Finding(config, m, fix)))
+            found.append((node.start_byte, -node.end_byte, order[id(config)], _finding(config, m, node, env, source)))
     found.sort(key=lambda f: f[:3])
     return [f[3] for f in found]
 
 
-def _constraints_hold(config: RuleConfig, env: MetaVarEnv) -> bool:
-    for name, rule in config.constraints.items():
-        value = env.get(name)
-        if value is None or isinstance(value, list):
-            continue  # unbound, or a sequence: constraints apply to single captures
-        if rule.match(value, {}) is None:
-            return False
-    return True
-
-
-def _fix(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> tuple[int, int, str]:
-    from minitools.match import Capture, Template, render
-
-    fix = config.fix
-    assert fix is not None
-    start, end = node.start_byte, node.end_byte
-    if fix.expand_start is not None:
-        n = node.prev_sibling
-        while n is not None and fix.expand_start.match(n, env) is not None:
-            start = n.start_byte
-            n = n.prev_sibling
-    if fix.expand_end is not None:
-        n = node.next_sibling
-        while n is not None and fix.expand_end.match(n, env) is not None:
-            end = n.end_byte
-            n = n.next_sibling
-    metavars = dict(m.metavars)
-    if config.transforms:
-        texts = apply_transforms(config.transforms, {k: c.text for k, c in metavars.items()})
-        for t in config.transforms:
-            if t.name in texts and t.source in metavars:
-                base = metavars[t.source]
-                metavars[t.name] = Capture(texts[t.name], base.start_byte, base.end_byte, base.start, base.end)
-    template = Template.parse(fix.template)
-    for name in template.names - set(metavars):
-        # a metavariable the match did not bind is replaced by nothing, as ast-grep does
-        metavars[name] = Capture("", m.start_byte, m.start_byte, m.start, m.start)
-    text = render(template, m._replace(metavars=metavars), source)
-    return start, end, text
+def _finding(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> Finding:
+    """The finding of a match: its transformations worked out, and its fix's edit."""
+    if not config.transforms and config.fix is None:
+        return Finding(config, m, None)
+    run = Rewriting(source, m.language, config.rewriters, env)
+    metavars = run.captures(config.transforms, env, m)
+    transformed = {t.name: shown_text(metavars[t.name], source) for t in config.transforms if t.name in metavars}
+    fix = run.fix_edit(config.fix, node, env, m, metavars) if config.fix is not None else None
+    return Finding(config, m, fix, transformed)

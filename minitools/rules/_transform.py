@@ -1,5 +1,7 @@
-"""A rule's `transform` (new metavariables computed from captured text) and `fix` (the
-replacement template, and how far its range reaches: `expandStart`/`expandEnd`)."""
+"""A rule's `transform` (new metavariables computed from captured text, or from the captured
+nodes rewritten by the rule's `rewriters`) and `fix` (the replacement template, and how far
+its range reaches: `expandStart`/`expandEnd`). Transformations run in the order their
+sources need: one that reads another's result comes after it (docs/tools.md, "Rules")."""
 
 from __future__ import annotations
 
@@ -10,19 +12,20 @@ from typing import Any, NamedTuple
 
 from minitools.rules._errors import RuleError
 
-__all__ = ["Transform", "Fix", "read_transforms", "read_fix", "apply_transforms", "CASES"]
+__all__ = ["Transform", "Fix", "read_transforms", "read_fix", "apply_text_transform", "CASES", "OPERATIONS"]
 
 CASES = ("lowerCase", "upperCase", "capitalize", "camelCase", "snakeCase", "kebabCase", "pascalCase")
 _SEPARATORS = {
     "dash": "-", "dot": ".", "space": " ", "slash": "/", "underscore": "_",
 }
 _METAVAR = re.compile(r"\$(?:\$\$)?([A-Z_][A-Z0-9_]*)\Z")
-_CALL = re.compile(r"(substring|replace|convert)\((.*)\)\Z", re.S)
+_CALL = re.compile(r"(substring|replace|convert|rewrite)\((.*)\)\Z", re.S)
+OPERATIONS = ("substring", "replace", "convert", "rewrite")
 
 
 class Transform(NamedTuple):
     name: str  # the new metavariable
-    op: str  # substring, replace, convert
+    op: str  # one of OPERATIONS
     source: str  # the metavariable it reads
     args: dict[str, Any]
 
@@ -41,6 +44,8 @@ def _source(value: Any, where: str) -> str:
 
 
 def read_transforms(value: Any, where: str) -> list[Transform]:
+    """The transformations of a rule (or a rewriter), in the order they run: each after the
+    ones whose result it reads; a cycle among them is refused."""
     if value is None:
         return []
     if not isinstance(value, Mapping):
@@ -51,20 +56,49 @@ def read_transforms(value: Any, where: str) -> list[Transform]:
         if isinstance(body, str):
             body = _parse_call(body, here)
         if not isinstance(body, Mapping) or len(body) != 1:
-            raise RuleError(f"{here}: expected one of substring, replace, convert, with its arguments")
+            raise RuleError(f"{here}: expected one of {', '.join(OPERATIONS)}, with its arguments")
         (op, args), = body.items()
-        if op == "rewrite":
-            raise RuleError(f"{here}.rewrite: rewriters are not supported here; use substring, replace or convert")
-        if op not in ("substring", "replace", "convert") or not isinstance(args, Mapping):
-            raise RuleError(f"{here}: unknown transformation {op!r}; use substring, replace or convert")
+        if op not in OPERATIONS or not isinstance(args, Mapping):
+            raise RuleError(f"{here}: unknown transformation {op!r}; use {', '.join(OPERATIONS)}")
         source = _source(args.get("source"), f"{here}.{op}.source")
         checked = _check_args(op, dict(args), f"{here}.{op}")
         out.append(Transform(str(name), op, source, checked))
+    return _in_order(out, where)
+
+
+def _in_order(transforms: list[Transform], where: str) -> list[Transform]:
+    """`transforms` with each one after those it reads (otherwise as written)."""
+    by_name = {t.name: t for t in transforms}
+    done: dict[str, int] = {}  # 1: being placed, 2: placed
+    out: list[Transform] = []
+
+    def place(t: Transform, path: tuple[str, ...]) -> None:
+        done[t.name] = 1
+        before = by_name.get(t.source)
+        if before is not None:
+            if done.get(before.name) == 1:
+                cycle = " -> ".join((*path[path.index(before.name):], before.name))
+                raise RuleError(f"{where}: the transformations {cycle} read each other in a cycle; "
+                                "let one of them read a captured metavariable")
+            if before.name not in done:
+                place(before, (*path, before.name))
+        done[t.name] = 2
+        out.append(t)
+
+    for t in transforms:
+        if t.name not in done:
+            place(t, (t.name,))
     return out
 
 
 def _check_args(op: str, args: dict[str, Any], where: str) -> dict[str, Any]:
-    if op == "substring":
+    if op == "rewrite":
+        ids = args.get("rewriters")
+        if not isinstance(ids, list) or not ids or not all(isinstance(i, str) for i in ids):
+            raise RuleError(f"{where}.rewriters: expected a list of rewriter ids (from the rule's rewriters), got {ids!r}")
+        if args.get("joinBy") is not None and not isinstance(args["joinBy"], str):
+            raise RuleError(f"{where}.joinBy: expected the text put between the rewritten nodes")
+    elif op == "substring":
         for key in ("startChar", "endChar"):
             if args.get(key) is not None and (not isinstance(args[key], int) or isinstance(args[key], bool)):
                 raise RuleError(f"{where}.{key}: expected a character index (negative counts from the end)")
@@ -130,15 +164,35 @@ def read_fix(value: Any, where: str, read_rule: Callable[[object, str], Any]) ->
 
 
 def _words(text: str, seps: list[str]) -> list[str]:
-    chars = "".join(re.escape(_SEPARATORS[s]) for s in seps if s in _SEPARATORS)
-    pieces = re.split(f"[{chars}]+", text) if chars else [text]
+    """`text` cut at the separators, and with `caseChange` also before an upper-case letter
+    that follows a lower-case one and before the last of several capitals a lower-case letter
+    follows (`XMLHttp`: XML, Http); other characters stay in their word."""
+    delimiters = {_SEPARATORS[s] for s in seps if s in _SEPARATORS}
+    by_case = "caseChange" in seps
     words: list[str] = []
-    for piece in pieces:
-        if "caseChange" in seps:
-            words += re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+|[A-Z]", piece) or ([piece] if piece else [])
-        elif piece:
-            words.append(piece)
+    word, state = "", "lower"  # lower: after a lower-case letter (or at a start); one, many: capitals
+    for c in text:
+        if c in delimiters:
+            words.append(word)
+            word, state = "", "lower"
+            continue
+        if by_case:
+            if state == "lower" and c.isupper():
+                words.append(word)
+                word, state = c, "one"
+                continue
+            if state == "many" and c.islower():
+                words.append(word[:-1])
+                word, state = word[-1] + c, "lower"
+                continue
+            state = "lower" if c.islower() else "one" if state == "lower" else "many"
+        word += c
+    words.append(word)
     return [w for w in words if w]
+
+
+def _capitalized(word: str) -> str:
+    return word[:1].upper() + word[1:]
 
 
 def _convert(text: str, case: str, seps: list[str]) -> str:
@@ -147,16 +201,16 @@ def _convert(text: str, case: str, seps: list[str]) -> str:
     if case == "upperCase":
         return text.upper()
     if case == "capitalize":
-        return text[:1].upper() + text[1:]
+        return _capitalized(text)
     words = _words(text, seps)
     if case == "snakeCase":
         return "_".join(w.lower() for w in words)
     if case == "kebabCase":
         return "-".join(w.lower() for w in words)
     if case == "pascalCase":
-        return "".join(w[:1].upper() + w[1:].lower() for w in words)
+        return "".join(_capitalized(w) for w in words)
     # camelCase
-    return "".join(w.lower() if k == 0 else w[:1].upper() + w[1:].lower() for k, w in enumerate(words))
+    return "".join(w.lower() if k == 0 else _capitalized(w) for k, w in enumerate(words))
 
 
 _GROUP_REF = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
@@ -175,20 +229,12 @@ def _expand(m: re.Match[str], by: str) -> str:
     return _GROUP_REF.sub(group, by)
 
 
-def apply_transforms(transforms: list[Transform], texts: dict[str, str]) -> dict[str, str]:
-    """`texts` (captured text by metavariable name) with each transformation's result added,
-    in order: a later one may read an earlier one's. A source never bound gives nothing."""
-    out = dict(texts)
-    for t in transforms:
-        text = out.get(t.source)
-        if text is None:
-            continue
-        if t.op == "substring":
-            chars = list(text)
-            out[t.name] = "".join(chars[t.args.get("startChar"):t.args.get("endChar")])
-        elif t.op == "replace":
-            by = t.args["by"]
-            out[t.name] = t.args["regex"].sub(lambda m, by=by: _expand(m, by), text)
-        else:
-            out[t.name] = _convert(text, t.args["toCase"], t.args["separatedBy"])
-    return out
+def apply_text_transform(t: Transform, text: str) -> str:
+    """The result of a text transformation (substring, replace, convert) of `text`."""
+    if t.op == "substring":
+        chars = list(text)
+        return "".join(chars[t.args.get("startChar"):t.args.get("endChar")])
+    if t.op == "replace":
+        by = t.args["by"]
+        return str(t.args["regex"].sub(lambda m: _expand(m, by), text))
+    return _convert(text, t.args["toCase"], t.args["separatedBy"])

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from reference_tools import ast_grep_cli
+from scan_cli import inline_rule, scan_both
 
 JS = """function f() { foo(1); bar(2); baz(3) }
 let x = [1, 2, 3];
@@ -82,40 +83,12 @@ CASES = [
 ]
 
 
-def _inline(language: str, rule: dict[str, object], **extra: object) -> str:
-    return json.dumps({"id": "r", "language": language, "severity": "warning", "message": "m", "rule": rule, **extra})
-
-
-def _findings(argv: list[str], cwd: Path) -> list[tuple[object, ...]]:
-    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode in (0, 1), f"{argv[:4]} exited {proc.returncode}: {proc.stderr[-600:]}"
-    out = []
-    for line in proc.stdout.splitlines():
-        m = json.loads(line)
-        found = m.get("metaVariables", {})  # absent when nothing is captured
-        single = {k: v["text"] for k, v in found.get("single", {}).items()}
-        # "secondary" is ast-grep's list of the nodes relational rules looked at (its labels),
-        # which minitools does not report
-        multi = {k: [n["text"] for n in v] for k, v in found.get("multi", {}).items() if k != "secondary"}
-        out.append((m["file"], m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"], m["ruleId"],
-                    m["message"], m["severity"], json.dumps(single, sort_keys=True), json.dumps(multi, sort_keys=True),
-                    m.get("replacement")))
-    return sorted(out, key=lambda f: (f[0], f[1], -f[2]))  # type: ignore[operator]
-
-
-def _both(tmp_path: Path, name: str, source: str, rules: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    (tmp_path / name).write_text(source)
-    theirs = _findings([ast_grep_cli(), "scan", "--inline-rules", rules, "--json=stream", "."], tmp_path)
-    ours = _findings([sys.executable, "-m", "minitools", "ast-grep", "scan", "--inline-rules", rules, "--json=stream", "."], tmp_path)
-    return theirs, ours
-
-
 SUFFIX = {"js": "a.js", "python": "a.py", "go": "a.go"}
 
 
 @pytest.mark.parametrize(("language", "source", "rule"), CASES, ids=[json.dumps(c[2])[:70] for c in CASES])
 def test_same_findings_as_ast_grep_scan(tmp_path: Path, language: str, source: str, rule: dict[str, object]) -> None:
-    theirs, ours = _both(tmp_path, SUFFIX[language], source, _inline(language, rule))
+    theirs, ours = scan_both(tmp_path, SUFFIX[language], source, inline_rule(language, rule))
     assert theirs, "the case should find something in the reference tool, or it tests nothing"
     assert ours == theirs
 
@@ -145,14 +118,14 @@ FIXES = [
 @pytest.mark.parametrize(("language", "source", "rule", "extra"), FIXES, ids=[json.dumps(c[3])[:70] for c in FIXES])
 def test_same_fixes_as_ast_grep_scan(tmp_path: Path, language: str, source: str, rule: dict[str, object],
                                      extra: dict[str, object]) -> None:
-    rules = _inline(language, rule, **extra)
-    theirs, ours = _both(tmp_path, SUFFIX[language], source, rules)
+    rules = inline_rule(language, rule, **extra)
+    theirs, ours = scan_both(tmp_path, SUFFIX[language], source, rules)
     assert theirs and all(f[-1] is not None for f in theirs)
     assert ours == theirs
 
 
 def test_update_all_writes_every_fix_as_ast_grep_does(tmp_path: Path) -> None:
-    rules = _inline("js", {"pattern": "foo($A)"}, fix="qux($A)")
+    rules = inline_rule("js", {"pattern": "foo($A)"}, fix="qux($A)")
     for who in ("theirs", "ours"):
         (tmp_path / who).mkdir()
         (tmp_path / who / "a.js").write_text(JS)
