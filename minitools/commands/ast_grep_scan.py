@@ -137,7 +137,7 @@ def main(args: argparse.Namespace) -> int:
         got = outcome.per_file.get(shown)
         if got:
             sources[shown], found = got
-            findings += [(shown, Finding(ruleset.configs[k], m, fix, tr)) for k, m, fix, tr in found]
+            findings += [(shown, Finding(ruleset.configs[k], *rest)) for k, *rest in found]
     if args.update_all:
         return _update_all(searcher, findings, sources)
     _print(findings, sources, args.json)
@@ -161,7 +161,7 @@ def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str
                 continue
             found = ruleset.scan_source(source, language, relative)
             if found:
-                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix, dict(f.transformed)) for f in found])
+                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix, dict(f.transformed), f.secondary) for f in found])
         return FilesOutcome(per_file, {}, len(chunk))
 
     files = list(todo)
@@ -209,32 +209,66 @@ def _range(source: bytes, start: int, end: int) -> dict[str, Any]:
 
 
 def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
-    """One finding in the shape of ast-grep's `scan --json` (0-based lines and columns)."""
+    """One finding in the shape of ast-grep's `scan --json` (0-based lines and columns), its
+    keys in ast-grep's order."""
     m = f.match
     line_start = source.rfind(b"\n", 0, m.start_byte) + 1
     line_end = source.find(b"\n", m.end_byte)
     line_end = len(source) if line_end < 0 else line_end
-    single = {k: {"text": c.text, "range": _range(source, c.start_byte, c.end_byte)} for k, c in m.metavars.items() if k not in m.multi}
-    multi = {k: [{"text": c.text, "range": _range(source, c.start_byte, c.end_byte)} for c in cs] for k, cs in m.multi.items()}
+    single = {k: _node_json(source, c.start_byte, c.end_byte) for k, c in m.metavars.items() if k not in m.multi}
+    multi = {k: [_node_json(source, c.start_byte, c.end_byte) for c in cs] for k, cs in m.multi.items()}
+    if f.secondary:  # ast-grep keeps the nodes its relational rules found beside the captures
+        multi["secondary"] = [_node_json(source, start, end) for start, end in f.secondary]
     out: dict[str, Any] = {
         "text": m.text,
         "range": _range(source, m.start_byte, m.end_byte),
         "file": shown,
         "lines": source[line_start:line_end].decode("utf-8", "replace"),
+        "charCount": {"leading": _chars(source, line_start, m.start_byte), "trailing": _chars(source, m.end_byte, line_end)},
     }
     if f.fix is not None:
         start, end, text = f.fix
         out["replacement"] = text
         out["replacementOffsets"] = {"start": start, "end": end}
+    out["language"] = DISPLAY.get(m.language, m.language)
+    if single or multi:  # left out when nothing is captured, as ast-grep does
+        out["metaVariables"] = {"single": single, "multi": multi, "transformed": dict(f.transformed)}
     out.update({
-        "language": DISPLAY.get(m.language, m.language),
         "ruleId": f.config.id,
         "severity": f.config.severity,
         "note": f.config.note or None,
         "message": f.message,
+        "labels": _labels(f, source),
     })
-    if single or multi:  # left out when nothing is captured, as ast-grep does
-        out["metaVariables"] = {"single": single, "multi": multi, "transformed": dict(f.transformed)}
+    return out
+
+
+def _chars(source: bytes, start: int, end: int) -> int:
+    return len(source[start:end].decode("utf-8", "replace"))
+
+
+def _node_json(source: bytes, start: int, end: int) -> dict[str, Any]:
+    return {"text": source[start:end].decode("utf-8", "replace"), "range": _range(source, start, end)}
+
+
+def _labels(f: Any, source: bytes) -> list[dict[str, Any]]:
+    """The finding's labels as ast-grep's JSON has them: the rule's `labels` for the
+    metavariables the match bound (a `$$$` capture from its first node to its last), else
+    the match (primary) and the nodes its relational parts found (secondary)."""
+    m = f.match
+    if not f.config.labels:
+        return [{**_node_json(source, m.start_byte, m.end_byte), "style": "primary"},
+                *({**_node_json(source, start, end), "style": "secondary"} for start, end in f.secondary)]
+    out = []
+    for name, label in f.config.labels.items():
+        capture = m.metavars.get(name)
+        if capture is None or (name in m.multi and not m.multi[name]):
+            continue  # unbound here, or an empty `$$$`: no label, as ast-grep does
+        shown = _node_json(source, capture.start_byte, capture.end_byte)
+        if label.message is not None:
+            shown["message"] = label.message
+        shown["style"] = label.style
+        out.append(shown)
     return out
 
 

@@ -32,7 +32,7 @@ from minitools.rules._rule import (
 from minitools.rules._rule import Any as AnyRule
 from minitools.rules._transform import Fix, Transform, read_fix, read_transforms
 
-__all__ = ["RuleError", "RuleConfig", "read_config", "read_rule", "read_util", "UtilRule", "SEVERITIES", "RULE_KEYS"]
+__all__ = ["RuleError", "RuleConfig", "Label", "LABEL_STYLES", "read_config", "read_rule", "read_util", "UtilRule", "SEVERITIES", "RULE_KEYS"]
 
 SEVERITIES = ("hint", "info", "warning", "error", "off")
 RULE_KEYS = (
@@ -57,6 +57,16 @@ class UtilRule(NamedTuple):
     rule: Rule
 
 
+LABEL_STYLES = ("primary", "secondary")
+
+
+class Label(NamedTuple):
+    """How a rule's `labels` show one metavariable's capture: its style and message."""
+
+    style: str  # one of LABEL_STYLES
+    message: str | None
+
+
 class RuleConfig(NamedTuple):
     id: str
     language: str  # the pack's grammar id
@@ -71,6 +81,9 @@ class RuleConfig(NamedTuple):
     ignores: list[str]
     url: str
     rewriters: Mapping[str, Rewriter] = MappingProxyType({})
+    # the rule's `labels` by metavariable name; none: the match and the nodes its relational
+    # parts found are the labels
+    labels: Mapping[str, Label] = MappingProxyType({})
 
     @property
     def kinds(self) -> frozenset[int]:
@@ -337,17 +350,21 @@ def _refs(rule: Rule) -> list[Matches]:
         r = stack.pop()
         if isinstance(r, Matches):
             out.append(r)
-        elif isinstance(r, (All, AnyRule)):
-            stack.extend(r.rules)
-        elif isinstance(r, Not):
-            stack.append(r.rule)
-        elif isinstance(r, Relation):
-            stack.append(r.rule)
-            if isinstance(r.stop_by, Rule):
-                stack.append(r.stop_by)
-        elif isinstance(r, NthChildRule) and r.of_rule is not None:
-            stack.append(r.of_rule)
+        stack.extend(_parts(r))
     return out
+
+
+def _parts(rule: Rule) -> list[Rule]:
+    """The rules written inside `rule` (a utility's body is not one of them)."""
+    if isinstance(rule, (All, AnyRule)):
+        return list(rule.rules)
+    if isinstance(rule, Not):
+        return [rule.rule]
+    if isinstance(rule, Relation):
+        return [rule.rule, rule.stop_by] if isinstance(rule.stop_by, Rule) else [rule.rule]
+    if isinstance(rule, NthChildRule) and rule.of_rule is not None:
+        return [rule.of_rule]
+    return []
 
 
 def _pattern_kinds(pattern: Any, where: str) -> frozenset[int] | None:
@@ -427,6 +444,9 @@ class _Deferred(Rule):
     def match(self, node: Any, env: Any) -> Any:
         return self.inner.match(node, env)
 
+    def trace(self, node: Any, env: Any) -> Any:
+        return self.inner.trace(node, env)
+
     def kinds(self) -> frozenset[int] | None:
         return self.inner.kinds()
 
@@ -504,6 +524,7 @@ def read_config(
     fix = read_fix(obj.get("fix"), f"{where}.fix", reader.standalone)
     rewriters = _read_rewriters(obj.get("rewriters"), f"{where}.rewriters", lang, reader.utils)
     _check_rewrites(transforms, rewriters, f"{where}.transform")
+    labels = _read_labels(obj.get("labels"), f"{where}.labels", [rule, *constraints.values()], constraints)
     return RuleConfig(
         rule_id,
         lang,
@@ -518,7 +539,60 @@ def read_config(
         _globs(obj.get("ignores"), f"{where}.ignores"),
         _text_field(obj, "url", where),
         MappingProxyType(rewriters),
+        MappingProxyType(labels),
     )
+
+
+def _read_labels(value: Any, where: str, rules: list[Rule], constraints: Mapping[str, Rule]) -> dict[str, Label]:
+    """A rule's `labels`: for metavariables the rule (or its constraints) binds, a style
+    (primary or secondary) and an optional message."""
+    if value is None:
+        return {}
+    value = _expect(value, Mapping, where, "an object of labels by metavariable name")
+    bound = _bound_names(rules) | set(constraints)
+    out: dict[str, Label] = {}
+    for name, body in value.items():
+        here = f"{where}.{name}"
+        m = _METAVAR_NAME.match(str(name))
+        if not m:
+            raise RuleError(f'{where}: "{name}" is not a metavariable name (such as A or $A)')
+        if m.group(1) not in bound:
+            known = ", ".join(sorted(bound)) or "none"
+            raise RuleError(f"{here}: the rule binds no ${m.group(1)} (it binds: {known}); label a metavariable its patterns capture")
+        body = _expect(body, Mapping, here, "an object with style and message")
+        unknown = [k for k in body if k not in ("style", "message")]
+        if unknown:
+            raise RuleError(f'{here}: unknown key "{unknown[0]}"; a label takes style, message')
+        style = body.get("style")
+        if style not in LABEL_STYLES:
+            raise RuleError(f"{here}.style: expected primary or secondary, got {_shown(style)}")
+        message = body.get("message")
+        if message is not None:
+            _expect(message, str, f"{here}.message", "text")
+        out[m.group(1)] = Label(style, message)
+    return out
+
+
+def _bound_names(rules: list[Rule]) -> set[str]:
+    """The metavariables the patterns in `rules` (and the utilities they use) capture."""
+    names: set[str] = set()
+    seen: set[int] = set()
+    stack = list(rules)
+    while stack:
+        r = stack.pop()
+        if id(r) in seen:
+            continue
+        seen.add(id(r))
+        if isinstance(r, PatternRule):
+            names.update(r.pattern.metavar_names)
+            for alternative in r.pattern.alternatives:
+                names.update(alternative.metavar_names)
+        elif isinstance(r, Matches) and r.target is not None:
+            stack.append(r.target)
+        elif isinstance(r, _Deferred):
+            stack.append(r.inner)
+        stack.extend(_parts(r))
+    return names
 
 
 def _read_constraints(reader: _Reader, value: Any, where: str) -> dict[str, Rule]:

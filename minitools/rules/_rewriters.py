@@ -21,7 +21,7 @@ from minitools.match import Capture, MetaVarEnv, NodeMatch, node_match
 from minitools.rules._rule import Rule
 from minitools.rules._transform import Fix, Transform, apply_text_transform
 
-__all__ = ["Rewriter", "Rewriting", "constraints_hold", "shown_text", "MAX_NESTING"]
+__all__ = ["Rewriter", "Rewriting", "constrain", "shown_text", "MAX_NESTING"]
 
 MAX_NESTING = 40  # rewrites inside a rewriter's own transformations, one in another
 
@@ -37,16 +37,22 @@ class Rewriter(NamedTuple):
     fix: Fix
 
 
-def constraints_hold(constraints: Mapping[str, Rule], env: MetaVarEnv) -> bool:
-    """Whether every constrained metavariable's node matches its rule (an unbound one, or a
-    `$$$` capture, is not checked, as ast-grep does)."""
+def constrain(constraints: Mapping[str, Rule], env: MetaVarEnv) -> tuple[MetaVarEnv, list[tree_sitter.Node]] | None:
+    """`env` once every constrained metavariable's node matches its rule, in the order they
+    are written: each rule starts from the metavariables bound so far and may bind more, as
+    ast-grep's do; with the labels the constraints' relational parts found. None when one
+    fails. An unbound metavariable, or a `$$$` capture, is not checked, as ast-grep does."""
+    labels: list[tree_sitter.Node] = []
     for name, rule in constraints.items():
         value = env.get(name)
         if value is None or isinstance(value, list):
             continue
-        if rule.match(value, {}) is None:
-            return False
-    return True
+        got = rule.trace(value, env)
+        if got is None:
+            return None
+        env = got[0]
+        labels += got[1]
+    return env, labels
 
 
 def shown_text(capture: Capture, source: bytes) -> str:
@@ -163,9 +169,8 @@ class Rewriting:
         if (rewriter.id, node.id) in self._active or len(self._active) >= MAX_NESTING:
             return None
         got = rewriter.rule.match(node, self.enclosing)
-        if got is None or not constraints_hold(rewriter.constraints, got):
-            return None
-        return got
+        constrained = None if got is None else constrain(rewriter.constraints, got)
+        return None if constrained is None else constrained[0]
 
     def _rewriter_edit(self, rewriter: Rewriter, node: tree_sitter.Node, env: MetaVarEnv) -> tuple[int, int, str]:
         key = (rewriter.id, node.id)

@@ -8,6 +8,14 @@ relational rules at the nodes around it (`inside` its ancestors, `has` its desce
 node ends the search once checked; composite rules combine (`all` in order, `any` the first
 that matches, `not`, `matches` a utility rule). Environments are never changed in place: a
 binding makes a new one, so a failed branch leaves nothing behind.
+
+`trace` matches as `match` does and also returns the match's secondary labels, as ast-grep
+reports them: each relational rule adds the node its inner rule gave back where it matched
+(a relational rule gives back what its inner rule gave back there, `matches` what its
+utility gave back, every other rule the node itself), after the inner rule's own labels; a
+rule object's own and composite keys add theirs before its relational keys; an `nthChild`'s
+`ofRule` adds those it finds at the node; `not` and `stopBy` add none. It runs once per finding, so it keeps no per-file answers and
+`match` stays as fast as before.
 """
 
 from __future__ import annotations
@@ -21,12 +29,14 @@ from minitools.match import MetaVarEnv, Pattern, match_in_env
 from minitools.rules._candidates import candidates
 
 __all__ = [
-    "Rule", "PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule",
+    "Rule", "Traced", "PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule",
     "Relation", "Inside", "new_file", "Has", "Precedes", "Follows", "All", "Any", "Not", "Matches",
 ]
 
 # kind ids a rule can match at; None: any kind
 Kinds = frozenset[int] | None
+# a match with its secondary labels (in ast-grep's order) and the node the rule gives back
+Traced = tuple[MetaVarEnv, list[tree_sitter.Node], tree_sitter.Node]
 
 
 # Per-file memos: a rule that neither binds nor reads metavariables (a "pure" one) gives one
@@ -47,6 +57,11 @@ class Rule:
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         raise NotImplementedError
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        """`match`, with the nodes the relational rules inside this one found."""
+        got = self.match(node, env)
+        return None if got is None else (got, [], node)
 
     def kinds(self) -> Kinds:
         """The kind ids of the nodes this rule can match; None when it may match any."""
@@ -194,6 +209,13 @@ class NthChildRule(Rule):
         place = len(siblings) - index if self.reverse else index + 1
         return env if self._fits(place) else None
 
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        # what `ofRule` binds and labels at the node itself is kept (not at its siblings)
+        if self.of_rule is None or self.match(node, env) is None:
+            return Rule.trace(self, node, env)
+        got = self.of_rule.trace(node, env)
+        return None if got is None else (got[0], got[1], node)
+
     def _fits(self, place: int) -> bool:
         if self.step == 0:
             return place == self.offset
@@ -286,6 +308,16 @@ class Relation(Rule):
             if got is not None:
                 return got
             if isinstance(stop, Rule) and stop.match(other, {}) is not None:
+                return None
+        return None
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        stop = self.stop_by if isinstance(self.stop_by, Rule) and not isinstance(self, Has) else None
+        for other in self.around(node):
+            got = self.rule.trace(other, env)
+            if got is not None:
+                return got[0], [*got[1], got[2]], got[2]
+            if stop is not None and stop.match(other, {}) is not None:
                 return None
         return None
 
@@ -458,11 +490,15 @@ class All(Rule):
     """Every rule, in order. `reorder` (for a rule object's keys) sets the order once every
     utility is resolved, on first use."""
 
-    __slots__ = ("rules", "reorder")
+    __slots__ = ("rules", "reorder", "traced")
 
     def __init__(self, rules: list[Rule], reorder: Callable[[list[Rule]], list[Rule]] | None = None) -> None:
         self.rules = rules
         self.reorder = reorder
+        # the order ast-grep tries them in: a rule object's relational keys last (after its
+        # own and composite keys), an `all` list as written
+        self.traced = rules if reorder is None else [
+            *(r for r in rules if not isinstance(r, Relation)), *(r for r in rules if isinstance(r, Relation))]
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.reorder is not None:
@@ -473,6 +509,16 @@ class All(Rule):
                 return None
             env = got
         return env
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        labels: list[tree_sitter.Node] = []
+        for rule in self.traced:
+            got = rule.trace(node, env)
+            if got is None:
+                return None
+            env = got[0]
+            labels += got[1]
+        return env, labels, node
 
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
@@ -506,6 +552,13 @@ class Any(Rule):
             got = rule.match(node, env)
             if got is not None:
                 return got
+        return None
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        for rule in self.rules:
+            got = rule.trace(node, env)
+            if got is not None:
+                return got[0], got[1], node
         return None
 
     def pure(self) -> bool:
@@ -577,6 +630,10 @@ class Matches(Rule):
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         assert self.target is not None, f"utility {self.name} was never resolved"
         return self.target.match(node, env)
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        assert self.target is not None, f"utility {self.name} was never resolved"
+        return self.target.trace(node, env)
 
     def kinds(self) -> Kinds:
         return None if self.target is None else self.target.kinds()

@@ -14,7 +14,7 @@ import tree_sitter
 from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
-from minitools.rules._rewriters import Rewriting, constraints_hold, shown_text
+from minitools.rules._rewriters import Rewriting, constrain, shown_text
 from minitools.rules._rule import new_file
 
 __all__ = ["Finding", "RuleSet", "scan_tree"]
@@ -27,6 +27,9 @@ class Finding(NamedTuple):
     fix: tuple[int, int, str] | None
     # the text of each metavariable the rule's `transform` computes, as ast-grep shows it
     transformed: Mapping[str, str] = MappingProxyType({})
+    # (start byte, end byte) of each node the rule's relational parts found, in ast-grep's
+    # order: the match's secondary labels
+    secondary: tuple[tuple[int, int], ...] = ()
 
     @property
     def message(self) -> str:
@@ -105,7 +108,10 @@ def scan_tree(
             break
         for config in by_kind.get(node.kind_id, ()):
             env = config.rule.match(node, {})
-            if env is None or not constraints_hold(config.constraints, env):
+            if env is not None and config.constraints:
+                constrained = constrain(config.constraints, env)
+                env = None if constrained is None else constrained[0]
+            if env is None:
                 continue
             m = node_match(language, source, path, node, node, env)
             found.append((node.start_byte, -node.end_byte, order[id(config)], _finding(config, m, node, env, source)))
@@ -114,11 +120,18 @@ def scan_tree(
 
 
 def _finding(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> Finding:
-    """The finding of a match: its transformations worked out, and its fix's edit."""
+    """The finding of a match: its secondary labels, its transformations worked out, and its
+    fix's edit."""
+    traced = config.rule.trace(node, {})
+    labels = list(traced[1]) if traced is not None else []
+    if traced is not None and config.constraints:
+        constrained = constrain(config.constraints, traced[0])
+        labels += constrained[1] if constrained is not None else []
+    secondary = tuple((n.start_byte, n.end_byte) for n in labels)
     if not config.transforms and config.fix is None:
-        return Finding(config, m, None)
+        return Finding(config, m, None, secondary=secondary)
     run = Rewriting(source, m.language, config.rewriters, env)
     metavars = run.captures(config.transforms, env, m)
     transformed = {t.name: shown_text(metavars[t.name], source) for t in config.transforms if t.name in metavars}
     fix = run.fix_edit(config.fix, node, env, m, metavars) if config.fix is not None else None
-    return Finding(config, m, fix, transformed)
+    return Finding(config, m, fix, transformed, secondary)

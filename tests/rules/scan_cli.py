@@ -10,28 +10,40 @@ from pathlib import Path
 
 from reference_tools import ast_grep_cli
 
-__all__ = ["inline_rule", "scan_findings", "scan_both", "update_both"]
+__all__ = ["RULE_ID", "inline_rule", "scan_findings", "scan_both", "update_both"]
 
 
 def inline_rule(language: str, rule: dict[str, object], **extra: object) -> str:
     return json.dumps({"id": "r", "language": language, "severity": "warning", "message": "m", "rule": rule, **extra})
 
 
-def scan_findings(argv: list[str], cwd: Path) -> list[tuple[object, ...]]:
-    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=120)
+RULE_ID = 3  # where a row holds the finding's rule id
+
+
+def scan_findings(argv: list[str], cwd: Path, timeout: float = 120, fold_messages: bool = False) -> list[tuple[object, ...]]:
+    """Each finding of a `--json=stream` scan as one row: its place, rule and message, its
+    captures, fix and transformed metavariables, and its labels (the match and the nodes the
+    relational rules found, or the rule's own labels). `fold_messages`: messages compare with
+    their whitespace runs as one space (in a folded (`>`) message, ast-grep's YAML reader keeps
+    the block's own indentation on more-indented lines, where YAML 1.2 takes it off)."""
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode in (0, 1), f"{argv[:4]} exited {proc.returncode}: {proc.stderr[-600:]}"
     out = []
     for line in proc.stdout.splitlines():
         m = json.loads(line)
         found = m.get("metaVariables", {})  # absent when nothing is captured
         single = {k: v["text"] for k, v in found.get("single", {}).items()}
-        # "secondary" is ast-grep's list of the nodes relational rules looked at (its labels),
-        # which minitools does not report
-        multi = {k: [n["text"] for n in v] for k, v in found.get("multi", {}).items() if k != "secondary"}
+        multi = {k: [(n["text"], n["range"]["byteOffset"]["start"]) for n in v] for k, v in found.get("multi", {}).items()}
+        # sorted: ast-grep lists a rule's own labels in no set order (the default ones, the
+        # match and the nodes its relational rules found, keep theirs in multi["secondary"])
+        labels = sorted((x["range"]["byteOffset"]["start"], x["range"]["byteOffset"]["end"], x["text"], x["style"],
+                         x.get("message")) for x in m["labels"])
+        message = " ".join(m["message"].split()) if fold_messages else m["message"]
         out.append((m["file"], m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"], m["ruleId"],
-                    m["message"], m["severity"], json.dumps(single, sort_keys=True), json.dumps(multi, sort_keys=True),
-                    m.get("replacement"), json.dumps(found.get("transformed", {}), sort_keys=True)))
-    return sorted(out, key=lambda f: (f[0], f[1], -f[2]))  # type: ignore[operator]
+                    message, m["severity"], json.dumps(single, sort_keys=True), json.dumps(multi, sort_keys=True),
+                    m.get("replacement"), json.dumps(found.get("transformed", {}), sort_keys=True), json.dumps(labels),
+                    m["lines"], json.dumps(m["charCount"])))
+    return sorted(out, key=lambda f: (f[0], f[1], -f[2], f[3]))  # type: ignore[operator]
 
 
 def scan_both(tmp_path: Path, name: str, source: str, rules: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:

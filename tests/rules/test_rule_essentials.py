@@ -4,7 +4,6 @@ languages, with their tests) run by `minitools ast-grep test` and `scan`, agains
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import pytest
 
 from minitools.rules import load_project, load_tests
 from reference_tools import ast_grep_cli
+from scan_cli import RULE_ID, scan_findings
 
 ESSENTIALS = Path(__file__).resolve().parents[3] / "shared" / "rulesets" / "ast-grep-essentials"
 
@@ -83,32 +83,19 @@ def _snippets(essentials: Path, into: Path) -> int:
 
 
 def _scan(argv: list[str], cwd: Path) -> list[tuple[object, ...]]:
-    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600)
-    assert proc.returncode in (0, 1), f"{argv[:3]} exited {proc.returncode}: {proc.stderr[-800:]}"
-    found = []
-    for line in proc.stdout.splitlines():
-        m = json.loads(line)
-        caps = m.get("metaVariables", {}).get("single", {})
-        # messages compare with their whitespace runs as one space: in a folded (`>`) message,
-        # ast-grep's YAML reader keeps the block's own indentation on more-indented lines,
-        # where YAML 1.2 (and PyYAML, and minitools) take it off
-        message = " ".join(m["message"].split())
-        found.append((m["file"], m["ruleId"], m["range"]["byteOffset"]["start"], m["range"]["byteOffset"]["end"],
-                      m["severity"], message, json.dumps({k: v["text"] for k, v in caps.items()}, sort_keys=True)))
-    return sorted(found)  # type: ignore[type-var]
+    return [f for f in scan_findings(argv, cwd, timeout=600, fold_messages=True) if f[RULE_ID] not in EXCEPTIONS]
 
 
 def test_scan_agrees_with_ast_grep_scan_finding_for_finding(essentials: Path, tmp_path: Path) -> None:
     """The rule set's own test snippets, as files: both tools scan them with the project's
-    sgconfig.yml, and every finding (file, rule, range, severity, message, captures) agrees."""
+    sgconfig.yml, and every finding (file, rule, range, severity, message, captures, fix,
+    labels) agrees."""
     files = _snippets(essentials, tmp_path)
     assert files > 350
     config = str(essentials / "sgconfig.yml")
     theirs = _scan([ast_grep_cli(), "scan", "-c", config, "--json=stream", "."], tmp_path)
     ours = _scan([sys.executable, "-m", "minitools", "ast-grep", "scan", "-c", config, "--json=stream", "."], tmp_path)
     # the rules listed above are left out on both sides (their snippets too)
-    theirs = [f for f in theirs if f[1] not in EXCEPTIONS]
-    ours = [f for f in ours if f[1] not in EXCEPTIONS]
     assert len(theirs) > 200
     missing = sorted(set(theirs) - set(ours))
     extra = sorted(set(ours) - set(theirs))
@@ -123,9 +110,8 @@ def test_scan_agrees_with_ast_grep_scan_on_real_code(essentials: Path, where: st
 
     root = go_src() / "net" if where == "go" else rust_crate("regex")
     config = str(essentials / "sgconfig.yml")
-    theirs = [f for f in _scan([ast_grep_cli(), "scan", "-c", config, "--json=stream", "."], root) if f[1] not in EXCEPTIONS]
-    ours = [f for f in _scan([sys.executable, "-m", "minitools", "ast-grep", "scan", "-c", config, "--json=stream", "."], root)
-            if f[1] not in EXCEPTIONS]
+    theirs = _scan([ast_grep_cli(), "scan", "-c", config, "--json=stream", "."], root)
+    ours = _scan([sys.executable, "-m", "minitools", "ast-grep", "scan", "-c", config, "--json=stream", "."], root)
     assert ours == theirs
     if where == "go":
         assert len(theirs) >= 10, "Go's net package should give the rule set findings, or this compares nothing"
