@@ -179,10 +179,13 @@ FORK_MIN_FILES = 16
 def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: str | None) -> None:
     if style is not None:
         items = [finding_json(shown, f, sources[shown]) for shown, f in findings]
+        # stream and compact as ast-grep writes them, byte for byte (no spaces)
         if style == "stream":
-            text = "".join(json.dumps(i, ensure_ascii=False) + "\n" for i in items)
+            text = "".join(json.dumps(i, ensure_ascii=False, separators=(",", ":")) + "\n" for i in items)
+        elif style == "pretty":
+            text = json.dumps(items, ensure_ascii=False, indent=2) + "\n"
         else:
-            text = json.dumps(items, ensure_ascii=False, indent=2 if style == "pretty" else None) + "\n"
+            text = json.dumps(items, ensure_ascii=False, separators=(",", ":")) + "\n"
         sys.stdout.write(text)
         return
     out = []

@@ -6,11 +6,14 @@ the metavariables the match bound."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from minitools.rules import RuleError, read_config
+from reference_tools import ast_grep_cli
 from scan_cli import inline_rule, scan_both
 
 JS = """import { readFile } from "fs";
@@ -79,3 +82,18 @@ def test_bad_labels_are_refused_by_key(labels: object, expected: str) -> None:
     with pytest.raises(RuleError) as err:
         read_config({"id": "r", "language": "javascript", "rule": {"pattern": "check($A, $$$REST)"}, "labels": labels})
     assert str(err.value).startswith(expected)
+
+
+def test_stream_output_is_ast_grep_s_byte_for_byte(tmp_path: Path) -> None:
+    # one capture per map (ast-grep orders several captures differently from run to run)
+    rule = inline_rule("javascript", {"pattern": "check($A, $$$)", "inside": {"kind": "if_statement", "stopBy": "end"}},
+                       note="n", transform={"B": "convert($A, toCase=upperCase)"}, fix="verify($B)")
+    (tmp_path / "a.js").write_text(JS)
+    outputs = []
+    for argv in ([ast_grep_cli()], [sys.executable, "-m", "minitools", "ast-grep"]):
+        proc = subprocess.run([*argv, "scan", "--inline-rules", rule, "--json=stream", "a.js"], cwd=tmp_path,
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(proc.stdout)
+    assert outputs[0].count(b"\n") == 1 and b'"labels"' in outputs[0]
+    assert outputs[1] == outputs[0]
