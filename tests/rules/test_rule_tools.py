@@ -3,11 +3,14 @@ pattern, refused whole when invalid, and a rule's fix staged and accepted like a
 
 from __future__ import annotations
 
+import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from minitools import Run
+from reference_tools import ast_grep_cli
 
 APP = """import subprocess
 
@@ -104,3 +107,25 @@ async def test_a_rule_scan_ends_within_the_search_budget(tmp_path: Path) -> None
     assert found.data["total"] < 40_000 and "narrow the path or the rule" in found.text
     assert not edit.ok and "nothing was staged" in edit.text
     assert (tmp_path / "dense.py").read_text().startswith("print(1), ")
+
+
+async def test_a_rule_with_rewriters_edits_as_ast_grep_does(tmp_path: Path) -> None:
+    source = "d = dict(a=1, b=dict(c=2))\nprint(dict())\n"
+    rule = {"id": "dict-literal", "language": "python", "rule": {"pattern": "dict($$$ARGS)"},
+            "rewriters": [{"id": "pair", "rule": {"kind": "keyword_argument", "all": [
+                {"has": {"field": "name", "pattern": "$K"}}, {"has": {"field": "value", "pattern": "$V"}}]}, "fix": "'$K': $V"}],
+            "transform": {"PAIRS": {"rewrite": {"source": "$$$ARGS", "rewriters": ["pair"], "joinBy": ", "}}},
+            "fix": "{$PAIRS}"}
+    for who in ("theirs", "ours"):
+        (tmp_path / who).mkdir()
+        (tmp_path / who / "a.py").write_text(source)
+    subprocess.run([ast_grep_cli(), "scan", "--inline-rules", json.dumps(rule), "-U", "."], cwd=tmp_path / "theirs",
+                   capture_output=True, check=True, timeout=60)
+    async with Run(tmp_path / "ours", resources={"lsp": False}, approve=lambda spec, args: True) as run:
+        staged = await run.call("ast_edit", {"rule": rule})
+        assert staged.ok, staged.text
+        accepted = await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "accept"})
+        assert accepted.ok, accepted.text
+        refused = await run.call("ast_grep", {"rule": {**rule, "transform": {"PAIRS": "rewrite($$$ARGS, rewriters=[kv])"}}})
+    assert (tmp_path / "ours" / "a.py").read_text() == (tmp_path / "theirs" / "a.py").read_text() != source
+    assert not refused.ok and 'rule.transform.PAIRS.rewrite.rewriters: no rewriter "kv" (defined: pair)' in refused.text
