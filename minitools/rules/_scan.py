@@ -33,10 +33,15 @@ class Finding(NamedTuple):
 
     @property
     def message(self) -> str:
-        """The rule's message with `$A` replaced by what A captured (nothing when A is
-        unbound), as ast-grep does."""
-        metavars = self.match.metavars
-        return _METAVAR.sub(lambda m: metavars[m.group(2)].text if m.group(2) in metavars else "", self.config.message)
+        """The rule's message with `$A` replaced by what A captured or the rule's `transform`
+        made of it (nothing when A is unbound), as ast-grep does."""
+        metavars, transformed = self.match.metavars, self.transformed
+
+        def value(m: re.Match[str]) -> str:
+            name = m.group(2)
+            return metavars[name].text if name in metavars else transformed.get(name, "")
+
+        return _METAVAR.sub(value, self.config.message)
 
 
 CHECK_EVERY = 1024  # candidates between two looks at the budget

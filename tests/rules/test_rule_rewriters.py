@@ -92,9 +92,10 @@ CASES = [
         "rewriters": [{"id": "log", "rule": {"pattern": "print($$$A)"}, "fix": "log.info($$$A)"}],
         "transform": {"NEW": _rewrite("$$$BODY", ["log"])},
         "fix": "def $F($$$P):\n    $NEW"}),
-    # the one-line form, and a later transformation reading a rewrite's result
+    # the one-line form, and a later transformation reading a rewrite's result; the message
+    # shows the transformed texts too
     ("js", JS, {"pattern": "log($A)"}, {
-        "rewriters": [NUMBER],
+        "message": "log of $B ($UP)", "rewriters": [NUMBER],
         "transform": {"UP": "convert($B, toCase=lowerCase)", "B": "rewrite($A, rewriters=[num], joinBy=' | ')"},
         "fix": "$UP"}),
 ]
