@@ -26,7 +26,7 @@ def scan_findings(argv: list[str], cwd: Path, timeout: float = 120, fold_message
     relational rules found, or the rule's own labels). `fold_messages`: messages compare with
     their whitespace runs as one space (in a folded (`>`) message, ast-grep's YAML reader keeps
     the block's own indentation on more-indented lines, where YAML 1.2 takes it off)."""
-    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
     assert proc.returncode in (0, 1), f"{argv[:4]} exited {proc.returncode}: {proc.stderr[-600:]}"
     out = []
     for line in proc.stdout.splitlines():

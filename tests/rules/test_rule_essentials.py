@@ -98,16 +98,19 @@ def test_scan_agrees_with_ast_grep_scan_finding_for_finding(essentials: Path, tm
     assert not missing and not extra, f"missing {missing[:5]}; extra {extra[:5]}"
 
 
-@pytest.mark.parametrize("where", ["go", "rust"])
+@pytest.mark.parametrize("where", ["go", "rust", "java"])
 def test_scan_agrees_with_ast_grep_scan_on_real_code(essentials: Path, where: str) -> None:
-    """Real code: Go's net package (where the rule set finds weak TLS settings and the like)
-    and the regex crate, scanned with the whole rule set by both tools."""
-    from corpora import go_src, rust_crate
+    """Real code: Go's net package (where the rule set finds weak TLS settings and the like),
+    the regex crate, and the JDK's javax packages (weak ciphers and digests), scanned with the
+    whole rule set by both tools: findings, captures and labels."""
+    from corpora import go_src, jdk_java_base, rust_crate
 
-    root = go_src() / "net" if where == "go" else rust_crate("regex")
+    root = {"go": lambda: go_src() / "net", "rust": lambda: rust_crate("regex"), "java": lambda: jdk_java_base() / "javax"}[where]()
     config = str(essentials / "sgconfig.yml")
     theirs = _scan([ast_grep_cli(), "scan", "-c", config, "--json=stream", "."], root)
     ours = _scan([sys.executable, "-m", "minitools", "ast-grep", "scan", "-c", config, "--json=stream", "."], root)
     assert ours == theirs
+    if where == "java":
+        assert len(theirs) >= 10, "the javax packages should give the rule set findings, or this compares nothing"
     if where == "go":
         assert len(theirs) >= 10, "Go's net package should give the rule set findings, or this compares nothing"
