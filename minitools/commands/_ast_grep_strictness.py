@@ -10,9 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from minitools.commands._grep_output import Printer
+from minitools.commands._write_staged import write_all_or_none
 from minitools.match import LanguagePlan, NodeMatch, Searcher
 from minitools.rules import Finding, RuleConfig, RuleError, read_config
-from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed, scan_rule, stage_fixes
+from minitools.tools import scan_rule, stage_fixes
 from minitools.tools.edit import unified_diff
 
 __all__ = ["strict_search"]
@@ -73,11 +74,5 @@ def _rewrite(searcher: Searcher, findings: list[tuple[str, Finding]], sources: d
     if not staged:
         return 1
     sys.stdout.write(unified_diff(staged))
-    if apply:
-        try:
-            EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
-        except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
-            return fail(f"nothing was written: {exc}")
-        count = sum(f.replacements for f in staged)
-        print(f"applied {count} replacements in {len(staged)} files", file=sys.stderr)
-    return 0
+    failed = write_all_or_none(staged, searcher.root) if apply else None
+    return 0 if failed is None else fail(failed)

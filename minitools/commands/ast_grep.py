@@ -291,8 +291,8 @@ def main(args: argparse.Namespace) -> int:
 def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
              paths: list[Path], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
+    from minitools.commands._write_staged import write_all_or_none
     from minitools.match import Template, TemplateError
-    from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed
     from minitools.tools.edit import propose_rewrite, unified_diff
     from minitools.toolspec import ToolError
 
@@ -311,14 +311,8 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
     if not staged:
         return EXIT_NONE
     sys.stdout.write(unified_diff(staged))
-    if apply:
-        try:
-            EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
-        except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
-            return _fail(f"nothing was written: {exc}")
-        count = sum(f.replacements for f in staged)
-        print(f"applied {count} replacements in {len(staged)} files", file=sys.stderr)
-    return EXIT_MATCH
+    failed = write_all_or_none(staged, searcher.root) if apply else None
+    return EXIT_MATCH if failed is None else _fail(failed)
 
 
 if __name__ == "__main__":
