@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter
 
 from minitools.match import MetaVarEnv, Pattern, PNode, match_at_strictness, match_in_env
+from minitools.rules import _hidden as nav
 from minitools.rules._candidates import candidates
 
 __all__ = [
@@ -217,10 +218,10 @@ class NthChildRule(Rule):
             self._places.clear()
         place = self._places.get(node.id)
         if place is None:
-            parent = node.parent
+            parent = nav.up(node)
             if parent is None:
                 return None
-            siblings = parent.named_children
+            siblings = nav.named_kids(parent)
             if self.of_rule is not None:
                 of_rule = self.of_rule
                 siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
@@ -234,16 +235,17 @@ class NthChildRule(Rule):
         """Whether the node is at place `offset` exactly: the counted siblings before it (after
         it, `reverse`) are walked, and the walk stops once there are too many."""
         of_rule = self.of_rule
-        if node.parent is None or (of_rule is not None and of_rule.match(node, {}) is None):
+        if nav.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
             return False
+        step = nav.next_named_sibling if self.reverse else nav.prev_named_sibling
         place = 1
-        n = node.next_named_sibling if self.reverse else node.prev_named_sibling
+        n = step(node)
         while n is not None:
             if of_rule is None or of_rule.match(n, {}) is not None:
                 place += 1
                 if place > self.offset:
                     return False
-            n = n.next_named_sibling if self.reverse else n.prev_named_sibling
+            n = step(n)
         return place == self.offset
 
     def _fits(self, place: int) -> bool:
@@ -371,20 +373,7 @@ class Relation(Rule):
         return memo[node.id]
 
 
-def _parent(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.parent
-
-
-def _next(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.next_sibling
-
-
-def _previous(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.prev_sibling
-
-
-def _in_field(parent: tree_sitter.Node, child: tree_sitter.Node, field: str) -> bool:
-    return any(c.id == child.id for c in parent.children_by_field_name(field))
+_parent, _next, _previous, _in_field = nav.up, nav.next_sibling, nav.prev_sibling, nav.in_field
 
 
 class Inside(Relation):
@@ -396,7 +385,7 @@ class Inside(Relation):
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        child, parent = node, node.parent
+        child, parent = node, _parent(node)
         field = self.field
         while parent is not None:
             if field is None or _in_field(parent, child, field):
@@ -405,7 +394,7 @@ class Inside(Relation):
                 return  # the stop node ends the search even where the field does not fit
             if self.stop_by == "neighbor":
                 return
-            child, parent = parent, parent.parent
+            child, parent = parent, _parent(parent)
 
 
 class Has(Relation):
@@ -447,7 +436,7 @@ class Has(Relation):
             if kids is None:
                 if n.id in memo:
                     continue
-                kids = n.children
+                kids = nav.kids(n)
                 stack.append((n, kids))
                 stack.extend((c, None) for c in kids if c.id not in memo)
                 continue
@@ -455,7 +444,7 @@ class Has(Relation):
         return memo[node.id]
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        first = node.children_by_field_name(self.field) if self.field else node.children
+        first = nav.field_kids(node, self.field) if self.field else nav.kids(node)
         if self.stop_by == "neighbor":
             yield from first
             return
@@ -466,7 +455,7 @@ class Has(Relation):
             yield n
             if stop is not None and stop.match(n, {}) is not None:
                 continue  # the stop node was looked at; nothing below it is
-            stack.extend(reversed(n.children))
+            stack.extend(reversed(nav.kids(n)))
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.field is None:

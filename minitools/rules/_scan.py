@@ -13,6 +13,7 @@ import tree_sitter
 from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
+from minitools.rules._hidden import begin_file, next_sibling, prev_sibling
 from minitools.rules._rule import new_file
 from minitools.rules._transform import apply_transforms
 
@@ -105,6 +106,7 @@ def _scan_tree(
     budget: Budget | None, found: list[tuple[int, int, int, Finding]],
 ) -> None:
     new_file()
+    begin_file(root, language)
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
@@ -139,15 +141,15 @@ def _fix(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarE
     assert fix is not None
     start, end = node.start_byte, node.end_byte
     if fix.expand_start is not None:
-        n = node.prev_sibling
+        n = prev_sibling(node)
         while n is not None and fix.expand_start.match(n, env) is not None:
             start = n.start_byte
-            n = n.prev_sibling
+            n = prev_sibling(n)
     if fix.expand_end is not None:
-        n = node.next_sibling
+        n = next_sibling(node)
         while n is not None and fix.expand_end.match(n, env) is not None:
             end = n.end_byte
-            n = n.next_sibling
+            n = next_sibling(n)
     metavars = dict(m.metavars)
     if config.transforms:
         texts = apply_transforms(config.transforms, {k: c.text for k, c in metavars.items()})

@@ -1,0 +1,246 @@
+"""Statements a grammar hides that rules name (docs/tools.md, "Rules"). The pack's Python
+grammar makes `expression_statement` a hidden supertype: `x = 1` is an `assignment` right
+under `module`, where ast-grep's grammar, and the rules written for it, see
+`module > expression_statement > assignment`. Tree-sitter still knows where the hidden node
+sits (a query for it captures the node it would wrap), so a rule that names such a kind gets a
+stand-in, a `Hidden` node, around each of those, and the rules walk the tree through the
+functions here (`up`, `kids`, `next_sibling`, ...), which put the stand-ins in place: the
+wrapped node's parent is its stand-in, the stand-in's only child is the node, and the
+stand-in is among the statements of the block. For any other language, or a scan whose rules
+name no hidden kind, the functions are the node's own fields."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+from typing import cast
+
+import tree_sitter
+
+from minitools.match import load_language
+
+__all__ = [
+    "HIDDEN", "Hidden", "hidden_kind", "begin_file", "up", "kids", "named_kids", "field_kids", "in_field",
+    "next_sibling", "prev_sibling", "next_named_sibling", "prev_named_sibling", "with_hidden", "hidden_ids",
+]
+
+# per language: the kinds its grammar hides, which rules written for ast-grep's grammars name
+HIDDEN: dict[str, tuple[str, ...]] = {"python": ("expression_statement",)}
+
+# the languages some rule read in this process names a hidden kind of (their files get stand-ins)
+_NAMED: set[str] = set()
+
+
+@lru_cache(maxsize=16)
+def _ids(language: str) -> dict[str, int]:
+    lang = load_language(language)
+    out = {}
+    for sup in lang.supertypes:
+        name = lang.node_kind_for_id(sup)
+        if name in HIDDEN.get(language, ()):
+            out[name] = sup
+    return out
+
+
+def hidden_kind(language: str, name: str) -> int | None:
+    """The kind id of `name` when `language`'s grammar hides it and rules may name it; the
+    scans of that language then put stand-ins in place."""
+    kid = _ids(language).get(name)
+    if kid is not None:
+        _NAMED.add(language)
+    return kid
+
+
+class Hidden:
+    """The stand-in for a hidden node around `inner`: its kind, `inner`'s extent and text."""
+
+    __slots__ = ("inner", "kind_id", "type", "id")
+    is_named = True
+    is_extra = False
+    is_missing = False
+    is_error = False
+
+    def __init__(self, inner: tree_sitter.Node, kind_id: int, kind: str) -> None:
+        self.inner = inner
+        self.kind_id = kind_id
+        self.type = kind
+        self.id = ~inner.id  # its own key in the per-file memos
+
+    @property
+    def start_byte(self) -> int:
+        return self.inner.start_byte
+
+    @property
+    def end_byte(self) -> int:
+        return self.inner.end_byte
+
+    @property
+    def start_point(self) -> tree_sitter.Point:
+        return self.inner.start_point
+
+    @property
+    def end_point(self) -> tree_sitter.Point:
+        return self.inner.end_point
+
+    @property
+    def text(self) -> bytes | None:
+        return self.inner.text
+
+    @property
+    def has_error(self) -> bool:
+        return self.inner.has_error
+
+    @property
+    def parent(self) -> tree_sitter.Node | None:
+        return self.inner.parent
+
+    @property
+    def children(self) -> list[tree_sitter.Node]:
+        return [self.inner]
+
+    named_children = children
+
+    @property
+    def child_count(self) -> int:
+        return 1
+
+    def children_by_field_name(self, name: str) -> list[tree_sitter.Node]:
+        return []
+
+
+AnyNode = tree_sitter.Node  # or a Hidden stand-in, which has the fields rules read
+
+# the stand-ins of the file being scanned: wrapped node id -> its stand-in (None: no stand-ins),
+# and the stand-ins in source order with their start bytes (to find those under a node)
+_FILE: list[dict[int, Hidden] | None] = [None]
+_ORDER: list[tuple[list[int], list[Hidden]]] = [([], [])]
+
+
+def begin_file(root: tree_sitter.Node, language: str) -> None:
+    """Put the stand-ins of `root`'s tree in place, when a rule read names a hidden kind of
+    `language`; else none."""
+    _FILE[0] = None
+    _ORDER[0] = ([], [])
+    if language not in _NAMED:
+        return
+    wrapped: dict[int, Hidden] = {}
+    for name, kid in _ids(language).items():
+        for node in tree_sitter.QueryCursor(_query(language, name)).captures(root).get("c", []):
+            wrapped[node.id] = Hidden(node, kid, name)
+    if wrapped:
+        ordered = sorted(wrapped.values(), key=lambda h: (h.start_byte, -h.end_byte))
+        _FILE[0] = wrapped
+        _ORDER[0] = ([h.start_byte for h in ordered], ordered)
+
+
+@lru_cache(maxsize=16)
+def _query(language: str, name: str) -> tree_sitter.Query:
+    return tree_sitter.Query(load_language(language), f"({name}) @c")
+
+
+def _shown(node: tree_sitter.Node | None, wrapped: dict[int, Hidden]) -> AnyNode | None:
+    return None if node is None else cast(AnyNode, wrapped.get(node.id, node))
+
+
+def up(node: AnyNode) -> AnyNode | None:
+    """The node's parent: a wrapped node's is its stand-in."""
+    wrapped = _FILE[0]
+    if wrapped is None:
+        return node.parent
+    if type(node) is Hidden:
+        return cast(Hidden, node).inner.parent
+    own = wrapped.get(node.id)
+    return cast(AnyNode, own) if own is not None else node.parent
+
+
+def kids(node: AnyNode) -> list[AnyNode]:
+    """The node's children, tokens included, wrapped ones as their stand-ins."""
+    wrapped = _FILE[0]
+    if wrapped is None or type(node) is Hidden:
+        return node.children
+    return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.children]
+
+
+def named_kids(node: AnyNode) -> list[AnyNode]:
+    wrapped = _FILE[0]
+    if wrapped is None or type(node) is Hidden:
+        return node.named_children
+    return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.named_children]
+
+
+def field_kids(node: AnyNode, field: str) -> list[AnyNode]:
+    """The node's children in `field`, wrapped ones as their stand-ins (a stand-in has no fields)."""
+    wrapped = _FILE[0]
+    found = node.children_by_field_name(field)
+    return found if wrapped is None else [cast(AnyNode, wrapped.get(c.id, c)) for c in found]
+
+
+def in_field(parent: AnyNode, child: AnyNode, field: str) -> bool:
+    """Whether `child` sits in `parent`'s field `field` (a stand-in in none)."""
+    target = cast(Hidden, child).inner if type(child) is Hidden else child
+    return type(parent) is not Hidden and any(c.id == target.id for c in parent.children_by_field_name(field))
+
+
+def _across(node: AnyNode, wrapped: dict[int, Hidden], attribute: str) -> AnyNode | None:
+    """A sibling where stand-ins are in place: a stand-in's are its node's; the wrapped node,
+    its stand-in's only child, has none."""
+    if type(node) is Hidden:
+        return _shown(getattr(cast(Hidden, node).inner, attribute), wrapped)
+    if node.id in wrapped:
+        return None
+    return _shown(getattr(node, attribute), wrapped)
+
+
+def next_sibling(node: AnyNode) -> AnyNode | None:
+    wrapped = _FILE[0]
+    return node.next_sibling if wrapped is None else _across(node, wrapped, "next_sibling")
+
+
+def prev_sibling(node: AnyNode) -> AnyNode | None:
+    wrapped = _FILE[0]
+    return node.prev_sibling if wrapped is None else _across(node, wrapped, "prev_sibling")
+
+
+def next_named_sibling(node: AnyNode) -> AnyNode | None:
+    wrapped = _FILE[0]
+    return node.next_named_sibling if wrapped is None else _across(node, wrapped, "next_named_sibling")
+
+
+def prev_named_sibling(node: AnyNode) -> AnyNode | None:
+    wrapped = _FILE[0]
+    return node.prev_named_sibling if wrapped is None else _across(node, wrapped, "prev_named_sibling")
+
+
+@lru_cache(maxsize=64)
+def hidden_ids(language: str) -> frozenset[int]:
+    """The kind ids `language`'s grammar hides that rules may name."""
+    return frozenset(_ids(language).values())
+
+
+def with_hidden(found: list[tree_sitter.Node], root: AnyNode, kinds: frozenset[int]) -> list[AnyNode]:
+    """`found` (the nodes of `kinds` under `root`, pre-order) with the stand-ins under `root`
+    of the hidden kinds among `kinds`, each before the node it wraps."""
+    if _FILE[0] is None:
+        return found
+    inner = cast(Hidden, root).inner if type(root) is Hidden else root
+    starts, ordered = _ORDER[0]
+    extra: list[AnyNode] = []
+    for k in range(bisect_left(starts, inner.start_byte), bisect_right(starts, inner.end_byte)):
+        h = ordered[k]
+        if h.kind_id in kinds and h.end_byte <= inner.end_byte and h.inner.id != inner.id and _under(h.inner, inner):
+            extra.append(cast(AnyNode, h))
+    if not extra:
+        return found
+    both: list[AnyNode] = [*found, *extra]
+    both.sort(key=lambda n: (n.start_byte, -n.end_byte, type(n) is not Hidden))
+    return both
+
+
+def _under(node: tree_sitter.Node, root: tree_sitter.Node) -> bool:
+    """Whether `node` is below `root` (extents alone can tie: a node and its only child)."""
+    n = node.parent
+    while n is not None:
+        if n.id == root.id:
+            return True
+        n = n.parent
+    return False
