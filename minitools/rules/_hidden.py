@@ -12,7 +12,9 @@ name no hidden kind, the functions are the node's own fields."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from functools import lru_cache
+from operator import attrgetter
 from typing import cast
 
 import tree_sitter
@@ -191,24 +193,21 @@ def _across(node: AnyNode, wrapped: dict[int, Hidden], attribute: str) -> AnyNod
     return _shown(getattr(node, attribute), wrapped)
 
 
-def next_sibling(node: AnyNode) -> AnyNode | None:
-    wrapped = _FILE[0]
-    return node.next_sibling if wrapped is None else _across(node, wrapped, "next_sibling")
+def _sibling(attribute: str) -> Callable[[AnyNode], AnyNode | None]:
+    """The step to a node's sibling `attribute` (`next_sibling`, `prev_named_sibling`, ...)."""
+    own = attrgetter(attribute)
+
+    def step(node: AnyNode) -> AnyNode | None:
+        wrapped = _FILE[0]
+        return cast("AnyNode | None", own(node)) if wrapped is None else _across(node, wrapped, attribute)
+
+    return step
 
 
-def prev_sibling(node: AnyNode) -> AnyNode | None:
-    wrapped = _FILE[0]
-    return node.prev_sibling if wrapped is None else _across(node, wrapped, "prev_sibling")
-
-
-def next_named_sibling(node: AnyNode) -> AnyNode | None:
-    wrapped = _FILE[0]
-    return node.next_named_sibling if wrapped is None else _across(node, wrapped, "next_named_sibling")
-
-
-def prev_named_sibling(node: AnyNode) -> AnyNode | None:
-    wrapped = _FILE[0]
-    return node.prev_named_sibling if wrapped is None else _across(node, wrapped, "prev_named_sibling")
+next_sibling = _sibling("next_sibling")
+prev_sibling = _sibling("prev_sibling")
+next_named_sibling = _sibling("next_named_sibling")
+prev_named_sibling = _sibling("prev_named_sibling")
 
 
 @lru_cache(maxsize=64)
