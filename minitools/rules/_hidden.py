@@ -3,16 +3,17 @@ grammar makes `expression_statement` a hidden supertype: `x = 1` is an `assignme
 under `module`, where ast-grep's grammar, and the rules written for it, see
 `module > expression_statement > assignment`. Tree-sitter still knows where the hidden node
 sits (a query for it captures the node it would wrap), so a rule that names such a kind gets a
-stand-in, a `Hidden` node, around each of those, and the rules walk the tree through the
-functions here (`up`, `kids`, `next_sibling`, ...), which put the stand-ins in place: the
+stand-in, a `Hidden` node, around each of those, and the rules walk the tree through `WALK`
+(`WALK.up`, `WALK.kids`, `WALK.next_sibling`, ...), which puts the stand-ins in place: the
 wrapped node's parent is its stand-in, the stand-in's only child is the node, and the
 stand-in is among the statements of the block. For any other language, or a scan whose rules
 name no hidden kind, the functions are the node's own fields."""
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from operator import attrgetter
 from typing import cast
@@ -21,10 +22,7 @@ import tree_sitter
 
 from minitools.match import load_language
 
-__all__ = [
-    "HIDDEN", "Hidden", "hidden_kind", "begin_file", "up", "kids", "named_kids", "field_kids", "in_field",
-    "next_sibling", "prev_sibling", "next_named_sibling", "prev_named_sibling", "with_hidden", "hidden_ids",
-]
+__all__ = ["HIDDEN", "Hidden", "Walk", "WALK", "hidden_kind", "begin_file", "in_field", "with_hidden", "hidden_ids"]
 
 # per language: the kinds its grammar hides, which rules written for ast-grep's grammars name
 HIDDEN: dict[str, tuple[str, ...]] = {"python": ("expression_statement",)}
@@ -112,27 +110,56 @@ class Hidden:
 
 AnyNode = tree_sitter.Node  # or a Hidden stand-in, which has the fields rules read
 
-# the stand-ins of the file being scanned: wrapped node id -> its stand-in (None: no stand-ins),
-# and the stand-ins in source order with their start bytes (to find those under a node)
-_FILE: list[dict[int, Hidden] | None] = [None]
-_ORDER: list[tuple[list[int], list[Hidden]]] = [([], [])]
+def _plain_field_kids(node: AnyNode, field: str) -> list[AnyNode]:
+    return node.children_by_field_name(field)
+
+
+_SIBLINGS = ("next_sibling", "prev_sibling", "next_named_sibling", "prev_named_sibling")
+
+
+class Walk(threading.local):
+    """How the rules walk the tree of the file this thread scans: the parent, the children
+    (all, named, of a field) and the siblings. By default the node's own fields; for a file
+    with stand-ins (`begin_file`), functions that put them in place. Thread-local: scans in
+    two threads (two tool calls at once) each walk their own file."""
+
+    up: Callable[[AnyNode], AnyNode | None] = attrgetter("parent")
+    kids: Callable[[AnyNode], list[AnyNode]] = attrgetter("children")
+    named_kids: Callable[[AnyNode], list[AnyNode]] = attrgetter("named_children")
+    field_kids: Callable[[AnyNode, str], list[AnyNode]] = staticmethod(_plain_field_kids)
+    next_sibling: Callable[[AnyNode], AnyNode | None] = attrgetter("next_sibling")
+    prev_sibling: Callable[[AnyNode], AnyNode | None] = attrgetter("prev_sibling")
+    next_named_sibling: Callable[[AnyNode], AnyNode | None] = attrgetter("next_named_sibling")
+    prev_named_sibling: Callable[[AnyNode], AnyNode | None] = attrgetter("prev_named_sibling")
+    # the stand-ins: wrapped node id -> its stand-in (None: none), and in source order with
+    # their start bytes (to find those under a node)
+    wrapped: dict[int, Hidden] | None = None
+    starts: Sequence[int] = ()
+    ordered: Sequence[Hidden] = ()
+
+
+WALK = Walk()
+_NAMES = ("up", "kids", "named_kids", "field_kids", *_SIBLINGS, "wrapped", "starts", "ordered")
 
 
 def begin_file(root: tree_sitter.Node, language: str) -> None:
-    """Put the stand-ins of `root`'s tree in place, when a rule read names a hidden kind of
-    `language`; else none."""
-    _FILE[0] = None
-    _ORDER[0] = ([], [])
-    if language not in _NAMED:
-        return
+    """Put the stand-ins of `root`'s tree in place in this thread's `WALK`, when a rule read
+    names a hidden kind of `language`; else walk the tree as it is."""
     wrapped: dict[int, Hidden] = {}
-    for name, kid in _ids(language).items():
-        for node in tree_sitter.QueryCursor(_query(language, name)).captures(root).get("c", []):
-            wrapped[node.id] = Hidden(node, kid, name)
-    if wrapped:
-        ordered = sorted(wrapped.values(), key=lambda h: (h.start_byte, -h.end_byte))
-        _FILE[0] = wrapped
-        _ORDER[0] = ([h.start_byte for h in ordered], ordered)
+    if language in _NAMED:
+        for name, kid in _ids(language).items():
+            for node in tree_sitter.QueryCursor(_query(language, name)).captures(root).get("c", []):
+                wrapped[node.id] = Hidden(node, kid, name)
+    walk = WALK
+    if not wrapped:
+        for name in _NAMES:
+            walk.__dict__.pop(name, None)  # back to the class's: the node's own fields
+        return
+    ordered = sorted(wrapped.values(), key=lambda h: (h.start_byte, -h.end_byte))
+    walk.wrapped, walk.starts, walk.ordered = wrapped, [h.start_byte for h in ordered], ordered
+    walk.up, walk.kids, walk.named_kids, walk.field_kids = _up(wrapped), _kids(wrapped), _named_kids(wrapped), _field_kids(wrapped)
+    for name in _SIBLINGS:
+        setattr(walk, name, _sibling(name, wrapped))
 
 
 @lru_cache(maxsize=16)
@@ -144,70 +171,63 @@ def _shown(node: tree_sitter.Node | None, wrapped: dict[int, Hidden]) -> AnyNode
     return None if node is None else cast(AnyNode, wrapped.get(node.id, node))
 
 
-def up(node: AnyNode) -> AnyNode | None:
-    """The node's parent: a wrapped node's is its stand-in."""
-    wrapped = _FILE[0]
-    if wrapped is None:
-        return node.parent
-    if type(node) is Hidden:
-        return cast(Hidden, node).inner.parent
-    own = wrapped.get(node.id)
-    return cast(AnyNode, own) if own is not None else node.parent
+def _up(wrapped: dict[int, Hidden]) -> Callable[[AnyNode], AnyNode | None]:
+    def up(node: AnyNode) -> AnyNode | None:
+        """The node's parent: a wrapped node's is its stand-in."""
+        if type(node) is Hidden:
+            return cast(Hidden, node).inner.parent
+        own = wrapped.get(node.id)
+        return cast(AnyNode, own) if own is not None else node.parent
+
+    return up
 
 
-def kids(node: AnyNode) -> list[AnyNode]:
-    """The node's children, tokens included, wrapped ones as their stand-ins."""
-    wrapped = _FILE[0]
-    if wrapped is None or type(node) is Hidden:
-        return node.children
-    return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.children]
+def _kids(wrapped: dict[int, Hidden]) -> Callable[[AnyNode], list[AnyNode]]:
+    def kids(node: AnyNode) -> list[AnyNode]:
+        """The node's children, tokens included, wrapped ones as their stand-ins."""
+        if type(node) is Hidden:
+            return node.children
+        return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.children]
+
+    return kids
 
 
-def named_kids(node: AnyNode) -> list[AnyNode]:
-    wrapped = _FILE[0]
-    if wrapped is None or type(node) is Hidden:
-        return node.named_children
-    return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.named_children]
+def _named_kids(wrapped: dict[int, Hidden]) -> Callable[[AnyNode], list[AnyNode]]:
+    def named_kids(node: AnyNode) -> list[AnyNode]:
+        if type(node) is Hidden:
+            return node.named_children
+        return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.named_children]
+
+    return named_kids
 
 
-def field_kids(node: AnyNode, field: str) -> list[AnyNode]:
-    """The node's children in `field`, wrapped ones as their stand-ins (a stand-in has no fields)."""
-    wrapped = _FILE[0]
-    found = node.children_by_field_name(field)
-    return found if wrapped is None else [cast(AnyNode, wrapped.get(c.id, c)) for c in found]
+def _field_kids(wrapped: dict[int, Hidden]) -> Callable[[AnyNode, str], list[AnyNode]]:
+    def field_kids(node: AnyNode, field: str) -> list[AnyNode]:
+        """The node's children in `field`, wrapped ones as their stand-ins (a stand-in has none)."""
+        return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.children_by_field_name(field)]
+
+    return field_kids
+
+
+def _sibling(attribute: str, wrapped: dict[int, Hidden]) -> Callable[[AnyNode], AnyNode | None]:
+    """The step to a node's sibling `attribute` (`next_sibling`, `prev_named_sibling`, ...)
+    with stand-ins in place: a stand-in's are its node's; the wrapped node, its stand-in's
+    only child, has none."""
+
+    def step(node: AnyNode) -> AnyNode | None:
+        if type(node) is Hidden:
+            return _shown(getattr(cast(Hidden, node).inner, attribute), wrapped)
+        if node.id in wrapped:
+            return None
+        return _shown(getattr(node, attribute), wrapped)
+
+    return step
 
 
 def in_field(parent: AnyNode, child: AnyNode, field: str) -> bool:
     """Whether `child` sits in `parent`'s field `field` (a stand-in in none)."""
     target = cast(Hidden, child).inner if type(child) is Hidden else child
     return type(parent) is not Hidden and any(c.id == target.id for c in parent.children_by_field_name(field))
-
-
-def _across(node: AnyNode, wrapped: dict[int, Hidden], attribute: str) -> AnyNode | None:
-    """A sibling where stand-ins are in place: a stand-in's are its node's; the wrapped node,
-    its stand-in's only child, has none."""
-    if type(node) is Hidden:
-        return _shown(getattr(cast(Hidden, node).inner, attribute), wrapped)
-    if node.id in wrapped:
-        return None
-    return _shown(getattr(node, attribute), wrapped)
-
-
-def _sibling(attribute: str) -> Callable[[AnyNode], AnyNode | None]:
-    """The step to a node's sibling `attribute` (`next_sibling`, `prev_named_sibling`, ...)."""
-    own = attrgetter(attribute)
-
-    def step(node: AnyNode) -> AnyNode | None:
-        wrapped = _FILE[0]
-        return cast("AnyNode | None", own(node)) if wrapped is None else _across(node, wrapped, attribute)
-
-    return step
-
-
-next_sibling = _sibling("next_sibling")
-prev_sibling = _sibling("prev_sibling")
-next_named_sibling = _sibling("next_named_sibling")
-prev_named_sibling = _sibling("prev_named_sibling")
 
 
 @lru_cache(maxsize=64)
@@ -219,10 +239,11 @@ def hidden_ids(language: str) -> frozenset[int]:
 def with_hidden(found: list[tree_sitter.Node], root: AnyNode, kinds: frozenset[int]) -> list[AnyNode]:
     """`found` (the nodes of `kinds` under `root`, pre-order) with the stand-ins under `root`
     of the hidden kinds among `kinds`, each before the node it wraps."""
-    if _FILE[0] is None:
+    walk = WALK
+    if walk.wrapped is None:
         return found
     inner = cast(Hidden, root).inner if type(root) is Hidden else root
-    starts, ordered = _ORDER[0]
+    starts, ordered = walk.starts, walk.ordered
     extra: list[AnyNode] = []
     for k in range(bisect_left(starts, inner.start_byte), bisect_right(starts, inner.end_byte)):
         h = ordered[k]

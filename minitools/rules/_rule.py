@@ -218,10 +218,10 @@ class NthChildRule(Rule):
             self._places.clear()
         place = self._places.get(node.id)
         if place is None:
-            parent = nav.up(node)
+            parent = nav.WALK.up(node)
             if parent is None:
                 return None
-            siblings = nav.named_kids(parent)
+            siblings = nav.WALK.named_kids(parent)
             if self.of_rule is not None:
                 of_rule = self.of_rule
                 siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
@@ -235,9 +235,9 @@ class NthChildRule(Rule):
         """Whether the node is at place `offset` exactly: the counted siblings before it (after
         it, `reverse`) are walked, and the walk stops once there are too many."""
         of_rule = self.of_rule
-        if nav.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
+        if nav.WALK.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
             return False
-        step = nav.next_named_sibling if self.reverse else nav.prev_named_sibling
+        step = nav.WALK.next_named_sibling if self.reverse else nav.WALK.prev_named_sibling
         place = 1
         n = step(node)
         while n is not None:
@@ -373,28 +373,46 @@ class Relation(Rule):
         return memo[node.id]
 
 
-_parent, _next, _previous, _in_field = nav.up, nav.next_sibling, nav.prev_sibling, nav.in_field
+def _parent(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    return nav.WALK.up(node)
+
+
+def _next(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    return nav.WALK.next_sibling(node)
+
+
+def _previous(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    return nav.WALK.prev_sibling(node)
 
 
 class Inside(Relation):
     __slots__ = ()
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        if self.stop_by == "end" and self.field is None and self.pure():
-            return env if self._chain_end(node, _parent) else None
+        if self.field is None:
+            if self.stop_by == "neighbor":  # the parent alone, without the general walk
+                parent = nav.WALK.up(node)
+                kinds = self.inner_kinds()
+                if parent is None or (kinds is not None and parent.kind_id not in kinds):
+                    return None
+                if not self.pure() and self.ruled_out(node):
+                    return None
+                return self.rule.match(parent, env)
+            if self.stop_by == "end" and self.pure():
+                return env if self._chain_end(node, _parent) else None
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        child, parent = node, _parent(node)
+        child, parent = node, nav.WALK.up(node)
         field = self.field
         while parent is not None:
-            if field is None or _in_field(parent, child, field):
+            if field is None or nav.in_field(parent, child, field):
                 yield parent
             elif isinstance(self.stop_by, Rule) and self.stop_by.match(parent, {}) is not None:
                 return  # the stop node ends the search even where the field does not fit
             if self.stop_by == "neighbor":
                 return
-            child, parent = parent, _parent(parent)
+            child, parent = parent, nav.WALK.up(parent)
 
 
 class Has(Relation):
@@ -436,7 +454,7 @@ class Has(Relation):
             if kids is None:
                 if n.id in memo:
                     continue
-                kids = nav.kids(n)
+                kids = nav.WALK.kids(n)
                 stack.append((n, kids))
                 stack.extend((c, None) for c in kids if c.id not in memo)
                 continue
@@ -444,7 +462,7 @@ class Has(Relation):
         return memo[node.id]
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        first = nav.field_kids(node, self.field) if self.field else nav.kids(node)
+        first = nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node)
         if self.stop_by == "neighbor":
             yield from first
             return
@@ -455,7 +473,7 @@ class Has(Relation):
             yield n
             if stop is not None and stop.match(n, {}) is not None:
                 continue  # the stop node was looked at; nothing below it is
-            stack.extend(reversed(nav.kids(n)))
+            stack.extend(reversed(nav.WALK.kids(n)))
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.field is None:

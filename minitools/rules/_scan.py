@@ -13,7 +13,7 @@ import tree_sitter
 from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
-from minitools.rules._hidden import begin_file, next_sibling, prev_sibling
+from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rule import new_file
 from minitools.rules._transform import apply_transforms
 
@@ -141,15 +141,15 @@ def _fix(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarE
     assert fix is not None
     start, end = node.start_byte, node.end_byte
     if fix.expand_start is not None:
-        n = prev_sibling(node)
+        n = WALK.prev_sibling(node)
         while n is not None and fix.expand_start.match(n, env) is not None:
             start = n.start_byte
-            n = prev_sibling(n)
+            n = WALK.prev_sibling(n)
     if fix.expand_end is not None:
-        n = next_sibling(node)
+        n = WALK.next_sibling(node)
         while n is not None and fix.expand_end.match(n, env) is not None:
             end = n.end_byte
-            n = next_sibling(n)
+            n = WALK.next_sibling(n)
     metavars = dict(m.metavars)
     if config.transforms:
         texts = apply_transforms(config.transforms, {k: c.text for k, c in metavars.items()})
