@@ -68,6 +68,11 @@ class Rule:
         own words): a file lacking one is not parsed for the rule."""
         return frozenset()
 
+    def parent_kinds(self) -> Kinds:
+        """The kinds the parent of every node this rule matches has (None: any): a scan
+        passes over a candidate whose parent is of another kind before trying the rule."""
+        return None
+
 
 class PatternRule(Rule):
     __slots__ = ("pattern", "_kinds", "strictness")
@@ -388,6 +393,9 @@ def _previous(node: tree_sitter.Node) -> tree_sitter.Node | None:
 class Inside(Relation):
     __slots__ = ()
 
+    def parent_kinds(self) -> Kinds:
+        return self.inner_kinds() if self.stop_by == "neighbor" and self.field is None else None
+
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.field is None:
             if self.stop_by == "neighbor":  # the parent alone, without the general walk
@@ -562,6 +570,14 @@ class All(Rule):
                 out = k if out is None else out & k
         return out
 
+    def parent_kinds(self) -> Kinds:
+        out: Kinds = None
+        for rule in self.rules:
+            k = rule.parent_kinds()
+            if k is not None:
+                out = k if out is None else out & k
+        return out
+
 
 class Any(Rule):
     __slots__ = ("rules",)
@@ -590,13 +606,20 @@ class Any(Rule):
         return None if any(p is None for p in parts) else Any([p for p in parts if p is not None])
 
     def kinds(self) -> Kinds:
-        out: set[int] = set()
-        for rule in self.rules:
-            k = rule.kinds()
-            if k is None:
-                return None
-            out |= k
-        return frozenset(out)
+        return _union(rule.kinds() for rule in self.rules)
+
+    def parent_kinds(self) -> Kinds:
+        return _union(rule.parent_kinds() for rule in self.rules)
+
+
+def _union(each: Iterator[Kinds]) -> Kinds:
+    """The union of kind sets; None (any kind) when one of them is."""
+    out: set[int] = set()
+    for k in each:
+        if k is None:
+            return None
+        out |= k
+    return frozenset(out)
 
 
 class Not(Rule):
@@ -638,6 +661,9 @@ class Matches(Rule):
         if self.pure():
             return self
         return None if self.target is None else self.target.necessary()
+
+    def parent_kinds(self) -> Kinds:
+        return None if self.target is None else self.target.parent_kinds()
 
     def tokens(self) -> frozenset[bytes]:
         return frozenset() if self.target is None else self.target.tokens()

@@ -112,10 +112,16 @@ def _scan_tree(
         for kid in config.kinds:
             by_kind.setdefault(kid, []).append(config)
     order = {id(c): k for k, c in enumerate(configs)}
+    parents = {id(c): c.rule.parent_kinds() for c in configs}  # what a candidate's parent must be
     for k, node in enumerate(candidates(root, language, frozenset(by_kind))):
         if budget is not None and k % CHECK_EVERY == CHECK_EVERY - 1 and budget.spent():
             break
         for config in by_kind.get(node.kind_id, ()):
+            above = parents[id(config)]
+            if above is not None:
+                parent = WALK.up(node)
+                if parent is None or parent.kind_id not in above:
+                    continue
             env = config.rule.match(node, {})
             if env is None or not _constraints_hold(config, env):
                 continue
