@@ -490,8 +490,16 @@ class Has(Relation):
                 return self._has_kinds(node, env, kinds)
             if self.pure():
                 return env if self._has_end(node) else None
-        # the stop rule only prunes the descent (in `around`): siblings are still searched
         rule = self.rule
+        if self.stop_by == "neighbor":  # the children (of the field), those of the inner rule's kinds
+            kinds = self.inner_kinds()
+            for other in nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node):
+                if kinds is None or other.kind_id in kinds:
+                    got = rule.match(other, env)
+                    if got is not None:
+                        return got
+            return None
+        # the stop rule only prunes the descent (in `around`): siblings are still searched
         for other in self.around(node):
             got = rule.match(other, env)
             if got is not None:
