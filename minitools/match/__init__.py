@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from minitools.exports import lazy_getattr
-from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
+from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget, watched
 from minitools.match._by_language import (
     LanguagePlan,
     Skipped,
@@ -53,7 +53,7 @@ from minitools.match._pattern import (
     compile_pattern,
     parser_for,
 )
-from minitools.match._walk import glob_regex, language_for_path
+from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
 
 if TYPE_CHECKING:
     from minitools.match._explain import explain_pattern, line_tree
@@ -107,6 +107,8 @@ __all__ = [
     "match_at_strictness",
     "match_in_env",
     "language_for_path",
+    "language_named",
+    "LANGUAGE_NAMES",
     "line_tree",
     "load_language",
     "node_match",
@@ -118,6 +120,7 @@ __all__ = [
     "render",
     "search_languages",
     "vendor_grammars",
+    "watched",
 ]
 
 

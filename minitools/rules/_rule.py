@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter
 
 from minitools.match import MetaVarEnv, Pattern, PNode, match_at_strictness, match_in_env
+from minitools.rules import _hidden as nav
 from minitools.rules._candidates import candidates
 
 __all__ = [
@@ -81,6 +82,11 @@ class Rule:
         """Tokens a file must contain for this rule to match anywhere in it (the patterns'
         own words): a file lacking one is not parsed for the rule."""
         return frozenset()
+
+    def parent_kinds(self) -> Kinds:
+        """The kinds the parent of every node this rule matches has (None: any): a scan
+        passes over a candidate whose parent is of another kind before trying the rule."""
+        return None
 
 
 class PatternRule(Rule):
@@ -210,27 +216,57 @@ class NthChildRule(Rule):
     """The node's 1-based place among its parent's named children (those matching `of_rule`
     when given; counted from the end when `reverse`) is `step * n + offset` for some n ≥ 0."""
 
-    __slots__ = ("step", "offset", "reverse", "of_rule")
+    __slots__ = ("step", "offset", "reverse", "of_rule", "_generation", "_places")
 
     def __init__(self, step: int, offset: int, reverse: bool, of_rule: Rule | None) -> None:
         self.step = step
         self.offset = offset
         self.reverse = reverse
         self.of_rule = of_rule
+        self._generation = -1
+        # per file: node id -> its place among the counted siblings (0: not counted), found for
+        # all of a parent's children at once, so a long list costs its length, not its square
+        self._places: dict[int, int] = {}
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        parent = node.parent
-        if parent is None or not node.is_named:
+        if not node.is_named:
             return None
-        siblings = parent.named_children
-        if self.of_rule is not None:
-            of_rule = self.of_rule
-            siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
-        index = next((k for k, s in enumerate(siblings) if s.id == node.id), None)
-        if index is None:
-            return None
-        place = len(siblings) - index if self.reverse else index + 1
-        return env if self._fits(place) else None
+        if self.step == 0:
+            return env if self._at_position(node) else None
+        if self._generation != _GENERATION[0]:
+            self._generation = _GENERATION[0]
+            self._places.clear()
+        place = self._places.get(node.id)
+        if place is None:
+            parent = nav.WALK.up(node)
+            if parent is None:
+                return None
+            siblings = nav.WALK.named_kids(parent)
+            if self.of_rule is not None:
+                of_rule = self.of_rule
+                siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
+            count = len(siblings)
+            for k, s in enumerate(siblings):
+                self._places[s.id] = count - k if self.reverse else k + 1
+            place = self._places.setdefault(node.id, 0)
+        return env if place and self._fits(place) else None
+
+    def _at_position(self, node: tree_sitter.Node) -> bool:
+        """Whether the node is at place `offset` exactly: the counted siblings before it (after
+        it, `reverse`) are walked, and the walk stops once there are too many."""
+        of_rule = self.of_rule
+        if nav.WALK.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
+            return False
+        step = nav.WALK.next_named_sibling if self.reverse else nav.WALK.prev_named_sibling
+        place = 1
+        n = step(node)
+        while n is not None:
+            if of_rule is None or of_rule.match(n, {}) is not None:
+                place += 1
+                if place > self.offset:
+                    return False
+            n = step(n)
+        return place == self.offset
 
     def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
         # what `ofRule` binds and labels at the node itself is kept (not at its siblings)
@@ -265,7 +301,8 @@ class Relation(Rule):
     """A relational rule: `rule` for the surrounding node, `stop_by` ("neighbor", "end" or a
     rule whose node is the last one looked at) and `field` (where the target must sit)."""
 
-    __slots__ = ("rule", "stop_by", "field", "language", "_pure", "_memo", "_ok", "_generation", "_pre", "_pre_known")
+    __slots__ = ("rule", "stop_by", "field", "language", "_pure", "_memo", "_ok", "_generation", "_pre", "_pre_known",
+                 "_inner_kinds")
 
     def __init__(self, rule: Rule, stop_by: str | Rule, field: str | None, language: str) -> None:
         self.rule = rule
@@ -278,6 +315,7 @@ class Relation(Rule):
         self._generation = -1
         self._pre: Relation | None = None
         self._pre_known = False  # whether _pre was worked out
+        self._inner_kinds: tuple[Kinds] | None = None  # the inner rule's kinds, once worked out
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -323,7 +361,7 @@ class Relation(Rule):
         if not self.pure() and self.ruled_out(node):
             return None
         rule, stop = self.rule, self.stop_by
-        kinds = rule.kinds()
+        kinds = self.inner_kinds()
         for other in self.around(node):
             if kinds is not None and other.kind_id not in kinds and not isinstance(stop, Rule):
                 continue
@@ -333,6 +371,13 @@ class Relation(Rule):
             if isinstance(stop, Rule) and stop.match(other, {}) is not None:
                 return None
         return None
+
+    def inner_kinds(self) -> Kinds:
+        """The kinds the inner rule can match, worked out once (when matching: utilities
+        are resolved by then)."""
+        if self._inner_kinds is None:
+            self._inner_kinds = (self.rule.kinds(),)
+        return self._inner_kinds[0]
 
     def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
         stop = self.stop_by if isinstance(self.stop_by, Rule) and not isinstance(self, Has) else None
@@ -366,40 +411,48 @@ class Relation(Rule):
 
 
 def _parent(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.parent
+    return nav.WALK.up(node)
 
 
 def _next(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.next_sibling
+    return nav.WALK.next_sibling(node)
 
 
 def _previous(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.prev_sibling
-
-
-def _in_field(parent: tree_sitter.Node, child: tree_sitter.Node, field: str) -> bool:
-    return any(c.id == child.id for c in parent.children_by_field_name(field))
+    return nav.WALK.prev_sibling(node)
 
 
 class Inside(Relation):
     __slots__ = ()
 
+    def parent_kinds(self) -> Kinds:
+        return self.inner_kinds() if self.stop_by == "neighbor" and self.field is None else None
+
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        if self.stop_by == "end" and self.field is None and self.pure():
-            return env if self._chain_end(node, _parent) else None
+        if self.field is None:
+            if self.stop_by == "neighbor":  # the parent alone, without the general walk
+                parent = nav.WALK.up(node)
+                kinds = self.inner_kinds()
+                if parent is None or (kinds is not None and parent.kind_id not in kinds):
+                    return None
+                if not self.pure() and self.ruled_out(node):
+                    return None
+                return self.rule.match(parent, env)
+            if self.stop_by == "end" and self.pure():
+                return env if self._chain_end(node, _parent) else None
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        child, parent = node, node.parent
+        child, parent = node, nav.WALK.up(node)
         field = self.field
         while parent is not None:
-            if field is None or _in_field(parent, child, field):
+            if field is None or nav.in_field(parent, child, field):
                 yield parent
             elif isinstance(self.stop_by, Rule) and self.stop_by.match(parent, {}) is not None:
                 return  # the stop node ends the search even where the field does not fit
             if self.stop_by == "neighbor":
                 return
-            child, parent = parent, parent.parent
+            child, parent = parent, nav.WALK.up(parent)
 
 
 class Has(Relation):
@@ -441,7 +494,7 @@ class Has(Relation):
             if kids is None:
                 if n.id in memo:
                     continue
-                kids = n.children
+                kids = nav.WALK.kids(n)
                 stack.append((n, kids))
                 stack.extend((c, None) for c in kids if c.id not in memo)
                 continue
@@ -449,7 +502,7 @@ class Has(Relation):
         return memo[node.id]
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        first = node.children_by_field_name(self.field) if self.field else node.children
+        first = nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node)
         if self.stop_by == "neighbor":
             yield from first
             return
@@ -460,17 +513,25 @@ class Has(Relation):
             yield n
             if stop is not None and stop.match(n, {}) is not None:
                 continue  # the stop node was looked at; nothing below it is
-            stack.extend(reversed(n.children))
+            stack.extend(reversed(nav.WALK.kids(n)))
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.field is None:
-            kinds = self.rule.kinds()
+            kinds = self.inner_kinds()
             if kinds is not None:
                 return self._has_kinds(node, env, kinds)
             if self.pure():
                 return env if self._has_end(node) else None
-        # the stop rule only prunes the descent (in `around`): siblings are still searched
         rule = self.rule
+        if self.stop_by == "neighbor":  # the children (of the field), those of the inner rule's kinds
+            kinds = self.inner_kinds()
+            for other in nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node):
+                if kinds is None or other.kind_id in kinds:
+                    got = rule.match(other, env)
+                    if got is not None:
+                        return got
+            return None
+        # the stop rule only prunes the descent (in `around`): siblings are still searched
         for other in self.around(node):
             got = rule.match(other, env)
             if got is not None:
@@ -563,6 +624,14 @@ class All(Rule):
                 out = k if out is None else out & k
         return out
 
+    def parent_kinds(self) -> Kinds:
+        out: Kinds = None
+        for rule in self.rules:
+            k = rule.parent_kinds()
+            if k is not None:
+                out = k if out is None else out & k
+        return out
+
 
 class Any(Rule):
     __slots__ = ("rules",)
@@ -598,13 +667,20 @@ class Any(Rule):
         return None if any(p is None for p in parts) else Any([p for p in parts if p is not None])
 
     def kinds(self) -> Kinds:
-        out: set[int] = set()
-        for rule in self.rules:
-            k = rule.kinds()
-            if k is None:
-                return None
-            out |= k
-        return frozenset(out)
+        return _union(rule.kinds() for rule in self.rules)
+
+    def parent_kinds(self) -> Kinds:
+        return _union(rule.parent_kinds() for rule in self.rules)
+
+
+def _union(each: Iterator[Kinds]) -> Kinds:
+    """The union of kind sets; None (any kind) when one of them is."""
+    out: set[int] = set()
+    for k in each:
+        if k is None:
+            return None
+        out |= k
+    return frozenset(out)
 
 
 class Not(Rule):
@@ -646,6 +722,9 @@ class Matches(Rule):
         if self.pure():
             return self
         return None if self.target is None else self.target.necessary()
+
+    def parent_kinds(self) -> Kinds:
+        return None if self.target is None else self.target.parent_kinds()
 
     def tokens(self) -> frozenset[bytes]:
         return frozenset() if self.target is None else self.target.tokens()

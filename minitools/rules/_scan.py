@@ -11,9 +11,10 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
+from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
+from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
 from minitools.rules._rule import new_file
 
@@ -100,18 +101,38 @@ def scan_tree(
     budget: Budget | None = None,
 ) -> list[Finding]:
     """Every finding of `configs` (one language's) in one parsed file, in source order; with
-    a `budget`, those found before its time or memory ran out (`budget.stopped` says so)."""
+    a `budget`, those found before its time or memory ran out (`budget.stopped` says so),
+    also in the middle of one node's match."""
+    found: list[tuple[int, int, int, Finding]] = []
+    if budget is None:
+        _scan_tree(configs, root, source, language, path, None, found)
+    else:
+        watched(budget, lambda: _scan_tree(configs, root, source, language, path, budget, found))
+    found.sort(key=lambda f: f[:3])
+    return [f[3] for f in found]
+
+
+def _scan_tree(
+    configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
+    budget: Budget | None, found: list[tuple[int, int, int, Finding]],
+) -> None:
     new_file()
+    begin_file(root, language)
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
             by_kind.setdefault(kid, []).append(config)
-    found: list[tuple[int, int, int, Finding]] = []
     order = {id(c): k for k, c in enumerate(configs)}
+    parents = {id(c): c.rule.parent_kinds() for c in configs}  # what a candidate's parent must be
     for k, node in enumerate(candidates(root, language, frozenset(by_kind))):
         if budget is not None and k % CHECK_EVERY == CHECK_EVERY - 1 and budget.spent():
             break
         for config in by_kind.get(node.kind_id, ()):
+            above = parents[id(config)]
+            if above is not None:
+                parent = WALK.up(node)
+                if parent is None or parent.kind_id not in above:
+                    continue
             env = config.rule.match(node, {})
             if env is not None and config.constraints:
                 constrained = constrain(config.constraints, env)
@@ -120,8 +141,6 @@ def scan_tree(
                 continue
             m = node_match(language, source, path, node, node, env)
             found.append((node.start_byte, -node.end_byte, order[id(config)], _finding(config, m, node, env, source)))
-    found.sort(key=lambda f: f[:3])
-    return [f[3] for f in found]
 
 
 def _finding(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> Finding:

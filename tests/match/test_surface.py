@@ -22,6 +22,10 @@ def test_public_surface_is_pinned() -> None:
         "line_tree", "FilesOutcome", "fork_available", "forked_search",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
+        # a rule scan's budget, watched inside a match
+        "watched",
+        # a language as callers name it ("TypeScript", "ts", "C++")
+        "language_named", "LANGUAGE_NAMES",
     ])
     assert issubclass(match.PatternError, ValueError)
 
