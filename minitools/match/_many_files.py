@@ -18,6 +18,7 @@ import tree_sitter
 
 from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
 from minitools.match._fork import fork_available, forked_search
+from minitools.match._grammars import parse_source
 from minitools.match._one_file import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_MAX_FILE_BYTES,
@@ -27,7 +28,7 @@ from minitools.match._one_file import (
     _search_tree,
 )
 from minitools.match._outcome import FilesOutcome
-from minitools.match._pattern import Pattern, parser_for
+from minitools.match._pattern import Pattern
 from minitools.match._pool import ShardPool, shard_of
 from minitools.match._walk import Globs, walk_files
 
@@ -309,7 +310,11 @@ class Searcher:
                 # the cheap test first: a file lacking a token the pattern writes cannot match
                 if not _has_literals(pattern, source):
                     continue
-                tree = parser_for(pattern.language).parse(source)
+                watch = budget is not None and budget.may_overrun(len(source))
+                parsed = parse_source(pattern.language, source, budget.spent if watch and budget is not None else None)
+                if parsed is None:  # the budget ran out mid-parse
+                    break
+                tree = parsed
                 if keep:
                     index = self.cache.put(key, st.st_size, st.st_mtime_ns, source, tree)
             if index is not None and len(index) >= MAX_INDEXED_KINDS:

@@ -101,6 +101,16 @@ def test_a_file_just_under_the_skip_cap_ends_with_a_total_that_says_at_least(tmp
     assert out["peak_mb"] < 1000, out["peak_mb"]  # the tree of a dense 4 MiB file is most of it
 
 
+def test_a_dense_file_s_parse_stops_at_the_memory_budget_instead_of_building_its_tree(tmp_path: Path) -> None:
+    # the tree of a dense 4 MiB file alone takes some 600 MB: the parse itself is watched
+    _dense(tmp_path / "dense.py", (4 << 20) - 100)
+    out = _command([sys.executable, "-m", "minitools.commands.ast_grep", "print($A)", str(tmp_path),
+                    "--memory-budget", "100M", "--json=stream"])
+    assert out["code"] == 1 and out["stdout_bytes"] == 0, out["stderr"]  # the parse never finished: nothing found
+    assert "stopped after 100 MB: narrow the path or the pattern, or raise --memory-budget" in out["stderr"]
+    assert out["peak_mb"] < 250, out["peak_mb"]
+
+
 def test_nested_matches_share_the_source_instead_of_copying_it(tmp_path: Path) -> None:
     depth = 50_000
     (tmp_path / "nested.py").write_text("(" * depth + "x" + ")" * depth + "\n")
