@@ -49,6 +49,7 @@ from minitools.match._pattern import (
     MAX_PATTERN_DEPTH,
     Pattern,
     PatternError,
+    PNode,
     check_fragment,
     compile_pattern,
     parser_for,
@@ -58,11 +59,14 @@ from minitools.match._walk import glob_regex, language_for_path
 if TYPE_CHECKING:
     from minitools.match._explain import explain_pattern, line_tree
     from minitools.match._rewrite import Edit, Template, TemplateError, apply_edits, plan_edits, render
+    from minitools.match._strictness import STRICTNESS, match_at_strictness
 
 # rewriting loads on first use: a search (the CLI's cold start) does not pay for it
 _LAZY = dict.fromkeys(
     ("Edit", "Template", "TemplateError", "apply_edits", "plan_edits", "render"), "minitools.match._rewrite"
-) | dict.fromkeys(("explain_pattern", "line_tree"), "minitools.match._explain")
+) | dict.fromkeys(("explain_pattern", "line_tree"), "minitools.match._explain") | dict.fromkeys(
+    ("STRICTNESS", "match_at_strictness"), "minitools.match._strictness"
+)
 
 __all__ = [
     "Budget",
@@ -82,6 +86,8 @@ __all__ = [
     "PathError",
     "Pattern",
     "PatternError",
+    "PNode",
+    "STRICTNESS",
     "SearchResult",
     "Searcher",
     "Skipped",
@@ -100,6 +106,7 @@ __all__ = [
     "grammar_source",
     "has_grammar",
     "ladder_for",
+    "match_at_strictness",
     "match_in_env",
     "language_for_path",
     "line_tree",

@@ -258,7 +258,7 @@ def _metavar_at_edge(char: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
 _TERMINATORS = frozenset({";", "\n"})
 
 # how far error recovery went in a scaffolded parse (None: too far, the rung rejects)
-CLEAN, BENIGN, STRAINED = 0, 1, 2
+CLEAN, BENIGN, UNENDED, STRAINED = 0, 1, 2, 3
 
 
 # Kinds that only hold a run of statements and share the run's extent in a scaffold (Go's
@@ -305,7 +305,7 @@ def _is_body_run(hole: list[tree_sitter.Node], start: int, end: int, language: s
     return up is None or (up.start_byte < start and up.end_byte > end)
 
 
-def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
+def _recovery(root: tree_sitter.Node, text: str, char: str, end: int) -> int | None:
     """How much error recovery the scaffolded parse needed, where the pattern can live with it.
 
     Error recovery that only a metavariable causes does not reject the rung (as in the ast-grep
@@ -315,8 +315,12 @@ def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
     run of statements). STRAINED: an ERROR node that is exactly one single metavariable, where
     the grammar wants a node a name cannot be (TypeScript `from $M`, which wants a string) or
     has none at all (Go `func $F() {}` in a block, a function literal with a name): a reading
-    kept only when no rung reads the fragment with less. The pattern tree leaves the MISSING
-    token out and takes the ERROR node for its metavariable. Anything else: None."""
+    kept only when no rung reads the fragment with less. UNENDED: a zero-width MISSING
+    terminator at the fragment's end (`end`, a byte offset in `text`), a declaration written
+    without its `;` (C# `using System.Text`, C++ `vector<T>::iterator it = v.begin()`, which
+    also reads as a parameter), as the CLI reads it; kept unless the fragment reads cleanly as
+    an expression (Dart `print(1)` is no statement without its `;`). The pattern tree leaves the
+    MISSING token out and takes the ERROR node for its metavariable. Anything else: None."""
     if not root.has_error:
         return CLEAN
     before, after = _metavar_at_edge(char)
@@ -331,8 +335,12 @@ def _recovery(root: tree_sitter.Node, text: str, char: str) -> int | None:
                 return None  # a missing `)` or `}`: the fragment is unbalanced, not the metavariable's doing
             left = data[: node.start_byte].decode("utf-8", "replace")
             right = data[node.end_byte :].decode("utf-8", "replace")
-            if not (before.search(left) or after.match(right)):
-                return None
+            if before.search(left) or after.match(right):
+                continue
+            if not data[node.start_byte : end].strip():
+                level = max(level, UNENDED)  # the fragment's own end: a terminator it was written without
+                continue
+            return None
         elif node.is_error:
             inner = (node.text or b"").decode("utf-8", "replace").strip()
             if single.fullmatch(inner):
@@ -439,7 +447,8 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     """The readings of a fragment the pattern matches, of the distinct trees the rungs gave
     (docs/architecture.md, "Matcher"): a reading that takes a keyword for a name is dropped
     when another takes it as the keyword (Rust `impl $T {}` read as a struct literal of a type
-    named `impl`); a STRAINED reading when another needed less recovery; and a fragment that
+    named `impl`); a STRAINED reading when another needed less recovery, and an UNENDED one
+    when a statement or expression needed less; and a fragment that
     reads as an expression means the expression, not a class member or declaration the same
     text can be (TypeScript `foo($A)` in a class body is a method signature), nor a type unless
     the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
@@ -455,6 +464,8 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     readings = plain or readings
     easier = [r for r in readings if r.recovery < STRAINED]
     readings = easier or readings
+    if any(r.recovery < UNENDED and _EXPRESSION_RUNGS.intersection(r.rungs) for r in readings):
+        readings = [r for r in readings if r.recovery != UNENDED]
     if any("expression" in r.rungs for r in readings):
         expressions = [r for r in readings if _EXPRESSION_RUNGS.intersection(r.rungs)]
         lookalikes = TYPE_LOOKALIKES.get(language, frozenset())
@@ -501,7 +512,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             span = len(written.encode("utf-8"))
             tree = parser.parse(text.encode("utf-8"))
             check_depth(tree.root_node, source)
-            recovery = _recovery(tree.root_node, text, char)
+            recovery = _recovery(tree.root_node, text, char, len(pre) + span)
             if recovery is None:
                 continue
             absorb = 1 if suffix.startswith(";") else 0

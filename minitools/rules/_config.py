@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from minitools.match import PatternError, compile_pattern
+from minitools.match import STRICTNESS, PatternError, compile_pattern
 from minitools.rules._errors import RuleError
 from minitools.rules._languages import kind_ids, language_id
 from minitools.rules._rule import (
@@ -166,10 +166,9 @@ class _Reader:
         if unknown:
             raise RuleError(f'{where}: unknown key "{unknown[0]}"; a pattern object takes context, selector, strictness')
         strictness = value.get("strictness", "smart")
-        if strictness != "smart":
+        if strictness not in STRICTNESS:
             raise RuleError(
-                f'{where}.strictness: "{strictness}" is not supported; patterns match at the "smart" '
-                "level (comments and unwritten tokens skipped); leave strictness out"
+                f'{where}.strictness: expected one of {", ".join(STRICTNESS)}, got {_shown(strictness)}'
             )
         context = _expect(value.get("context"), str, f"{where}.context", "the code the pattern sits in")
         try:
@@ -178,7 +177,7 @@ class _Reader:
             raise RuleError(f"{where}.context: {exc}") from None
         selector = value.get("selector")
         if selector is None:
-            return PatternRule(compiled, _pattern_kinds(compiled, where))
+            return PatternRule(compiled, _pattern_kinds(compiled, where), strictness)
         selector = _expect(selector, str, f"{where}.selector", "a node kind in the context")
         from minitools.rules._selector import select
 
@@ -188,7 +187,7 @@ class _Reader:
                 f'{where}.selector: the context "{context}" has no node of kind "{selector}"; '
                 "pick a kind the context's tree holds (see `minitools ast-grep --debug-query`)"
             )
-        return PatternRule(picked, _pattern_kinds(picked, where))
+        return PatternRule(picked, _pattern_kinds(picked, where), strictness)
 
     def regex(self, value: Any, where: str) -> Rule:
         text = _expect(value, str, where, "a regular expression")

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv, Pattern, match_in_env
+from minitools.match import MetaVarEnv, Pattern, PNode, match_at_strictness, match_in_env
 from minitools.rules._candidates import candidates
 
 __all__ = [
@@ -69,14 +69,17 @@ class Rule:
 
 
 class PatternRule(Rule):
-    __slots__ = ("pattern", "_kinds")
+    __slots__ = ("pattern", "_kinds", "strictness")
 
-    def __init__(self, pattern: Pattern, kinds: Kinds) -> None:
+    def __init__(self, pattern: Pattern, kinds: Kinds, strictness: str = "smart") -> None:
         self.pattern = pattern
         self._kinds = kinds
+        self.strictness = strictness
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        return match_in_env(self.pattern, node, env)
+        if self.strictness == "smart":
+            return match_in_env(self.pattern, node, env)
+        return match_at_strictness(self.pattern, node, env, self.strictness)
 
     def kinds(self) -> Kinds:
         return self._kinds
@@ -85,29 +88,49 @@ class PatternRule(Rule):
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
 
     def tokens(self) -> frozenset[bytes]:
-        return frozenset(self.pattern.literals)
+        literals = frozenset(self.pattern.literals)
+        if self.strictness in ("smart", "cst"):
+            return literals
+        if self.strictness == "signature":
+            return frozenset()  # a named leaf matches whatever its text
+        # `ast` and `relaxed` may pass over the pattern's unnamed tokens: only the texts of its
+        # named leaves, written in every reading, are sure to be in a matching file
+        for tree in (self.pattern, *self.pattern.alternatives):
+            literals &= _named_leaves(tree.nodes)
+        return literals
 
     def necessary(self) -> Rule | None:
         # matching with nothing bound is necessary for matching with anything bound, and its
         # answer does not depend on the environment
-        return self if self.pure() else _Shape(self.pattern, self._kinds)
+        return self if self.pure() else _Shape(self)
+
+
+def _named_leaves(nodes: tuple[PNode, ...]) -> frozenset[bytes]:
+    out: set[bytes] = set()
+    stack = list(nodes)
+    while stack:
+        p = stack.pop()
+        if p.children:
+            stack.extend(p.children)
+        elif not p.meta and p.named:
+            out.add(p.btext.strip())
+    return frozenset(out)
 
 
 class _Shape(Rule):
     """A pattern's shape: whether it matches with no metavariable bound (the test a bound
     pattern must pass first), binding nothing."""
 
-    __slots__ = ("pattern", "_kinds")
+    __slots__ = ("rule",)
 
-    def __init__(self, pattern: Pattern, kinds: Kinds) -> None:
-        self.pattern = pattern
-        self._kinds = kinds
+    def __init__(self, rule: PatternRule) -> None:
+        self.rule = rule
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        return env if match_in_env(self.pattern, node, {}) is not None else None
+        return env if self.rule.match(node, {}) is not None else None
 
     def kinds(self) -> Kinds:
-        return self._kinds
+        return self.rule.kinds()
 
 
 class KindRule(Rule):

@@ -21,7 +21,8 @@ RULE_PARAMETER: dict[str, Any] = {
     "description": "Instead of pattern: an ast-grep rule, the same shape as a rule file's content (or its YAML "
                    "text), e.g. {\"rule\": {\"pattern\": \"eval($X)\", \"not\": {\"has\": {\"kind\": \"string\", "
                    "\"stopBy\": \"end\"}}}}. Keys: rule (pattern, kind, regex, nthChild, range, inside, has, precedes, "
-                   "follows with stopBy/field, all, any, not, matches), constraints, utils, transform, fix, language, "
+                   "follows with stopBy/field, all, any, not, matches; a pattern may be {context, selector, strictness}), "
+                   "constraints, utils, transform, fix, language, "
                    "id, message, severity.",
 }
 

@@ -20,6 +20,8 @@ def test_public_surface_is_pinned() -> None:
         # what the rule engine (minitools.rules) and the rule scan build on
         "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "node_match", "parser_for", "render", "explain_pattern",
         "line_tree", "FilesOutcome", "fork_available", "forked_search",
+        # pattern strictness, for a rule's `pattern: {context, strictness}`
+        "PNode", "STRICTNESS", "match_at_strictness",
     ])
     assert issubclass(match.PatternError, ValueError)
 

@@ -33,10 +33,6 @@ EXCEPTIONS = {
     "python-mysql-hardcoded-secret-python": "python-grammar",
     "python-neo4j-empty-password-python": "python-grammar",
     "python-neo4j-hardcoded-secret-python": "python-grammar",
-    # declarations written without their `;`, which ast-grep reads through error recovery
-    # and no rung reads here: the rule is refused, naming the pattern
-    "std-vector-invalidation-cpp": "pattern-reading",
-    "insecure-binaryformatter-deserialization-csharp": "pattern-reading",
 }
 SUFFIX = {
     "c": ".c", "cpp": ".cpp", "csharp": ".cs", "go": ".go", "html": ".html", "java": ".java",

@@ -43,6 +43,23 @@ func main() {
 }
 """
 
+TS = """import A from "lib";
+import { foo, } from 'bar';
+import { foo, bar } from 'bar';
+foo(/* A*/bar);
+foo(bar);
+foo(bar, baz);
+print(123);
+print(123,);
+function f() { let a = 1; }
+async function g() { let b = 2; }
+if (x) { y(); } else { z(); }
+import B from 'lib'
+import { foo } from 'bar'
+function h() { let c = 1 }
+let d = 4
+"""
+
 CASES = [
     # atomic
     ("js", JS, {"kind": "identifier", "regex": "oo"}),
@@ -79,6 +96,14 @@ CASES = [
                                                        "has": {"kind": "true"}}}),
     ("go", GO, {"kind": "expression_statement", "has": {"kind": "call_expression"},
                 "follows": {"stopBy": "end", "kind": "short_var_declaration"}}),
+    # pattern strictness: which nodes may differ, at each level
+    *[("typescript", TS, {"pattern": {"context": context, "strictness": level}})
+      for level in ("cst", "ast", "relaxed", "signature")
+      for context in ("import $A from 'lib'", "import { foo } from 'bar'", "$A(bar)", "print($A,)", "print($A)",
+                      "function $F() { let $X = 1 }", "let $A = $B")],
+    ("python", PY, {"pattern": {"context": "eval('x')", "strictness": "signature"}}),
+    ("python", PY, {"pattern": {"context": "def $F(self): $$$B", "strictness": "ast"}}),
+    ("go", GO, {"pattern": {"context": "fmt.Printf($F, $X)", "strictness": "cst"}}),
 ]
 
 
@@ -110,7 +135,7 @@ def _both(tmp_path: Path, name: str, source: str, rules: str) -> tuple[list[tupl
     return theirs, ours
 
 
-SUFFIX = {"js": "a.js", "python": "a.py", "go": "a.go"}
+SUFFIX = {"js": "a.js", "typescript": "a.ts", "python": "a.py", "go": "a.go"}
 
 
 @pytest.mark.parametrize(("language", "source", "rule"), CASES, ids=[json.dumps(c[2])[:70] for c in CASES])

@@ -66,6 +66,8 @@ rule:
     ({"language": "python", "rule": {"matches": "helper"}}, 'no utility rule "helper"'),
     ({"language": "klingon", "rule": {"kind": "call"}}, '"klingon" is not a language here'),
     ("rule: [unclosed", "YAML unclosed '[' at line 1, column 7"),
+    ({"language": "python", "rule": {"pattern": {"context": "eval($X)", "strictness": "loose"}}},
+     'rule.rule.pattern.strictness: expected one of cst, smart, ast, relaxed, signature, got "loose"'),
 ])
 async def test_an_invalid_rule_names_the_key_and_runs_nothing(project: Path, rule: object, said: str) -> None:
     async with Run(project, resources={"lsp": False}) as run:
