@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from minitools.match._outcome import FilesOutcome, merge
 
-__all__ = ["fork_available", "forked_search"]
+__all__ = ["ChildFailed", "fork_available", "forked_search", "forked_stream"]
 
 _INDEX = struct.Struct("=I")
 MAX_ITEMS = 4096 // _INDEX.size
@@ -123,3 +123,137 @@ def _merge(mine: FilesOutcome, children: list[tuple[int, int]]) -> FilesOutcome 
             continue
         outcomes.append(FilesOutcome(*payload))
     return None if failed else merge(outcomes)
+
+
+_HEAD = struct.Struct("=II")  # item index, length of the pickled outcome that follows
+
+
+class ChildFailed(RuntimeError):
+    """A forked child died or answered garbage; the items from `next_item` on have not all
+    been handed over (the caller searches them in-process)."""
+
+    def __init__(self, next_item: int) -> None:
+        super().__init__(f"a forked search child failed before item {next_item}")
+        self.next_item = next_item
+
+
+def _read_exact(fd: int, size: int) -> bytes:
+    chunks: list[bytes] = []
+    while size:
+        chunk = os.read(fd, min(size, 1 << 20))
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        size -= len(chunk)
+    return b"".join(chunks)
+
+
+def _serve(work: int, out: int, items: Sequence[Sequence[str]], search: Callable[[Sequence[str]], FilesOutcome]) -> None:
+    import pickle
+
+    while len(got := os.read(work, _INDEX.size)) == _INDEX.size:
+        k = _INDEX.unpack(got)[0]
+        blob = pickle.dumps(tuple(search(items[k])), protocol=pickle.HIGHEST_PROTOCOL)
+        # blocks while the parent has not read the items before: it reads in item order
+        _write_all(out, _HEAD.pack(k, len(blob)) + blob)
+
+
+def forked_stream(
+    search: Callable[[Sequence[str]], FilesOutcome], items: Sequence[Sequence[str]], workers: int
+) -> Iterator[FilesOutcome]:
+    """`search` of each of `items` (at most MAX_ITEMS), yielded in item order, shared by this
+    process and `workers - 1` forked children that take the items from a pipe in order and
+    hand each outcome back as it is done. A child's pipe is read only up to the item the
+    caller needs next, so a child that runs ahead waits on its full pipe: the outcomes held
+    at once are about one per process, whatever the search finds. Raises ChildFailed (the
+    children stopped and reaped) when a child dies; closing the iterator early stops them."""
+    import pickle
+    import select
+    import signal
+
+    n = len(items)
+    if n > MAX_ITEMS:
+        raise ValueError(f"{n} items: at most {MAX_ITEMS} fit the work pipe")
+    work_r, work_w = os.pipe()
+    children: dict[int, int] = {}  # result fd -> pid
+    try:
+        _write_all(work_w, b"".join(_INDEX.pack(k) for k in range(n)))
+        os.close(work_w)
+        work_w = -1
+        for _ in range(workers - 1):
+            res_r, res_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the child
+                code = 0
+                try:
+                    os.close(res_r)
+                    for fd in children:
+                        os.close(fd)
+                    _serve(work_r, res_w, items, search)
+                except BaseException:  # noqa: BLE001 - the parent sees the pipe end early
+                    code = 1
+                finally:
+                    os._exit(code)
+            os.close(res_w)
+            children[res_r] = pid
+    except BaseException:
+        for fd, pid in children.items():
+            os.close(fd)
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(work_r)
+        if work_w != -1:
+            os.close(work_w)
+        raise
+    ready: dict[int, tuple[FilesOutcome, int | None]] = {}  # item -> (outcome, the child holding back for it)
+    parked: set[int] = set()  # children whose last outcome, for a later item, waits in `ready`
+    finished: set[int] = set()  # children whose pipe has ended
+    mine_ahead = False  # this process holds an outcome of its own for a later item
+    queue_open = True
+    next_item = 0
+    try:
+        while next_item < n:
+            if next_item in ready:
+                outcome, holder = ready.pop(next_item)
+                if holder is None:
+                    mine_ahead = False
+                else:
+                    parked.discard(holder)
+                next_item += 1
+                yield outcome
+                continue
+            listening = [fd for fd in children if fd not in parked and fd not in finished]
+            wait = 0.0 if queue_open and not mine_ahead else None
+            readable = select.select(listening, [], [], wait)[0] if listening else []
+            if not readable and wait == 0.0:
+                got = os.read(work_r, _INDEX.size)
+                if len(got) < _INDEX.size:
+                    queue_open = False
+                    continue
+                k = _INDEX.unpack(got)[0]
+                ready[k] = (search(items[k]), None)
+                mine_ahead = k != next_item
+                continue
+            if not readable:
+                raise ChildFailed(next_item)  # nobody left to hand over the next item
+            for fd in readable:
+                try:
+                    head = os.read(fd, _HEAD.size)
+                    if not head:  # the child is done (or died: then an item never comes)
+                        finished.add(fd)
+                        continue
+                    if len(head) < _HEAD.size:
+                        head += _read_exact(fd, _HEAD.size - len(head))
+                    k, size = _HEAD.unpack(head)
+                    ready[k] = (FilesOutcome(*pickle.loads(_read_exact(fd, size))), fd)
+                except Exception as exc:  # a child that died mid-answer, or sent garbage
+                    raise ChildFailed(next_item) from exc
+                if k != next_item:
+                    parked.add(fd)
+    finally:
+        os.close(work_r)
+        for fd, pid in children.items():
+            os.close(fd)  # a child still writing gets EPIPE and leaves
+            if next_item < n:
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)

@@ -10,14 +10,14 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import tree_sitter
 
 from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
-from minitools.match._fork import fork_available, forked_search
+from minitools.match._fork import MAX_ITEMS, ChildFailed, fork_available, forked_stream
 from minitools.match._grammars import parse_source
 from minitools.match._one_file import (
     DEFAULT_CACHE_BYTES,
@@ -27,7 +27,7 @@ from minitools.match._one_file import (
     _has_literals,
     _search_tree,
 )
-from minitools.match._outcome import FilesOutcome
+from minitools.match._outcome import FilesOutcome, merge
 from minitools.match._pattern import Pattern
 from minitools.match._pool import ShardPool, shard_of
 from minitools.match._walk import Globs, walk_files
@@ -38,9 +38,13 @@ __all__ = ["Searcher", "PathError"]
 # a few MiB on a second core does not repay.
 POOL_MIN_FILES = 64
 POOL_MIN_BYTES = 8 << 20
-# A fork costs about a millisecond: worth it from a few files on.
+# A fork costs some milliseconds (the pages either side writes are copied): worth it from a
+# few files and a few hundred KiB to parse on.
 FORK_MIN_FILES = 8
-FORK_MIN_BYTES = 256 << 10
+FORK_MIN_BYTES = 384 << 10
+# Up to this much source a one-shot search reads and pre-filters the files before it forks,
+# so that the fork is for the files to parse; above it, the reading too is shared out.
+PREFILTER_FIRST_BYTES = 4 << 20
 MAX_INDEXED_KINDS = 16
 
 
@@ -262,7 +266,7 @@ class Searcher:
 
     def search_files(
         self, pattern: Pattern, files: Sequence[str | Path], budget: Budget | None = None, *, ordered: bool = True,
-        on_file: Callable[[str, list[NodeMatch]], None] | None = None,
+        on_file: Callable[[str, list[NodeMatch]], None] | None = None, preread: Mapping[str, bytes] | None = None,
     ) -> FilesOutcome:
         """In this process: {display path: matches} for the files that match, their match
         counts, skip counts, and how many files were searched. With `budget`: at most its
@@ -270,7 +274,7 @@ class Searcher:
         order) or in each file (not `ordered`: a share of a parallel search), the rest only
         counted; the search ends early when the budget runs out. `on_file` takes each file's
         matches as they are found, in batches (consecutive, a file's in pre-order), instead
-        of the outcome keeping them."""
+        of the outcome keeping them. `preread`: files already read (and pre-filtered), by path."""
         per_file: dict[str, list[NodeMatch]] = {}
         counts: dict[str, int] = {}
         skipped: dict[str, int] = {}
@@ -284,8 +288,10 @@ class Searcher:
                 break
             key = str(path)
             index: dict[Any, Any] | None = None
-            if not keep:  # a searcher that keeps no trees: no stat for a cache key first
-                got: bytes | str | None = self._read_fresh(key)
+            if preread is not None and key in preread:
+                got: bytes | str | None = preread[key]
+            elif not keep:  # a searcher that keeps no trees: no stat for a cache key first
+                got = self._read_fresh(key)
             else:
                 try:
                     st = os.stat(key)
@@ -341,7 +347,9 @@ class Searcher:
                 sizes.append(0)
         return sizes, sum(sizes)
 
-    def _search_parallel(self, pattern: Pattern, files: list[str], budget: Budget) -> FilesOutcome | None:
+    def _search_parallel(
+        self, pattern: Pattern, files: list[str], budget: Budget, on_file: Callable[[str, list[NodeMatch]], None] | None
+    ) -> FilesOutcome | None:
         """The search spread over the cores, or None when it is too small to be worth it
         (or a worker failed): the caller then searches in-process. Each share builds at most
         the cap's matches per file: which of them are kept depends on the files before."""
@@ -353,7 +361,18 @@ class Searcher:
             sizes, total = self._sizes(files)
             if total < FORK_MIN_BYTES:
                 return None
-            return forked_search(lambda some: self.search_files(pattern, some, budget, ordered=False), files, sizes, self.workers)
+            if total > PREFILTER_FIRST_BYTES:
+                return self._search_forked(pattern, files, sizes, budget, on_file)
+            # a few MiB: read and pre-filter here first, and fork only for a parse worth
+            # sharing (a fork costs some milliseconds of copied pages on each side)
+            sources, prefiltered = self._prefilter(pattern, files, budget)
+            candidates = list(sources)
+            weights = [len(sources[f]) for f in candidates]
+            if len(candidates) < 2 or sum(weights) < FORK_MIN_BYTES:
+                outcome = self.search_files(pattern, candidates, budget, on_file=on_file, preread=sources)
+            else:
+                outcome = self._search_forked(pattern, candidates, weights, budget, on_file, sources)
+            return merge([prefiltered, outcome])
         pool = self._pool
         if pool is None or pool.broken or len(files) < self.pool_min_files:
             return None
@@ -364,6 +383,54 @@ class Searcher:
             shards[shard_of(f, self.workers)].append(f)
         return pool.run(pattern.source, pattern.language, shards[1:],
                         lambda: self.search_files(pattern, shards[0], budget, ordered=False), budget)
+
+    def _prefilter(self, pattern: Pattern, files: Sequence[str], budget: Budget) -> tuple[dict[str, bytes], FilesOutcome]:
+        """The files that pass the pre-filter, with their bytes, in order; and an outcome
+        counting the others (searched, or skipped and why)."""
+        sources: dict[str, bytes] = {}
+        skipped: dict[str, int] = {}
+        searched = 0
+        for path in files:
+            if budget.spent():
+                break
+            got = self._read_fresh(path)
+            if isinstance(got, str):
+                skipped[got] = skipped.get(got, 0) + 1
+            elif _has_literals(pattern, got):
+                sources[path] = got
+            else:
+                searched += 1
+        return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped)
+
+    def _search_forked(
+        self, pattern: Pattern, files: list[str], sizes: list[int], budget: Budget,
+        on_file: Callable[[str, list[NodeMatch]], None] | None, preread: Mapping[str, bytes] | None = None,
+    ) -> FilesOutcome:
+        """`files` searched by this process and forked copies of it, in runs of files taken in
+        order; each run's matches handed to `on_file` (or kept) in search order as it comes."""
+        items = _runs(files, sizes, MAX_ITEMS)
+        outcomes: list[FilesOutcome] = []
+
+        def take(outcome: FilesOutcome, item: Sequence[str]) -> None:
+            if on_file is not None:
+                for path in item:
+                    display = self.display(path)
+                    found = outcome.per_file.get(display)
+                    if found:
+                        on_file(display, found)
+                outcome = outcome._replace(per_file={})
+            outcomes.append(outcome)
+
+        share = functools.partial(self.search_files, pattern, budget=budget, ordered=False, preread=preread)
+        done = 0
+        try:
+            for outcome in forked_stream(share, items, self.workers):
+                take(outcome, items[done])
+                done += 1
+        except ChildFailed:  # the rest in this process, in order
+            rest = [f for item in items[done:] for f in item]
+            take(share(rest), rest)
+        return merge(outcomes)
 
     def search(
         self,
@@ -387,10 +454,10 @@ class Searcher:
         if budget is None:
             budget = self.budget(max_results)
         budget.start()
-        outcome = self._search_parallel(pattern, files, budget)
+        outcome = self._search_parallel(pattern, files, budget, on_file)
         if outcome is None:
             outcome = self.search_files(pattern, files, budget, on_file=on_file)
-        elif on_file is not None:
+        elif on_file is not None and outcome.per_file:  # the shard pool's: kept whole
             for path in files:
                 display = self.display(path)
                 if display in outcome.per_file:
@@ -413,3 +480,19 @@ class Searcher:
             matches.extend(found[:room])
         truncated = total > len(matches) or not exact
         return SearchResult(matches, total, searched, matched, skipped, truncated and on_file is None, exact, stopped)
+
+
+def _runs(files: list[str], sizes: list[int], most: int) -> list[list[str]]:
+    """`files` cut, in order, into at most `most` runs of about equal bytes."""
+    if len(files) <= most:
+        return [[f] for f in files]
+    target = sum(sizes) / most
+    runs: list[list[str]] = [[]]
+    held = 0
+    for f, size in zip(files, sizes):
+        if runs[-1] and held + size > target and len(runs) < most:
+            runs.append([])
+            held = 0
+        runs[-1].append(f)
+        held += size
+    return runs
