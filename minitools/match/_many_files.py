@@ -363,15 +363,16 @@ class Searcher:
                 return None
             if total > PREFILTER_FIRST_BYTES:
                 return self._search_forked(pattern, files, sizes, budget, on_file)
-            # a few MiB: read and pre-filter here first, and fork only for a parse worth
-            # sharing (a fork costs some milliseconds of copied pages on each side)
-            sources, prefiltered = self._prefilter(pattern, files, budget)
+            # a few MiB: read and pre-filter here first, and fork only once there is a parse
+            # worth sharing (a fork costs some milliseconds of copied pages on each side);
+            # the files not yet pre-filtered then go to the children as they are
+            sources, prefiltered, reached = self._prefilter(pattern, files, budget, FORK_MIN_BYTES)
             candidates = list(sources)
-            weights = [len(sources[f]) for f in candidates]
-            if len(candidates) < 2 or sum(weights) < FORK_MIN_BYTES:
+            if budget.stopped or (reached == len(files) and sum(map(len, sources.values())) < FORK_MIN_BYTES):
                 outcome = self.search_files(pattern, candidates, budget, on_file=on_file, preread=sources)
             else:
-                outcome = self._search_forked(pattern, candidates, weights, budget, on_file, sources)
+                weights = [len(sources[f]) for f in candidates] + sizes[reached:]
+                outcome = self._search_forked(pattern, candidates + files[reached:], weights, budget, on_file, sources)
             return merge([prefiltered, outcome])
         pool = self._pool
         if pool is None or pool.broken or len(files) < self.pool_min_files:
@@ -384,23 +385,27 @@ class Searcher:
         return pool.run(pattern.source, pattern.language, shards[1:],
                         lambda: self.search_files(pattern, shards[0], budget, ordered=False), budget)
 
-    def _prefilter(self, pattern: Pattern, files: Sequence[str], budget: Budget) -> tuple[dict[str, bytes], FilesOutcome]:
-        """The files that pass the pre-filter, with their bytes, in order; and an outcome
-        counting the others (searched, or skipped and why)."""
+    def _prefilter(
+        self, pattern: Pattern, files: Sequence[str], budget: Budget, enough: int
+    ) -> tuple[dict[str, bytes], FilesOutcome, int]:
+        """The files that pass the pre-filter, with their bytes, in order, up to the first
+        `enough` bytes of them; an outcome counting the others (searched, or skipped and
+        why); and how many of `files` were looked at."""
         sources: dict[str, bytes] = {}
         skipped: dict[str, int] = {}
-        searched = 0
-        for path in files:
-            if budget.spent():
-                break
+        searched = held = 0
+        for k, path in enumerate(files):
+            if budget.spent() or held >= enough:
+                return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped), k
             got = self._read_fresh(path)
             if isinstance(got, str):
                 skipped[got] = skipped.get(got, 0) + 1
             elif _has_literals(pattern, got):
                 sources[path] = got
+                held += len(got)
             else:
                 searched += 1
-        return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped)
+        return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped), len(files)
 
     def _search_forked(
         self, pattern: Pattern, files: list[str], sizes: list[int], budget: Budget,
