@@ -123,6 +123,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "(default 1G; 0: no bound)")
     parser.add_argument("--rewrite", "-r", metavar="TEMPLATE",
                         help="replace each match with TEMPLATE ($NAME / $$$NAME substituted); prints the diff")
+    parser.add_argument("--strictness", choices=["cst", "smart", "ast", "relaxed", "signature"], default="smart",
+                        help="which nodes may differ: smart (default: the code's unwritten tokens and comments), "
+                        "ast (also the pattern's unnamed tokens), relaxed (and comments), signature (and the text of "
+                        "named leaves), cst (nothing)")
     parser.add_argument("--debug-query", action="store_true",
                         help="print how the pattern is read (each rung's tree, its node kinds, the metavariables) to stderr")
     parser.add_argument("--apply", action="store_true",
@@ -264,6 +268,11 @@ def main(args: argparse.Namespace) -> int:
 
             for pattern, _files in plan.searches:
                 print(explain_pattern(pattern), file=sys.stderr)
+        if args.strictness != "smart":
+            from minitools.commands._ast_grep_strictness import strict_search
+
+            return strict_search(searcher, plan, source, args.strictness, paths, printer, rewrite=args.rewrite,
+                                 apply=args.apply, fail=_fail)
         if args.rewrite is not None:
             return _rewrite(searcher, plan, args.rewrite, paths, apply=args.apply)
         # each file's matches printed as they come: memory for one file's, not for them all
@@ -282,8 +291,8 @@ def main(args: argparse.Namespace) -> int:
 def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
              paths: list[Path], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
+    from minitools.commands._write_staged import write_all_or_none
     from minitools.match import Template, TemplateError
-    from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed
     from minitools.tools.edit import propose_rewrite, unified_diff
     from minitools.toolspec import ToolError
 
@@ -302,14 +311,8 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
     if not staged:
         return EXIT_NONE
     sys.stdout.write(unified_diff(staged))
-    if apply:
-        try:
-            EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
-        except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
-            return _fail(f"nothing was written: {exc}")
-        count = sum(f.replacements for f in staged)
-        print(f"applied {count} replacements in {len(staged)} files", file=sys.stderr)
-    return EXIT_MATCH
+    failed = write_all_or_none(staged, searcher.root) if apply else None
+    return EXIT_MATCH if failed is None else _fail(failed)
 
 
 if __name__ == "__main__":

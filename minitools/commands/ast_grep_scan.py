@@ -241,7 +241,8 @@ def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
 def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[str, bytes]) -> int:
     """--update-all: every fix of every finding, outer ones first (an inner fix inside an
     outer one is left out, and counted), written all or none."""
-    from minitools.tools import EditStore, StagedEdit, StaleEdit, UnsafeEdit, WriteFailed, stage_fixes
+    from minitools.commands._write_staged import write_all_or_none
+    from minitools.tools import stage_fixes
     from minitools.tools.edit import unified_diff
 
     staged, skipped, broken = stage_fixes(searcher.root, findings, sources)
@@ -251,14 +252,9 @@ def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[st
     sys.stdout.write(unified_diff(staged))
     for b in broken:
         print(f"warning: {b['file']} no longer parses after the fixes (it parsed before)", file=sys.stderr)
-    try:
-        EditStore.commit(StagedEdit("cli", staged, ""), searcher.root)
-    except (StaleEdit, UnsafeEdit, WriteFailed) as exc:
-        return _fail(f"nothing was written: {exc}", EXIT_ERRORS)
-    count = sum(f.replacements for f in staged)
     note = f" ({skipped} inside another fix left out)" if skipped else ""
-    print(f"applied {count} fixes in {len(staged)} files{note}", file=sys.stderr)
-    return EXIT_CLEAN
+    failed = write_all_or_none(staged, searcher.root, noun="fixes", note=note)
+    return EXIT_CLEAN if failed is None else _fail(failed, EXIT_ERRORS)
 
 
 if __name__ == "__main__":

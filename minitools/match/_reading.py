@@ -535,6 +535,8 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             at = frozenset(len(pre) + a for a in added)
             opened = frozenset(len(pre) + q for q in quotes)
             built = tuple(b for b in (_build(n, char, regexes, False, at, opened) for n in hole) if b is not None)
+            if recovery == UNENDED and any(_names_a_keyword(b, load_language(language)) for b in built):
+                continue  # no declaration: Java `return $A, nil` as a field of type `return`
             if built:
                 reading = found.setdefault(tuple([_shape(b) for b in built]), Reading(built, recovery))
                 reading.rungs.append(name)

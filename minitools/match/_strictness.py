@@ -1,4 +1,4 @@
-"""Matching at a strictness other than the default `smart` (docs/tools.md, "Strictness"):
+"""Matching at a strictness other than the default `smart` (docs/tools.md, "Pattern strictness"):
 a rule's `pattern: {context, strictness}` says which nodes may differ between the pattern and
 the code.
 

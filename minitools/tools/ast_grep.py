@@ -54,6 +54,13 @@ PARAMETERS: dict[str, Any] = {
             "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...). Without it, each "
                            "file is searched in the language its extension names.",
         },
+        "strictness": {
+            "type": "string",
+            "enum": ["smart", "relaxed", "ast", "signature", "cst"],
+            "description": "With pattern: how exactly it must match. smart (default): the code may add tokens and "
+                           "comments; relaxed: the pattern's punctuation may go missing too; ast: named nodes only, "
+                           "comments counted; signature: node kinds only, not their text; cst: every token.",
+        },
         "max_results": {
             "type": "integer",
             "minimum": 1,
@@ -197,8 +204,13 @@ class AstGrepFamily:
         if args.get("explain"):
             return await asyncio.to_thread(self._explain, args)
         if one_of_pattern_or_rule(args) == "rule":
+            if args.get("strictness") is not None:
+                raise ToolError('strictness goes with pattern; in a rule, write {"pattern": {"context": ..., '
+                                '"strictness": ...}}')
             return await self._by_rule(args)
         source = args["pattern"]
+        if args.get("strictness", "smart") != "smart":
+            return await self._by_rule(_as_rule(args), pattern=(source, args["strictness"]))
         plan, target = compile_for(self.ctx, args)
         limit = int(args.get("max_results", 50))
         offset = int(args.get("offset") or 0)
@@ -282,7 +294,9 @@ class AstGrepFamily:
             raise ToolError("explain shows a pattern's reading (give pattern) or a line's tree (give path and line)")
         return ToolResult(ok=True, text="\n\n".join(parts), data=data)
 
-    async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
+    async def _by_rule(self, args: Mapping[str, Any], pattern: tuple[str, str] | None = None) -> ToolResult:
+        """A rule's matches; for a `pattern` at a strictness other than smart (run as the rule
+        `_as_rule` makes), reported as the pattern's."""
         raw_path = args.get("path")
         target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
         config = read_rule_arg(self.ctx, args, target)
@@ -294,7 +308,9 @@ class AstGrepFamily:
             raise ToolError(str(exc)) from exc
         total = len(scan.findings)
         files_matched = len(scan.sources)
-        head = (f"{plural(total, 'match', 'matches')} of rule {config.id} ({config.language}) in {files_matched} of "
+        what = f"rule {config.id}" if pattern is None else f'"{pattern[0]}"'
+        how = config.language if pattern is None else f"{config.language}, strictness {pattern[1]}"
+        head = (f"{plural(total, 'match', 'matches')} of {what} ({how}) in {files_matched} of "
                 f"{plural(scan.files_searched, 'file')} under {self.ctx.relpath(target)}")
         if scan.skipped:
             head += f"; skipped {scan.skipped} (oversized, binary or unreadable)"
@@ -309,16 +325,18 @@ class AstGrepFamily:
         more = page_note(total, offset, len(page)) if total else ""
         if more:
             parts.append(f"… {more}; or narrow with path or a more specific rule.")
-        if total == 0:
+        if total == 0 and pattern is not None:
+            parts.append("No match. Check the language, or try a looser strictness (relaxed, signature).")
+        elif total == 0:
             parts.append("No match. Check the rule's kinds and patterns on a sample with explain: true.")
         matches = []
         for f in page:
             item = f.match.to_json()
-            item.update({"rule_id": f.config.id, "severity": f.config.severity,
-                         "message": f.message})
+            if pattern is None:
+                item.update({"rule_id": f.config.id, "severity": f.config.severity, "message": f.message})
             matches.append(item)
         data = {
-            "pattern": "",
+            "pattern": "" if pattern is None else pattern[0],
             "rule_id": config.id,
             "language": config.language,
             "languages": [config.language],
@@ -332,6 +350,15 @@ class AstGrepFamily:
             "matches": matches,
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
+
+
+def _as_rule(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments of a pattern search at a strictness other than smart, as a rule's: the
+    rule engine matches at every strictness."""
+    rule = {"id": "pattern", "rule": {"pattern": {"context": args["pattern"], "strictness": args["strictness"]}}}
+    out = {k: v for k, v in args.items() if k not in ("pattern", "strictness")}
+    out["rule"] = rule
+    return out
 
 
 def one_of_pattern_or_rule(args: Mapping[str, Any]) -> str:

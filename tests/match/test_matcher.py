@@ -123,6 +123,14 @@ CASES: list[tuple[str, str, str, list[tuple[str, dict[str, str]]]]] = [
     # last `;` ends its last statement (a file has no closing token)
     ("dart", "$T $X = $V;", "/// doc\n/// more\nvar lines = 0;\n", [("var lines = 0;", {"T": "var", "X": "lines", "V": "0"})]),
     ("dart", "$T $X = $V;", "var a = 0;\nvar b = 1;\n", [("var a = 0;", {"T": "var", "X": "a", "V": "0"}), ("var b = 1;", {"T": "var", "X": "b", "V": "1"})]),
+    # a declaration written without its `;` is the declaration (as the CLI reads it), here
+    # beside the parameter the same text is
+    ("csharp", "using System.Text", "using System.Text;\nusing System.IO;\n", [("using System.Text;", {})]),
+    ("cpp", "std::vector<$T>::iterator $I = $C.begin()",
+     "void f(std::vector<int> &v, std::vector<int>::iterator p = v.begin()) {\n"
+     "  for (std::vector<int>::iterator it = v.begin(); it != v.end(); ++it) {}\n}\n",
+     [("std::vector<int>::iterator p = v.begin()", {"T": "int", "I": "p", "C": "v"}),
+      ("std::vector<int>::iterator it = v.begin();", {"T": "int", "I": "it", "C": "v"})]),
 ]
 
 
@@ -191,7 +199,8 @@ def test_metavar_names_exclude_wildcards() -> None:
 
 @pytest.mark.parametrize(
     ("language", "pattern"),
-    [("dart", "dispose(x"), ("python", "def ("), ("javascript", "foo(("), ("go", "func {"), ("c", "free(")],
+    [("dart", "dispose(x"), ("python", "def ("), ("javascript", "foo(("), ("go", "func {"), ("c", "free("),
+     ("java", "return $A, nil")],  # (no field of a type named `return` with its `;` left out)
 )
 def test_unparseable_patterns_name_the_rungs(language: str, pattern: str) -> None:
     with pytest.raises(PatternError) as info:
