@@ -58,6 +58,9 @@ def forked_search(
 
 
 _HEAD = struct.Struct("=II")  # item index, length of the pickled outcome that follows
+# Items this process may search ahead of the one it waits for (a child slowed down by the
+# machine's other work does not stall it at once); each is held until its turn.
+MINE_AHEAD = 4
 
 
 class ChildFailed(RuntimeError):
@@ -138,9 +141,9 @@ def forked_stream(
             os.close(work_w)
         raise
     ready: dict[int, tuple[FilesOutcome, int | None]] = {}  # item -> (outcome, the child holding back for it)
+    ahead: set[int] = set()  # the items of `ready` this process searched ahead of their turn
     parked: set[int] = set()  # children whose last outcome, for a later item, waits in `ready`
     finished: set[int] = set()  # children whose pipe has ended
-    mine_ahead = False  # this process holds an outcome of its own for a later item
     queue_open = True
     next_item = 0
     try:
@@ -148,14 +151,14 @@ def forked_stream(
             if next_item in ready:
                 outcome, holder = ready.pop(next_item)
                 if holder is None:
-                    mine_ahead = False
+                    ahead.discard(next_item)
                 else:
                     parked.discard(holder)
                 next_item += 1
                 yield outcome
                 continue
             listening = [fd for fd in children if fd not in parked and fd not in finished]
-            wait = 0.0 if queue_open and not mine_ahead else None
+            wait = 0.0 if queue_open and len(ahead) < MINE_AHEAD else None
             readable = select.select(listening, [], [], wait)[0] if listening else []
             if not readable and wait == 0.0:
                 got = os.read(work_r, _INDEX.size)
@@ -164,7 +167,8 @@ def forked_stream(
                     continue
                 k = _INDEX.unpack(got)[0]
                 ready[k] = (search(items[k]), None)
-                mine_ahead = k != next_item
+                if k != next_item:
+                    ahead.add(k)
                 continue
             if not readable:
                 raise ChildFailed(next_item)  # nobody left to hand over the next item
