@@ -197,6 +197,7 @@ def main() -> int:
     ap.add_argument("--only", choices=["stdlib", "rxjs", "go", "glibc", "typescript", "jdk", "dense"])
     args = ap.parse_args()
     exe = ast_grep_exe()
+    load_before = os.getloadavg()[0]  # the machine is shared: what else ran is part of the result
     # the package as installed: its bytecode compiled (PYTHONDONTWRITEBYTECODE may be set)
     compileall.compile_dir(str(REPO / "minitools"), quiet=1)
     version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip()
@@ -274,7 +275,9 @@ def main() -> int:
     }
     header = ("| corpus | pattern | lang | files | matches (ours/ast-grep) | ast-grep cold s | minitools cold s | cold ratio "
               "| minitools warm s | warm ratio | agree |")
-    print(f"\nast-grep: {version}; python {platform.python_version()}; cores: {os.cpu_count()}; reps: {args.reps}\n")
+    load = (round(load_before, 2), round(os.getloadavg()[0], 2))
+    print(f"\nast-grep: {version}; python {platform.python_version()}; cores: {os.cpu_count()}; reps: {args.reps}; "
+          f"load average (1 min) {load[0]} at the start, {load[1]} at the end\n")
     print(header)
     print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in suite_rows:
@@ -299,7 +302,7 @@ def main() -> int:
         print(f"\n{name}: tree cache bound {m['cache_bound_source_bytes'] >> 20} MiB of source; "
               f"worker RSS {m['worker_rss_mb']} MB; bench process RSS {m['parent_rss_mb']} MB")
     RESULTS.mkdir(parents=True, exist_ok=True)
-    out = {"ast_grep": version, "python": platform.python_version(), "cores": os.cpu_count(), "reps": args.reps,
+    out = {"ast_grep": version, "python": platform.python_version(), "cores": os.cpu_count(), "reps": args.reps, "load": load,
            "rows": rows, "summary": summary, "memory": memory}
     (RESULTS / "bench_match.json").write_text(json.dumps(out, indent=2) + "\n")
     return 0 if summary["all_agree"] else 1
