@@ -8,7 +8,7 @@ hands to exactly one reader. Each child sends each item's outcome back as a pick
 own pipe as soon as it is done, and leaves with `os._exit`, so nothing of the caller's
 (buffered output, exit handlers) runs twice. `forked_stream` yields the outcomes in item
 order, reading a child's pipe only as far as the next item needed, so a child that runs
-ahead waits on its full pipe (memory of about one item per process); `forked_search`
+ahead waits on its full pipe (memory bounded by the pipes and a few thousand matches); `forked_search`
 merges them all.
 
 Only where fork is safe: a POSIX system and a caller with a single thread. A child that
@@ -58,9 +58,13 @@ def forked_search(
 
 
 _HEAD = struct.Struct("=II")  # item index, length of the pickled outcome that follows
-# Items this process may search ahead of the one it waits for (a child slowed down by the
-# machine's other work does not stall it at once); each is held until its turn.
-MINE_AHEAD = 4
+# This process searches ahead of the item it waits for while the outcomes it holds for later
+# items have fewer than AHEAD_MATCHES matches (and are fewer than AHEAD_ITEMS): a child slowed
+# down by the machine's other work does not stall it, and what waits is bounded. A child runs
+# ahead as far as its pipe holds (CHILD_PIPE_BYTES where the system lets a pipe grow).
+AHEAD_MATCHES = 10_000
+AHEAD_ITEMS = 256
+CHILD_PIPE_BYTES = 1 << 20
 
 
 class ChildFailed(RuntimeError):
@@ -93,14 +97,24 @@ def _serve(work: int, out: int, items: Sequence[Sequence[str]], search: Callable
         _write_all(out, _HEAD.pack(k, len(blob)) + blob)
 
 
+def _widen(fd: int) -> None:
+    import contextlib
+    import fcntl
+
+    # over the system's limit for a pipe, or not Linux: the default size
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), CHILD_PIPE_BYTES)
+
+
 def forked_stream(
     search: Callable[[Sequence[str]], FilesOutcome], items: Sequence[Sequence[str]], workers: int
 ) -> Iterator[FilesOutcome]:
     """`search` of each of `items` (at most MAX_ITEMS), yielded in item order, shared by this
     process and `workers - 1` forked children that take the items from a pipe in order and
     hand each outcome back as it is done. A child's pipe is read only up to the item the
-    caller needs next, so a child that runs ahead waits on its full pipe: the outcomes held
-    at once are about one per process, whatever the search finds. Raises ChildFailed (the
+    caller needs next, so a child that runs ahead waits on its full pipe, and this process
+    searches ahead only while what it holds is small (AHEAD_MATCHES): the memory held is
+    bounded whatever the search finds. Raises ChildFailed (the
     children stopped and reaped) when a child dies; closing the iterator early stops them."""
     import pickle
     import select
@@ -117,6 +131,7 @@ def forked_stream(
         work_w = -1
         for _ in range(workers - 1):
             res_r, res_w = os.pipe()
+            _widen(res_w)
             pid = os.fork()
             if pid == 0:  # the child
                 code = 0
@@ -141,7 +156,7 @@ def forked_stream(
             os.close(work_w)
         raise
     ready: dict[int, tuple[FilesOutcome, int | None]] = {}  # item -> (outcome, the child holding back for it)
-    ahead: set[int] = set()  # the items of `ready` this process searched ahead of their turn
+    ahead: dict[int, int] = {}  # the items of `ready` this process searched ahead of their turn -> their matches
     parked: set[int] = set()  # children whose last outcome, for a later item, waits in `ready`
     finished: set[int] = set()  # children whose pipe has ended
     queue_open = True
@@ -151,14 +166,15 @@ def forked_stream(
             if next_item in ready:
                 outcome, holder = ready.pop(next_item)
                 if holder is None:
-                    ahead.discard(next_item)
+                    ahead.pop(next_item, None)
                 else:
                     parked.discard(holder)
                 next_item += 1
                 yield outcome
                 continue
             listening = [fd for fd in children if fd not in parked and fd not in finished]
-            wait = 0.0 if queue_open and len(ahead) < MINE_AHEAD else None
+            room = len(ahead) < AHEAD_ITEMS and sum(ahead.values()) < AHEAD_MATCHES
+            wait = 0.0 if queue_open and room else None
             readable = select.select(listening, [], [], wait)[0] if listening else []
             if not readable and wait == 0.0:
                 got = os.read(work_r, _INDEX.size)
@@ -166,9 +182,10 @@ def forked_stream(
                     queue_open = False
                     continue
                 k = _INDEX.unpack(got)[0]
-                ready[k] = (search(items[k]), None)
+                outcome = search(items[k])
+                ready[k] = (outcome, None)
                 if k != next_item:
-                    ahead.add(k)
+                    ahead[k] = sum((outcome.counts or {}).values()) or sum(map(len, outcome.per_file.values()))
                 continue
             if not readable:
                 raise ChildFailed(next_item)  # nobody left to hand over the next item
