@@ -11,11 +11,12 @@ process measures its own growth.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT"]
+__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT", "OutOfBudget", "WATCHED", "watched"]
 
 DEFAULT_SECONDS = 60.0
 DEFAULT_MEMORY_BYTES = 1 << 30
@@ -134,3 +135,31 @@ class Budget:
             if k % CHECK_EVERY == CHECK_EVERY - 1 and self.spent():
                 return
             yield node
+
+
+class OutOfBudget(Exception):
+    """The budget ran out in the middle of one node's match (a pattern whose `$$$` runs can
+    be split in very many ways): the search ends there, `stopped` saying why."""
+
+
+class _Watched(threading.local):
+    """The budget of the search this thread runs, which the matcher looks at every
+    MATCH_STEPS steps of its backtracking (a single match can outlast a whole budget)."""
+
+    budget: Budget | None = None
+    steps = 0
+
+
+WATCHED = _Watched()
+MATCH_STEPS = 4096
+
+
+def watched(budget: Budget | None, run: Callable[[], T]) -> T | None:
+    """`run()` with `budget` watched inside each match; None when it ran out there."""
+    outer, WATCHED.budget = WATCHED.budget, budget
+    try:
+        return run()
+    except OutOfBudget:
+        return None
+    finally:
+        WATCHED.budget = outer

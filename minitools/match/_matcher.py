@@ -25,10 +25,11 @@ from itertools import zip_longest
 
 import tree_sitter
 
+from minitools.match._budget import MATCH_STEPS, WATCHED, OutOfBudget
 from minitools.match._pattern import MULTI, SINGLE, Pattern, PNode
 from minitools.match._rules import LanguageRules, rules_for
 
-__all__ = ["EmptySeq", "Chain", "MetaVarEnv", "match_at", "match_in_env", "iter_matches"]
+__all__ = ["EmptySeq", "Chain", "MetaVarEnv", "match_at", "match_in_env", "iter_matches", "tick"]
 
 # list separators an empty `$$$` needs none of after it (not `:`: `lambda $$$A: $B`)
 _SEPARATORS = frozenset({b",", b";"})
@@ -120,10 +121,14 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRu
 
 
 def match_seq(
-    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules,
+    failed: set[tuple[int, int]] | None = None,
 ) -> tuple[MetaVarEnv, int] | None:
     """Match pattern siblings ps[i:] against target siblings ts[j:] (trailing targets
-    ignored); returns the environment and the index after the last target consumed."""
+    ignored); returns the environment and the index after the last target consumed.
+    `failed`: the (i, j) the rest was tried at and failed, after a `$$$` whose `memo` says
+    the answer there cannot depend on what was bound before: each is tried once, so a run of
+    `$$$` costs the product of the places, not of the ways to split the siblings."""
     np, nt = len(ps), len(ts)
     while i < np:
         p = ps[i]
@@ -137,20 +142,24 @@ def match_seq(
             # capture keeps them: `f($$$A)` on `f(x,)` takes `x,`)
             nxt = ps[i + 1]
             token = not nxt.meta and not nxt.children
+            if p.memo and failed is None:
+                failed = set()
+            memo = failed if p.memo else None
             for k in range(j, nt + 1):
+                tick()
                 if k < nt:
                     t = ts[k]
                     if t.is_extra or (token and not t.is_named and (t.kind_id != nxt.kind_id or t.text != nxt.btext)):
                         continue
                 bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:
-                    r = match_seq(ps, i + 1, ts, k, bound, rules)
+                    r = _rest(ps, i + 1, ts, k, bound, rules, failed, memo)
                     if r is None and i + 2 < np and all(ts[x].is_extra for x in range(j, k)):
                         sep = ps[i + 1]
                         if not sep.meta and not sep.children and sep.btext in _SEPARATORS:
                             # an empty sequence (or one of comments only) needs no separator:
                             # `foo($$$A, b)` matches `foo(b)`
-                            r = match_seq(ps, i + 2, ts, k, bound, rules)
+                            r = _rest(ps, i + 2, ts, k, bound, rules, failed, memo)
                     if r is not None:
                         return r
             return None
@@ -183,6 +192,32 @@ def match_seq(
             continue
         return None
     return env, j
+
+
+def tick() -> None:
+    """One step of a `$$$`'s backtracking: every MATCH_STEPS, OutOfBudget when the watched
+    budget (`_budget.watched`) has run out."""
+    WATCHED.steps += 1
+    if not WATCHED.steps % MATCH_STEPS:
+        budget = WATCHED.budget
+        if budget is not None and budget.spent():
+            raise OutOfBudget(budget.stopped)
+
+
+def _rest(
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules,
+    failed: set[tuple[int, int]] | None, memo: set[tuple[int, int]] | None,
+) -> tuple[MetaVarEnv, int] | None:
+    """`match_seq` of the rest after a `$$$`, not tried again where it failed before when
+    `memo` (the failures the `$$$` may rely on) is given."""
+    if memo is None:
+        return match_seq(ps, i, ts, j, env, rules, failed)
+    if (i, j) in memo:
+        return None
+    r = match_seq(ps, i, ts, j, env, rules, failed)
+    if r is None:
+        memo.add((i, j))
+    return r
 
 
 def _match_run_capture(

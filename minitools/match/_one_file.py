@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import tree_sitter
 
-from minitools.match._budget import Budget
+from minitools.match._budget import Budget, watched
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
 from minitools.match._grammars import load_language
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
@@ -367,34 +367,40 @@ def _search_tree(
     at a time, instead of the list returned keeping them (memory for a batch, not a file)."""
     text = SourceText(source)
     out: list[NodeMatch] = []
-    built = 0
+    built = count = 0
 
     def capped() -> bool:
         return room is not None and built >= room
 
-    hits = _found_in_tree(pattern, tree, source, index, budget, capped)
-    if pattern.alternatives:
-        # the union of the rungs' trees: one match per extent (the earliest rung's), pre-order
-        found = list(hits)
-        for alternative in pattern.alternatives:
-            found += _found_in_tree(alternative, tree, source, index, budget, capped)
-        seen: set[tuple[int, int]] = set()
-        unique = []
-        for hit in found:
-            extent = (hit[0].start_byte, hit[1].end_byte)
-            if extent not in seen:
-                seen.add(extent)
-                unique.append(hit)
-        hits = iter(sorted(unique, key=lambda hit: (hit[0].start_byte, -hit[1].end_byte)))
-    count = 0
-    for a, b, env in hits:
-        count += 1
-        if not capped():
-            out.append(_to_match(pattern, text, path, a, b, env))
-            built += 1
-            if sink is not None and len(out) >= SINK_BATCH:
-                sink(out)
-                out = []
+    def collect() -> None:
+        nonlocal out, built, count
+        hits = _found_in_tree(pattern, tree, source, index, budget, capped)
+        if pattern.alternatives:
+            # the union of the rungs' trees: one match per extent (the earliest rung's), pre-order
+            found = list(hits)
+            for alternative in pattern.alternatives:
+                found += _found_in_tree(alternative, tree, source, index, budget, capped)
+            seen: set[tuple[int, int]] = set()
+            unique = []
+            for hit in found:
+                extent = (hit[0].start_byte, hit[1].end_byte)
+                if extent not in seen:
+                    seen.add(extent)
+                    unique.append(hit)
+            hits = iter(sorted(unique, key=lambda hit: (hit[0].start_byte, -hit[1].end_byte)))
+        for a, b, env in hits:
+            count += 1
+            if not capped():
+                out.append(_to_match(pattern, text, path, a, b, env))
+                built += 1
+                if sink is not None and len(out) >= SINK_BATCH:
+                    sink(out)
+                    out = []
+
+    if budget is None:
+        collect()
+    else:
+        watched(budget, collect)  # a match that outlasts the budget ends the file's search
     if sink is not None and out:
         sink(out)
         out = []

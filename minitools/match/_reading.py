@@ -38,7 +38,7 @@ class PNode:
     """One node of a compiled pattern (a plain class: the dataclasses module costs a CLI run
     20 ms to import)."""
 
-    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext")
+    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext", "names", "memo")
 
     def __init__(
         self,
@@ -58,6 +58,21 @@ class PNode:
         self.meta = meta
         self.name = name  # metavariable name; None for `$_`-style and anonymous `$$$`
         self.btext = text.encode("utf-8")  # compared against target leaves
+        # the metavariable names the subtree binds
+        self.names: frozenset[str] = frozenset({name} if name else ()).union(*(c.names for c in children))
+        # for a `$$$`: whether the siblings after it bind no name those up to it bind, so a
+        # failed try of the rest at a place fails whatever was bound before (the matcher
+        # remembers it: `f($$$A, $$$B, $$$C, 1)` is not tried once per way to split the list)
+        self.memo = False
+        if any(c.meta == MULTI for c in children):
+            after: list[frozenset[str]] = [frozenset()] * (len(children) + 1)  # names of children[k:]
+            for k in range(len(children) - 1, -1, -1):
+                after[k] = after[k + 1] | children[k].names
+            before: frozenset[str] = frozenset()
+            for k, c in enumerate(children):
+                before |= c.names
+                if c.meta == MULTI:
+                    c.memo = before.isdisjoint(after[k + 1])
 
     def __repr__(self) -> str:  # the tree, printed on test failure
         if self.meta:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import tree_sitter
 
-from minitools.match._matcher import MetaVarEnv, _bind, _slice, match_in_env
+from minitools.match._matcher import MetaVarEnv, _bind, _slice, match_in_env, tick
 from minitools.match._pattern import Pattern
 from minitools.match._reading import ANY, MULTI, SINGLE, PNode
 
@@ -101,7 +101,10 @@ def _one(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, level: _Level) -> tuple
     return (_SKIP_CODE if skip_code else _NO), None
 
 
-def _seq(ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, level: _Level) -> MetaVarEnv | None:
+def _seq(ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, level: _Level,
+         failed: set[tuple[int, int]] | None = None) -> MetaVarEnv | None:
+    """ps[i:] against ts[j:]; `failed` as in `_matcher.match_seq`: where the rest after a
+    `$$$` failed, when that cannot depend on what was bound before."""
     np, nt = len(ps), len(ts)
     while True:
         if i == np:
@@ -114,14 +117,21 @@ def _seq(ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env:
             after = ps[i + 1]
             # the token after a `$$$` (a `,`) may be missing: `foo($$$A, b)` matches `foo(b)`
             token = not after.meta and not after.children and not after.named
+            if p.memo and failed is None:
+                failed = set()
+            memo = failed if p.memo else None
             for k in range(j, nt + 1):  # as few as the rest allows
+                tick()
                 bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:
-                    got = _seq(ps, i + 1, ts, k, bound, level)
-                    if got is None and token:
-                        got = _seq(ps, i + 2, ts, k, bound, level)
-                    if got is not None:
-                        return got
+                    for rest in (i + 1, i + 2) if token else (i + 1,):
+                        if memo is not None and (rest, k) in memo:
+                            continue
+                        got = _seq(ps, rest, ts, k, bound, level, failed)
+                        if got is not None:
+                            return got
+                        if memo is not None:
+                            memo.add((rest, k))
             return None
         if j == nt:
             for q in ps[i:]:

@@ -195,27 +195,56 @@ class NthChildRule(Rule):
     """The node's 1-based place among its parent's named children (those matching `of_rule`
     when given; counted from the end when `reverse`) is `step * n + offset` for some n ≥ 0."""
 
-    __slots__ = ("step", "offset", "reverse", "of_rule")
+    __slots__ = ("step", "offset", "reverse", "of_rule", "_generation", "_places")
 
     def __init__(self, step: int, offset: int, reverse: bool, of_rule: Rule | None) -> None:
         self.step = step
         self.offset = offset
         self.reverse = reverse
         self.of_rule = of_rule
+        self._generation = -1
+        # per file: node id -> its place among the counted siblings (0: not counted), found for
+        # all of a parent's children at once, so a long list costs its length, not its square
+        self._places: dict[int, int] = {}
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        parent = node.parent
-        if parent is None or not node.is_named:
+        if not node.is_named:
             return None
-        siblings = parent.named_children
-        if self.of_rule is not None:
-            of_rule = self.of_rule
-            siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
-        index = next((k for k, s in enumerate(siblings) if s.id == node.id), None)
-        if index is None:
-            return None
-        place = len(siblings) - index if self.reverse else index + 1
-        return env if self._fits(place) else None
+        if self.step == 0:
+            return env if self._at_position(node) else None
+        if self._generation != _GENERATION[0]:
+            self._generation = _GENERATION[0]
+            self._places.clear()
+        place = self._places.get(node.id)
+        if place is None:
+            parent = node.parent
+            if parent is None:
+                return None
+            siblings = parent.named_children
+            if self.of_rule is not None:
+                of_rule = self.of_rule
+                siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
+            count = len(siblings)
+            for k, s in enumerate(siblings):
+                self._places[s.id] = count - k if self.reverse else k + 1
+            place = self._places.setdefault(node.id, 0)
+        return env if place and self._fits(place) else None
+
+    def _at_position(self, node: tree_sitter.Node) -> bool:
+        """Whether the node is at place `offset` exactly: the counted siblings before it (after
+        it, `reverse`) are walked, and the walk stops once there are too many."""
+        of_rule = self.of_rule
+        if node.parent is None or (of_rule is not None and of_rule.match(node, {}) is None):
+            return False
+        place = 1
+        n = node.next_named_sibling if self.reverse else node.prev_named_sibling
+        while n is not None:
+            if of_rule is None or of_rule.match(n, {}) is not None:
+                place += 1
+                if place > self.offset:
+                    return False
+            n = n.next_named_sibling if self.reverse else n.prev_named_sibling
+        return place == self.offset
 
     def _fits(self, place: int) -> bool:
         if self.step == 0:
@@ -243,7 +272,8 @@ class Relation(Rule):
     """A relational rule: `rule` for the surrounding node, `stop_by` ("neighbor", "end" or a
     rule whose node is the last one looked at) and `field` (where the target must sit)."""
 
-    __slots__ = ("rule", "stop_by", "field", "language", "_pure", "_memo", "_ok", "_generation", "_pre", "_pre_known")
+    __slots__ = ("rule", "stop_by", "field", "language", "_pure", "_memo", "_ok", "_generation", "_pre", "_pre_known",
+                 "_inner_kinds")
 
     def __init__(self, rule: Rule, stop_by: str | Rule, field: str | None, language: str) -> None:
         self.rule = rule
@@ -256,6 +286,7 @@ class Relation(Rule):
         self._generation = -1
         self._pre: Relation | None = None
         self._pre_known = False  # whether _pre was worked out
+        self._inner_kinds: tuple[Kinds] | None = None  # the inner rule's kinds, once worked out
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -301,7 +332,7 @@ class Relation(Rule):
         if not self.pure() and self.ruled_out(node):
             return None
         rule, stop = self.rule, self.stop_by
-        kinds = rule.kinds()
+        kinds = self.inner_kinds()
         for other in self.around(node):
             if kinds is not None and other.kind_id not in kinds and not isinstance(stop, Rule):
                 continue
@@ -311,6 +342,13 @@ class Relation(Rule):
             if isinstance(stop, Rule) and stop.match(other, {}) is not None:
                 return None
         return None
+
+    def inner_kinds(self) -> Kinds:
+        """The kinds the inner rule can match, worked out once (when matching: utilities
+        are resolved by then)."""
+        if self._inner_kinds is None:
+            self._inner_kinds = (self.rule.kinds(),)
+        return self._inner_kinds[0]
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
         raise NotImplementedError
@@ -432,7 +470,7 @@ class Has(Relation):
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.field is None:
-            kinds = self.rule.kinds()
+            kinds = self.inner_kinds()
             if kinds is not None:
                 return self._has_kinds(node, env, kinds)
             if self.pure():

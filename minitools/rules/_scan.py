@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for
+from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
 from minitools.rules._rule import new_file
@@ -89,13 +89,26 @@ def scan_tree(
     budget: Budget | None = None,
 ) -> list[Finding]:
     """Every finding of `configs` (one language's) in one parsed file, in source order; with
-    a `budget`, those found before its time or memory ran out (`budget.stopped` says so)."""
+    a `budget`, those found before its time or memory ran out (`budget.stopped` says so),
+    also in the middle of one node's match."""
+    found: list[tuple[int, int, int, Finding]] = []
+    if budget is None:
+        _scan_tree(configs, root, source, language, path, None, found)
+    else:
+        watched(budget, lambda: _scan_tree(configs, root, source, language, path, budget, found))
+    found.sort(key=lambda f: f[:3])
+    return [f[3] for f in found]
+
+
+def _scan_tree(
+    configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
+    budget: Budget | None, found: list[tuple[int, int, int, Finding]],
+) -> None:
     new_file()
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
             by_kind.setdefault(kid, []).append(config)
-    found: list[tuple[int, int, int, Finding]] = []
     order = {id(c): k for k, c in enumerate(configs)}
     for k, node in enumerate(candidates(root, language, frozenset(by_kind))):
         if budget is not None and k % CHECK_EVERY == CHECK_EVERY - 1 and budget.spent():
@@ -107,8 +120,6 @@ def scan_tree(
             m = node_match(language, source, path, node, node, env)
             fix = _fix(config, m, node, env, source) if config.fix is not None else None
             found.append((node.start_byte, -node.end_byte, order[id(config)], Finding(config, m, fix)))
-    found.sort(key=lambda f: f[:3])
-    return [f[3] for f in found]
 
 
 def _constraints_hold(config: RuleConfig, env: MetaVarEnv) -> bool:
