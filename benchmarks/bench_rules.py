@@ -59,7 +59,7 @@ def _rust() -> Path:
 
 
 ROWS = {
-    "stdlib (python)": lambda: fetch_stdlib() / "email",
+    "stdlib multiprocessing/ (python)": lambda: fetch_stdlib() / "multiprocessing",
     "rxjs (js, ts)": lambda: fetch_rxjs(),
     "go net/": _go,
     "glibc string/ (c)": _glibc,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from minitools.ask import Questions, as_port
 from minitools.registry import ApprovalGate, Approver, Registry, Surface
-from minitools.schema import SchemaError, apply_defaults, drop_nulls, export, validate
+from minitools.schema import SchemaError, apply_defaults, as_meant, export, validate
 from minitools.tools import CALL_SURFACE, RunContext, build_tools, invoke, refusal
 from minitools.toolspec import JSONObject, Tool, ToolResult, ToolSpec
 from minitools.tracing import FileTracer, TraceTarget, make_tracer
@@ -182,7 +182,7 @@ class Run:
             args = {}
         if not isinstance(args, Mapping):
             return refusal(f"{name} takes a JSON object of arguments, got {type(args).__name__}: {args!r}")
-        args = drop_nulls(spec.parameters, args)
+        args = as_meant(spec.parameters, args)
         try:
             validate(spec.parameters, args)
         except SchemaError as exc:

@@ -13,7 +13,7 @@ from typing import Any
 
 from minitools.toolspec import JSONObject, ToolSpec
 
-__all__ = ["SchemaError", "validate", "drop_nulls", "apply_defaults", "export", "listed", "EXPORT_FORMATS"]
+__all__ = ["SchemaError", "validate", "drop_nulls", "as_meant", "apply_defaults", "export", "listed", "EXPORT_FORMATS"]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -129,6 +129,21 @@ def drop_nulls(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, 
         return kind == "null" or (isinstance(kind, list) and "null" in kind)
 
     return {k: v for k, v in args.items() if v is not None or k in required or admits_null(k)}
+
+
+def as_meant(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
+    """`args` as a model meant them, before validation: `drop_nulls`, and a top-level string
+    that names one of its enum's strings in another case or with spaces around (`"Python"`
+    for `"python"`) taken as that string, so a first call is not refused for its spelling."""
+    out = drop_nulls(schema, args)
+    properties = schema.get("properties", {})
+    for name, value in out.items():
+        choices = properties.get(name, {}).get("enum") if isinstance(value, str) else None
+        if choices and value not in choices:
+            folded = [c for c in choices if isinstance(c, str) and c.lower() == value.strip().lower()]
+            if len(folded) == 1:
+                out[name] = folded[0]
+    return out
 
 
 def apply_defaults(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:

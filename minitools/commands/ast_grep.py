@@ -28,6 +28,7 @@ from minitools.match import (
     UnknownLanguage,
     compile_pattern,
     has_grammar,
+    language_named,
     one_language,
     plan_languages,
     search_languages,
@@ -247,6 +248,7 @@ def main(args: argparse.Namespace) -> int:
         return _fail(str(exc), EXIT_PATH)
     single: Pattern | None = None
     if args.lang:
+        args.lang = language_named(args.lang)  # `ts`, `TypeScript`, `c++` too, as ast-grep takes them
         compiled = _compile_one(source, args.lang)
         if isinstance(compiled, int):
             return compiled

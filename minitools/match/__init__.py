@@ -54,7 +54,7 @@ from minitools.match._pattern import (
     compile_pattern,
     parser_for,
 )
-from minitools.match._walk import glob_regex, language_for_path
+from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
 
 if TYPE_CHECKING:
     from minitools.match._explain import explain_pattern, line_tree
@@ -109,6 +109,8 @@ __all__ = [
     "match_at_strictness",
     "match_in_env",
     "language_for_path",
+    "language_named",
+    "LANGUAGE_NAMES",
     "line_tree",
     "load_language",
     "node_match",

@@ -11,7 +11,8 @@ import os
 import re
 from collections.abc import Iterable
 
-__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "Globs", "glob_regex", "language_for_path", "walk_files"]
+__all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "LANGUAGE_NAMES", "Globs", "glob_regex", "language_for_path", "language_named",
+           "walk_files"]
 
 EXTENSIONS: dict[str, str] = {
     ".py": "python", ".pyi": "python",
@@ -39,6 +40,36 @@ def _suffix(name: str) -> str:
 def language_for_path(path: str | os.PathLike[str]) -> str | None:
     """The language id for a file name, by extension; None when unknown."""
     return EXTENSIONS.get(_suffix(os.path.basename(os.fspath(path))))
+
+
+# Other names a caller gives a language (ast-grep's short forms, editors' ids, the way people
+# write them): the pack's id for each. Case and spaces do not count ("TypeScript", "C++").
+LANGUAGE_NAMES: dict[str, str] = {
+    "c++": "cpp", "cc": "cpp", "cxx": "cpp", "hpp": "cpp",
+    "cs": "csharp", "c#": "csharp", "c-sharp": "csharp",
+    "golang": "go",
+    "js": "javascript", "jsx": "javascript", "node": "javascript", "nodejs": "javascript", "ecmascript": "javascript",
+    "javascriptreact": "javascript",
+    "ts": "typescript", "typescriptreact": "tsx",
+    "py": "python", "python3": "python", "py3": "python",
+    "rb": "ruby",
+    "rs": "rust",
+    "kt": "kotlin", "kts": "kotlin",
+    "yml": "yaml",
+    "sh": "bash", "shell": "bash", "zsh": "bash",
+    "ex": "elixir", "exs": "elixir",
+    "hs": "haskell",
+    "sol": "solidity",
+    "h": "c",
+}
+
+
+def language_named(name: str) -> str:
+    """The pack's language id for `name` as a caller wrote it (`TypeScript`, `ts`, `C++`,
+    `golang`): lower case, spaces out, other names mapped; a name it does not know, as given
+    (lower case), for the caller to refuse with the list of ids."""
+    key = "".join(name.split()).lower()
+    return LANGUAGE_NAMES.get(key, key)
 
 
 def glob_regex(glob: str) -> str:

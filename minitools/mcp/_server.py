@@ -25,7 +25,7 @@ from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from minitools.registry import Surface
 from minitools.run import Run
-from minitools.schema import SchemaError, drop_nulls, validate
+from minitools.schema import SchemaError, as_meant, validate
 from minitools.toolspec import Tier, Tool, ToolResult, ToolSpec
 from minitools.transport import JSONRPCEndpoint, RPCError, params_object
 from minitools.vibe import load_roster
@@ -154,7 +154,7 @@ class McpServer:
             # the earlier revisions answer arguments that do not fit the input schema with a
             # protocol error; 2025-11-25 returns them as a tool error the model can correct
             try:
-                validate(spec.parameters, drop_nulls(spec.parameters, arguments))
+                validate(spec.parameters, as_meant(spec.parameters, arguments))
             except SchemaError as exc:
                 raise RPCError(INVALID_PARAMS, f"{name}: argument {exc.field} {exc.message}") from None
         meta = params.get("_meta")

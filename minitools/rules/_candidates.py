@@ -8,6 +8,7 @@ from functools import lru_cache
 import tree_sitter
 
 from minitools.match import load_language
+from minitools.rules._hidden import Hidden, hidden_ids, with_hidden
 
 __all__ = ["candidates"]
 
@@ -34,7 +35,13 @@ def _query(language: str, kinds: frozenset[int]) -> tree_sitter.Query | None:
 
 
 def candidates(root: tree_sitter.Node, language: str, kinds: frozenset[int]) -> list[tree_sitter.Node]:
-    """The nodes under `root` whose kind is one of `kinds`, in pre-order."""
+    """The nodes under `root` whose kind is one of `kinds`, in pre-order; the stand-ins of a
+    kind the grammar hides (`_hidden`) among them."""
+    hidden = kinds & hidden_ids(language)
+    inner = root.inner if isinstance(root, Hidden) else root  # (a stand-in's node is under it)
+    if hidden:
+        return with_hidden(candidates(inner, language, kinds - hidden) if kinds - hidden else [], root, hidden)
+    root = inner
     query = _query(language, kinds)
     if query is not None:
         nodes = tree_sitter.QueryCursor(query).captures(root).get("c", [])

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from minitools.match import STRICTNESS, PatternError, compile_pattern
 from minitools.rules._errors import RuleError
+from minitools.rules._hidden import hidden_kind
 from minitools.rules._languages import kind_ids, language_id
 from minitools.rules._rule import (
     All,
@@ -143,6 +144,9 @@ class _Reader:
         name = _expect(value, str, where, "a node kind name")
         if name == "ERROR":
             return KindRule(name, frozenset({_ERROR_KIND}))
+        hidden = hidden_kind(self.language, name)
+        if hidden is not None:  # a kind the grammar hides: its stand-ins (`_hidden`)
+            return KindRule(name, frozenset({hidden}))
         ids = kind_ids(self.language, name)
         if ids is None:
             raise RuleError(

@@ -1,30 +1,15 @@
-"""The language names rule files use (ast-grep's, in any case, and their short forms) mapped
-to the grammars of the language pack, and the node kinds each grammar names."""
+"""The language names rule files use (ast-grep's, in any case, and their short forms:
+`match.language_named`) mapped to the grammars of the language pack, and the node kinds each
+grammar names."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from minitools.match import available_languages, load_language
+from minitools.match import available_languages, language_named, load_language
 
-__all__ = ["ALIASES", "language_id", "kind_ids"]
+__all__ = ["language_id", "kind_ids"]
 
-ALIASES: dict[str, str] = {
-    "c++": "cpp", "cc": "cpp", "cxx": "cpp",
-    "cs": "csharp", "c#": "csharp",
-    "golang": "go",
-    "js": "javascript", "jsx": "javascript",
-    "ts": "typescript",
-    "py": "python",
-    "rb": "ruby",
-    "rs": "rust",
-    "kt": "kotlin",
-    "yml": "yaml",
-    "sh": "bash",
-    "ex": "elixir",
-    "hs": "haskell",
-    "sol": "solidity",
-}
 
 
 @lru_cache(maxsize=1)
@@ -34,8 +19,7 @@ def _available() -> frozenset[str]:
 
 def language_id(name: str) -> str | None:
     """The pack's grammar for a rule's `language`, or None when there is none."""
-    key = name.strip().lower()
-    key = ALIASES.get(key, key)
+    key = language_named(name)
     return key if key in _available() else None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 import tree_sitter
 
 from minitools.match import MetaVarEnv, Pattern, PNode, match_at_strictness, match_in_env
+from minitools.rules import _hidden as nav
 from minitools.rules._candidates import candidates
 
 __all__ = [
@@ -66,6 +67,11 @@ class Rule:
         """Tokens a file must contain for this rule to match anywhere in it (the patterns'
         own words): a file lacking one is not parsed for the rule."""
         return frozenset()
+
+    def parent_kinds(self) -> Kinds:
+        """The kinds the parent of every node this rule matches has (None: any): a scan
+        passes over a candidate whose parent is of another kind before trying the rule."""
+        return None
 
 
 class PatternRule(Rule):
@@ -217,10 +223,10 @@ class NthChildRule(Rule):
             self._places.clear()
         place = self._places.get(node.id)
         if place is None:
-            parent = node.parent
+            parent = nav.WALK.up(node)
             if parent is None:
                 return None
-            siblings = parent.named_children
+            siblings = nav.WALK.named_kids(parent)
             if self.of_rule is not None:
                 of_rule = self.of_rule
                 siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
@@ -234,16 +240,17 @@ class NthChildRule(Rule):
         """Whether the node is at place `offset` exactly: the counted siblings before it (after
         it, `reverse`) are walked, and the walk stops once there are too many."""
         of_rule = self.of_rule
-        if node.parent is None or (of_rule is not None and of_rule.match(node, {}) is None):
+        if nav.WALK.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
             return False
+        step = nav.WALK.next_named_sibling if self.reverse else nav.WALK.prev_named_sibling
         place = 1
-        n = node.next_named_sibling if self.reverse else node.prev_named_sibling
+        n = step(node)
         while n is not None:
             if of_rule is None or of_rule.match(n, {}) is not None:
                 place += 1
                 if place > self.offset:
                     return False
-            n = n.next_named_sibling if self.reverse else n.prev_named_sibling
+            n = step(n)
         return place == self.offset
 
     def _fits(self, place: int) -> bool:
@@ -372,40 +379,48 @@ class Relation(Rule):
 
 
 def _parent(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.parent
+    return nav.WALK.up(node)
 
 
 def _next(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.next_sibling
+    return nav.WALK.next_sibling(node)
 
 
 def _previous(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return node.prev_sibling
-
-
-def _in_field(parent: tree_sitter.Node, child: tree_sitter.Node, field: str) -> bool:
-    return any(c.id == child.id for c in parent.children_by_field_name(field))
+    return nav.WALK.prev_sibling(node)
 
 
 class Inside(Relation):
     __slots__ = ()
 
+    def parent_kinds(self) -> Kinds:
+        return self.inner_kinds() if self.stop_by == "neighbor" and self.field is None else None
+
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        if self.stop_by == "end" and self.field is None and self.pure():
-            return env if self._chain_end(node, _parent) else None
+        if self.field is None:
+            if self.stop_by == "neighbor":  # the parent alone, without the general walk
+                parent = nav.WALK.up(node)
+                kinds = self.inner_kinds()
+                if parent is None or (kinds is not None and parent.kind_id not in kinds):
+                    return None
+                if not self.pure() and self.ruled_out(node):
+                    return None
+                return self.rule.match(parent, env)
+            if self.stop_by == "end" and self.pure():
+                return env if self._chain_end(node, _parent) else None
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        child, parent = node, node.parent
+        child, parent = node, nav.WALK.up(node)
         field = self.field
         while parent is not None:
-            if field is None or _in_field(parent, child, field):
+            if field is None or nav.in_field(parent, child, field):
                 yield parent
             elif isinstance(self.stop_by, Rule) and self.stop_by.match(parent, {}) is not None:
                 return  # the stop node ends the search even where the field does not fit
             if self.stop_by == "neighbor":
                 return
-            child, parent = parent, parent.parent
+            child, parent = parent, nav.WALK.up(parent)
 
 
 class Has(Relation):
@@ -447,7 +462,7 @@ class Has(Relation):
             if kids is None:
                 if n.id in memo:
                     continue
-                kids = n.children
+                kids = nav.WALK.kids(n)
                 stack.append((n, kids))
                 stack.extend((c, None) for c in kids if c.id not in memo)
                 continue
@@ -455,7 +470,7 @@ class Has(Relation):
         return memo[node.id]
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        first = node.children_by_field_name(self.field) if self.field else node.children
+        first = nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node)
         if self.stop_by == "neighbor":
             yield from first
             return
@@ -466,7 +481,7 @@ class Has(Relation):
             yield n
             if stop is not None and stop.match(n, {}) is not None:
                 continue  # the stop node was looked at; nothing below it is
-            stack.extend(reversed(n.children))
+            stack.extend(reversed(nav.WALK.kids(n)))
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.stop_by == "end" and self.field is None:
@@ -475,8 +490,16 @@ class Has(Relation):
                 return self._has_kinds(node, env, kinds)
             if self.pure():
                 return env if self._has_end(node) else None
-        # the stop rule only prunes the descent (in `around`): siblings are still searched
         rule = self.rule
+        if self.stop_by == "neighbor":  # the children (of the field), those of the inner rule's kinds
+            kinds = self.inner_kinds()
+            for other in nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node):
+                if kinds is None or other.kind_id in kinds:
+                    got = rule.match(other, env)
+                    if got is not None:
+                        return got
+            return None
+        # the stop rule only prunes the descent (in `around`): siblings are still searched
         for other in self.around(node):
             got = rule.match(other, env)
             if got is not None:
@@ -555,6 +578,14 @@ class All(Rule):
                 out = k if out is None else out & k
         return out
 
+    def parent_kinds(self) -> Kinds:
+        out: Kinds = None
+        for rule in self.rules:
+            k = rule.parent_kinds()
+            if k is not None:
+                out = k if out is None else out & k
+        return out
+
 
 class Any(Rule):
     __slots__ = ("rules",)
@@ -583,13 +614,20 @@ class Any(Rule):
         return None if any(p is None for p in parts) else Any([p for p in parts if p is not None])
 
     def kinds(self) -> Kinds:
-        out: set[int] = set()
-        for rule in self.rules:
-            k = rule.kinds()
-            if k is None:
-                return None
-            out |= k
-        return frozenset(out)
+        return _union(rule.kinds() for rule in self.rules)
+
+    def parent_kinds(self) -> Kinds:
+        return _union(rule.parent_kinds() for rule in self.rules)
+
+
+def _union(each: Iterator[Kinds]) -> Kinds:
+    """The union of kind sets; None (any kind) when one of them is."""
+    out: set[int] = set()
+    for k in each:
+        if k is None:
+            return None
+        out |= k
+    return frozenset(out)
 
 
 class Not(Rule):
@@ -631,6 +669,9 @@ class Matches(Rule):
         if self.pure():
             return self
         return None if self.target is None else self.target.necessary()
+
+    def parent_kinds(self) -> Kinds:
+        return None if self.target is None else self.target.parent_kinds()
 
     def tokens(self) -> frozenset[bytes]:
         return frozenset() if self.target is None else self.target.tokens()

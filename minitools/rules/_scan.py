@@ -13,6 +13,7 @@ import tree_sitter
 from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
+from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rule import new_file
 from minitools.rules._transform import apply_transforms
 
@@ -105,15 +106,22 @@ def _scan_tree(
     budget: Budget | None, found: list[tuple[int, int, int, Finding]],
 ) -> None:
     new_file()
+    begin_file(root, language)
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
             by_kind.setdefault(kid, []).append(config)
     order = {id(c): k for k, c in enumerate(configs)}
+    parents = {id(c): c.rule.parent_kinds() for c in configs}  # what a candidate's parent must be
     for k, node in enumerate(candidates(root, language, frozenset(by_kind))):
         if budget is not None and k % CHECK_EVERY == CHECK_EVERY - 1 and budget.spent():
             break
         for config in by_kind.get(node.kind_id, ()):
+            above = parents[id(config)]
+            if above is not None:
+                parent = WALK.up(node)
+                if parent is None or parent.kind_id not in above:
+                    continue
             env = config.rule.match(node, {})
             if env is None or not _constraints_hold(config, env):
                 continue
@@ -139,15 +147,15 @@ def _fix(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarE
     assert fix is not None
     start, end = node.start_byte, node.end_byte
     if fix.expand_start is not None:
-        n = node.prev_sibling
+        n = WALK.prev_sibling(node)
         while n is not None and fix.expand_start.match(n, env) is not None:
             start = n.start_byte
-            n = n.prev_sibling
+            n = WALK.prev_sibling(n)
     if fix.expand_end is not None:
-        n = node.next_sibling
+        n = WALK.next_sibling(node)
         while n is not None and fix.expand_end.match(n, env) is not None:
             end = n.end_byte
-            n = n.next_sibling
+            n = WALK.next_sibling(n)
     metavars = dict(m.metavars)
     if config.transforms:
         texts = apply_transforms(config.transforms, {k: c.text for k, c in metavars.items()})

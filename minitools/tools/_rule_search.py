@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 from minitools.match import Budget, Edit, Searcher, apply_edits, language_for_path, parse_errors
 from minitools.rules import Finding, RuleConfig, RuleError, RuleSet, read_config, read_documents
 from minitools.tools._context import RunContext
+from minitools.tools._language import language_arg
 from minitools.tools._staging import StagedFile
 from minitools.toolspec import ToolError
 
@@ -49,7 +50,7 @@ def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> Rul
         value = docs[0]
     if isinstance(value, Mapping) and "rule" not in value and any(k in value for k in ("pattern", "kind", "all", "any", "has", "inside")):
         value = {"rule": value}  # a bare rule object: the configuration around it is implied
-    language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+    language = language_arg(args) or (language_for_path(target) if target.is_file() else None)
     if isinstance(value, Mapping) and "language" not in value and not language:
         raise ToolError('rule: no language; give "language" in the rule or as an argument (python, typescript, ...)')
     try:

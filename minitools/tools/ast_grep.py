@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,7 @@ from minitools.match import (
     search_languages,
 )
 from minitools.tools._context import RunContext
+from minitools.tools._language import language_arg
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
 from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -152,7 +154,7 @@ def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan,
     source = args["pattern"]
     raw_path = args.get("path")
     target = ctx.resolve_path(raw_path) if raw_path else ctx.root
-    language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+    language = language_arg(args) or (language_for_path(target) if target.is_file() else None)
     if language:
         return one_language(_compile(source, language)), target
     searcher = shared_searcher(ctx)
@@ -173,8 +175,13 @@ def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan,
 
 
 def _compile(source: str, language: str) -> Pattern:
-    if language not in available_languages():
-        raise ToolError(f'language "{language}" has no grammar here; use one of: {", ".join(available_languages()[:40])}, ...')
+    known = available_languages()
+    if language not in known:
+        close = get_close_matches(language, known, n=1)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise ToolError(f'language "{language}" has no grammar here; {hint}Give a grammar id such as python, javascript, '
+                        f"typescript, tsx, rust, go, c, cpp, java, csharp, ruby ({len(known)} in all), or leave language "
+                        "out to search each file in its extension's language.")
     try:
         return compile_pattern(source, language)
     except PatternError as exc:
@@ -273,7 +280,7 @@ class AstGrepFamily:
 
         raw_path = args.get("path")
         target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
-        language = args.get("language") or (language_for_path(target) if target.is_file() else None)
+        language = language_arg(args) or (language_for_path(target) if target.is_file() else None)
         line = args.get("line")
         if not language:
             raise ToolError("explain needs language, or a path naming a file (its extension gives the language)")

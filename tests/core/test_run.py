@@ -56,6 +56,15 @@ async def test_null_for_an_optional_argument_means_absent(tmp_path):
         assert not required.ok and "argument pattern" in required.text
 
 
+async def test_a_choice_in_another_case_is_the_choice(tmp_path):
+    (tmp_path / "a.ts").write_text("foo(1,);\n")
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        folded = await run.call("ast_grep", {"pattern": "foo($A)", "language": "typescript", "strictness": " Relaxed"})
+        unknown = await run.call("ast_grep", {"pattern": "foo($A)", "language": "typescript", "strictness": "loose"})
+    assert folded.ok and "strictness relaxed" in folded.text, folded.text
+    assert not unknown.ok and 'argument strictness "loose" is not one of "smart", "relaxed"' in unknown.text
+
+
 async def test_write_tool_is_refused_on_plan_and_readonly(notes_root):
     async with Run(notes_root, approve=lambda s, a: True, tools=note_tools(notes_root)) as run:
         for surface in ("plan", "readonly"):

@@ -24,6 +24,8 @@ def test_public_surface_is_pinned() -> None:
         "PNode", "STRICTNESS", "match_at_strictness",
         # a rule scan's budget, watched inside a match
         "watched",
+        # a language as callers name it ("TypeScript", "ts", "C++")
+        "language_named", "LANGUAGE_NAMES",
     ])
     assert issubclass(match.PatternError, ValueError)
 

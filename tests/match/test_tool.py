@@ -63,6 +63,7 @@ async def test_tool_reports_how_many_more_and_how_to_narrow(tmp_path: Path) -> N
         ({"pattern": "foo($A)", "path": "../elsewhere"}, "outside the workspace root"),
         ({"pattern": "print($A", "path": "lib"}, 'pattern "print($A" is unparseable'),
         ({"pattern": "foo($A)", "language": "klingon"}, 'language "klingon" has no grammar'),
+        ({"pattern": "foo($A)", "language": "dartt"}, 'language "dartt" has no grammar here; did you mean dart?'),
         ({"pattern": "$$$A", "language": "dart"}, 'pattern "$$$A" is a lone sequence metavariable, which would match every node; use $A'),
     ],
 )
@@ -70,6 +71,26 @@ async def test_tool_expected_failures_are_results(sample: Path, args: dict[str, 
     async with Run(sample) as run:
         r = await run.call("ast_grep", args)
     assert not r.ok and needle in r.text
+
+
+@pytest.mark.parametrize("language", ["Python", "py", "python3", " PYTHON "])
+async def test_a_language_is_taken_as_people_write_it(tmp_path: Path, language: str) -> None:
+    (tmp_path / "app.py").write_text("print(1)\n")
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        found = await run.call("ast_grep", {"pattern": "print($A)", "language": language})
+        ruled = await run.call("ast_grep", {"rule": {"pattern": "print($A)"}, "language": language})
+    assert found.ok and found.data["language"] == "python" and found.data["total"] == 1, found.text
+    assert ruled.ok and ruled.data["total"] == 1, ruled.text
+
+
+def test_the_cli_takes_ast_greps_short_language_names(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a.ts").write_text("foo(1);\n")
+    (tmp_path / "b.cc").write_text("int main() { foo(2); }\n")
+    parser = argparse.ArgumentParser()
+    ast_grep_cmd.configure(parser)
+    for lang, shown in (("ts", "a.ts"), ("c++", "b.cc"), ("TypeScript", "a.ts")):
+        code = ast_grep_cmd.main(parser.parse_args(["-l", lang, "--root", str(tmp_path), "foo($A)", str(tmp_path)]))
+        assert code == 0 and shown in capsys.readouterr().out
 
 
 async def test_without_a_language_each_file_is_searched_in_its_own(tmp_path: Path) -> None:

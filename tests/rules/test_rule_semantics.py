@@ -102,6 +102,17 @@ CASES = [
       for context in ("import $A from 'lib'", "import { foo } from 'bar'", "$A(bar)", "print($A,)", "print($A)",
                       "function $F() { let $X = 1 }", "let $A = $B")],
     ("python", PY, {"pattern": {"context": "eval('x')", "strictness": "signature"}}),
+    # Python's `expression_statement`, which the pack's grammar hides: stand-ins in its place
+    ("python", PY, {"kind": "expression_statement"}),
+    ("python", PY, {"kind": "call", "inside": {"kind": "expression_statement"}}),
+    ("python", PY, {"kind": "identifier", "inside": {"kind": "expression_statement", "stopBy": "end"}}),
+    ("python", PY, {"kind": "expression_statement", "has": {"kind": "assignment", "nthChild": 1}}),
+    ("python", PY, {"kind": "expression_statement", "has": {"kind": "integer", "stopBy": "end"}}),
+    ("python", PY, {"kind": "expression_statement", "follows": {"kind": "expression_statement", "stopBy": "end"}}),
+    ("python", PY, {"kind": "expression_statement", "precedes": {"kind": "return_statement"}}),
+    ("python", PY, {"kind": "expression_statement", "nthChild": 2}),
+    ("python", PY, {"kind": "block", "has": {"kind": "expression_statement", "nthChild": {"position": 1, "reverse": True}}}),
+    ("python", PY, {"kind": "call", "not": {"inside": {"kind": "expression_statement"}}}),
     ("python", PY, {"pattern": {"context": "def $F(self): $$$B", "strictness": "ast"}}),
     ("go", GO, {"pattern": {"context": "fmt.Printf($F, $X)", "strictness": "cst"}}),
 ]
