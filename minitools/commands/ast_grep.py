@@ -27,7 +27,7 @@ from minitools.match import (
     Searcher,
     UnknownLanguage,
     compile_pattern,
-    grammar_source,
+    has_grammar,
     language_named,
     one_language,
     plan_languages,
@@ -205,7 +205,7 @@ def _root_and_paths(args: argparse.Namespace) -> tuple[Path, list[Path]]:
 
 
 def _compile_one(source: str, language: str) -> Pattern | int:
-    if grammar_source(language) is None:  # not available_languages(): that lists the whole pack
+    if not has_grammar(language):  # not available_languages(): that lists the whole pack
         return _fail(f"unknown language {language!r}; see `minitools grammars list`")
     try:
         return compile_pattern(source, language)

@@ -27,6 +27,7 @@ from minitools.match._grammars import (
     GrammarSource,
     available_languages,
     grammar_source,
+    has_grammar,
     load_language,
     vendor_grammars,
 )
@@ -103,6 +104,7 @@ __all__ = [
     "forked_search",
     "glob_regex",
     "grammar_source",
+    "has_grammar",
     "ladder_for",
     "match_at_strictness",
     "match_in_env",

@@ -13,6 +13,7 @@ import importlib.util
 import json
 import os
 import threading
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import NamedTuple
@@ -27,6 +28,7 @@ __all__ = [
     "has_grammar",
     "grammar_source",
     "load_language",
+    "parse_source",
     "parser_for",
     "vendor_grammars",
 ]
@@ -128,20 +130,32 @@ def available_languages() -> list[str]:
 def has_grammar(language: str) -> bool:
     """Whether a grammar can be loaded for `language`: `available_languages()` without listing
     the pack (a search's start-up asks about one language)."""
-    return grammar_source(language) is not None
+    return _locate(language) is not None
 
 
-def grammar_source(language: str) -> GrammarSource | None:
-    """Where `language` loads from, or None when it is nowhere."""
+def _locate(language: str) -> tuple[str, Path] | None:
+    # where `language` loads from, without the pack's version: reading the installed
+    # distributions' metadata costs a search's start-up some 20 ms
     entry = _manifest().get(language)
     if entry is not None and (VENDORED_DIR / entry["file"]).exists():
-        return GrammarSource(language, "vendored", str(VENDORED_DIR / entry["file"]), entry.get("version"))
+        return "vendored", VENDORED_DIR / entry["file"]
     pack = _pack_dir()
     if pack is not None:
         path = pack / "bindings" / f"{language}.abi3.so"
         if path.exists() or language in {"csharp", "embeddedtemplate", "yaml"}:
-            return GrammarSource(language, "pack", str(path), _pack_version())
+            return "pack", path
     return None
+
+
+def grammar_source(language: str) -> GrammarSource | None:
+    """Where `language` loads from, or None when it is nowhere."""
+    found = _locate(language)
+    if found is None:
+        return None
+    origin, path = found
+    if origin == "vendored":
+        return GrammarSource(language, origin, str(path), _manifest()[language].get("version"))
+    return GrammarSource(language, origin, str(path), _pack_version())
 
 
 def _sha256(path: Path) -> str:
@@ -205,3 +219,24 @@ def parser_for(language: str) -> tree_sitter.Parser:
     if parser is None:
         parser = parsers[language] = tree_sitter.Parser(load_language(language))
     return parser
+
+
+def parse_source(language: str, source: bytes, stop: Callable[[], bool] | None = None) -> tree_sitter.Tree | None:
+    """`source` parsed as `language`. With `stop`, the parser asks `stop()` as it goes and the
+    answer is None once it says True (what was built is let go): for a parse that could outrun
+    a search's budget. A tree built that way reads its nodes' text back through a callback, so
+    when the watched parse finishes the source is parsed again, plainly: the watch is for the
+    rare parse near the budget's end, not for every file."""
+    parser = parser_for(language)
+    if stop is None:
+        return parser.parse(source)
+    try:
+        watched = parser.parse(lambda offset, _point: source[offset:] if offset else source,
+                               progress_callback=lambda _offset, _error: stop())
+    except ValueError:  # cancelled: the binding's "Parsing failed"
+        if not stop():
+            raise
+        parser.reset()  # the next parse starts afresh, not where this one stopped
+        return None
+    del watched
+    return parser.parse(source)

@@ -10,14 +10,15 @@ import os
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import tree_sitter
 
 from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
-from minitools.match._fork import fork_available, forked_search
+from minitools.match._fork import MAX_ITEMS, ChildFailed, fork_available, forked_stream
+from minitools.match._grammars import parse_source
 from minitools.match._one_file import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_MAX_FILE_BYTES,
@@ -26,8 +27,8 @@ from minitools.match._one_file import (
     _has_literals,
     _search_tree,
 )
-from minitools.match._outcome import FilesOutcome
-from minitools.match._pattern import Pattern, parser_for
+from minitools.match._outcome import FilesOutcome, merge
+from minitools.match._pattern import Pattern
 from minitools.match._pool import ShardPool, shard_of
 from minitools.match._walk import Globs, walk_files
 
@@ -37,9 +38,13 @@ __all__ = ["Searcher", "PathError"]
 # a few MiB on a second core does not repay.
 POOL_MIN_FILES = 64
 POOL_MIN_BYTES = 8 << 20
-# A fork costs about a millisecond: worth it from a few files on.
+# A fork costs some milliseconds (the pages either side writes are copied): worth it from a
+# few files and a few hundred KiB to parse on.
 FORK_MIN_FILES = 8
-FORK_MIN_BYTES = 256 << 10
+FORK_MIN_BYTES = 384 << 10
+# Up to this much source a one-shot search reads and pre-filters the files before it forks,
+# so that the fork is for the files to parse; above it, the reading too is shared out.
+PREFILTER_FIRST_BYTES = 4 << 20
 MAX_INDEXED_KINDS = 16
 
 
@@ -199,10 +204,29 @@ class Searcher:
         if size > self.max_file_bytes:
             return "oversized"
         try:
-            with open(path, "rb") as f:
-                source = f.read()
+            fd = os.open(path, os.O_RDONLY)
         except OSError:
             return "unreadable"
+        try:
+            return self._read_open(fd, size)
+        finally:
+            os.close(fd)
+
+    def _read_open(self, fd: int, size: int) -> bytes | str:
+        # plain descriptors: a buffered file object costs twice the system calls, which on
+        # a cold search of many small files is a tenth of the time
+        try:
+            chunks = [os.read(fd, size + 1)]
+            total = len(chunks[0])
+            # a short read, or a file that grew since its size was taken: on to its end
+            while chunks[-1] and total != size and total <= self.max_file_bytes:
+                chunks.append(os.read(fd, 1 << 20))
+                total += len(chunks[-1])
+        except OSError:
+            return "unreadable"
+        if total > self.max_file_bytes:
+            return "oversized"
+        source = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         if b"\0" in source[:8192]:
             return "binary"
         try:
@@ -210,6 +234,21 @@ class Searcher:
         except UnicodeDecodeError:
             return "non-utf8"
         return source
+
+    def _read_fresh(self, path: str) -> bytes | str:
+        """A file's bytes (or why it is skipped) without a look at the tree cache: one
+        open, fstat and read."""
+        try:
+            fd = os.open(path, os.O_RDONLY)
+        except OSError:
+            return "unreadable"
+        try:
+            size = os.fstat(fd).st_size
+            return "oversized" if size > self.max_file_bytes else self._read_open(fd, size)
+        except OSError:
+            return "unreadable"
+        finally:
+            os.close(fd)
 
     def budget(self, max_results: int | None = None) -> Budget:
         """A fresh budget for one search call, with this searcher's time and memory bounds."""
@@ -227,7 +266,7 @@ class Searcher:
 
     def search_files(
         self, pattern: Pattern, files: Sequence[str | Path], budget: Budget | None = None, *, ordered: bool = True,
-        on_file: Callable[[str, list[NodeMatch]], None] | None = None,
+        on_file: Callable[[str, list[NodeMatch]], None] | None = None, preread: Mapping[str, bytes] | None = None,
     ) -> FilesOutcome:
         """In this process: {display path: matches} for the files that match, their match
         counts, skip counts, and how many files were searched. With `budget`: at most its
@@ -235,32 +274,40 @@ class Searcher:
         order) or in each file (not `ordered`: a share of a parallel search), the rest only
         counted; the search ends early when the budget runs out. `on_file` takes each file's
         matches as they are found, in batches (consecutive, a file's in pre-order), instead
-        of the outcome keeping them."""
+        of the outcome keeping them. `preread`: files already read (and pre-filtered), by path."""
         per_file: dict[str, list[NodeMatch]] = {}
         counts: dict[str, int] = {}
         skipped: dict[str, int] = {}
         searched = built = 0
         cap = budget.max_results if budget is not None else None
+        keep = self.cache.max_bytes > 0
         if budget is not None:
             budget.start()
         for path in files:
             if budget is not None and budget.spent():
                 break
             key = str(path)
-            try:
-                st = os.stat(key)
-            except OSError:
-                skipped["unreadable"] = skipped.get("unreadable", 0) + 1
-                continue
-            hit = self.cache.get(key, st.st_size, st.st_mtime_ns)
-            index: dict[Any, Any] | None
-            if hit is not None:
-                source, tree, index = hit
-                searched += 1
-                if not _has_literals(pattern, source):
-                    continue
+            index: dict[Any, Any] | None = None
+            if preread is not None and key in preread:
+                got: bytes | str | None = preread[key]
+            elif not keep:  # a searcher that keeps no trees: no stat for a cache key first
+                got = self._read_fresh(key)
             else:
-                got = self._read(key, st.st_size)
+                try:
+                    st = os.stat(key)
+                except OSError:
+                    skipped["unreadable"] = skipped.get("unreadable", 0) + 1
+                    continue
+                hit = self.cache.get(key, st.st_size, st.st_mtime_ns)
+                if hit is not None:
+                    got = None
+                    source, tree, index = hit
+                    searched += 1
+                    if not _has_literals(pattern, source):
+                        continue
+                else:
+                    got = self._read(key, st.st_size)
+            if got is not None:
                 if isinstance(got, str):
                     skipped[got] = skipped.get(got, 0) + 1
                     continue
@@ -269,8 +316,13 @@ class Searcher:
                 # the cheap test first: a file lacking a token the pattern writes cannot match
                 if not _has_literals(pattern, source):
                     continue
-                tree = parser_for(pattern.language).parse(source)
-                index = self.cache.put(key, st.st_size, st.st_mtime_ns, source, tree)
+                watch = budget is not None and budget.may_overrun(len(source))
+                parsed = parse_source(pattern.language, source, budget.spent if watch and budget is not None else None)
+                if parsed is None:  # the budget ran out mid-parse
+                    break
+                tree = parsed
+                if keep:
+                    index = self.cache.put(key, st.st_size, st.st_mtime_ns, source, tree)
             if index is not None and len(index) >= MAX_INDEXED_KINDS:
                 index.clear()  # bound the per-tree kind index
             display = self.display(key)
@@ -295,7 +347,9 @@ class Searcher:
                 sizes.append(0)
         return sizes, sum(sizes)
 
-    def _search_parallel(self, pattern: Pattern, files: list[str], budget: Budget) -> FilesOutcome | None:
+    def _search_parallel(
+        self, pattern: Pattern, files: list[str], budget: Budget, on_file: Callable[[str, list[NodeMatch]], None] | None
+    ) -> FilesOutcome | None:
         """The search spread over the cores, or None when it is too small to be worth it
         (or a worker failed): the caller then searches in-process. Each share builds at most
         the cap's matches per file: which of them are kept depends on the files before."""
@@ -307,7 +361,19 @@ class Searcher:
             sizes, total = self._sizes(files)
             if total < FORK_MIN_BYTES:
                 return None
-            return forked_search(lambda some: self.search_files(pattern, some, budget, ordered=False), files, sizes, self.workers)
+            if total > PREFILTER_FIRST_BYTES:
+                return self._search_forked(pattern, files, sizes, budget, on_file)
+            # a few MiB: read and pre-filter here first, and fork only once there is a parse
+            # worth sharing (a fork costs some milliseconds of copied pages on each side);
+            # the files not yet pre-filtered then go to the children as they are
+            sources, prefiltered, reached = self._prefilter(pattern, files, budget, FORK_MIN_BYTES)
+            candidates = list(sources)
+            if budget.stopped or (reached == len(files) and sum(map(len, sources.values())) < FORK_MIN_BYTES):
+                outcome = self.search_files(pattern, candidates, budget, on_file=on_file, preread=sources)
+            else:
+                weights = [len(sources[f]) for f in candidates] + sizes[reached:]
+                outcome = self._search_forked(pattern, candidates + files[reached:], weights, budget, on_file, sources)
+            return merge([prefiltered, outcome])
         pool = self._pool
         if pool is None or pool.broken or len(files) < self.pool_min_files:
             return None
@@ -318,6 +384,58 @@ class Searcher:
             shards[shard_of(f, self.workers)].append(f)
         return pool.run(pattern.source, pattern.language, shards[1:],
                         lambda: self.search_files(pattern, shards[0], budget, ordered=False), budget)
+
+    def _prefilter(
+        self, pattern: Pattern, files: Sequence[str], budget: Budget, enough: int
+    ) -> tuple[dict[str, bytes], FilesOutcome, int]:
+        """The files that pass the pre-filter, with their bytes, in order, up to the first
+        `enough` bytes of them; an outcome counting the others (searched, or skipped and
+        why); and how many of `files` were looked at."""
+        sources: dict[str, bytes] = {}
+        skipped: dict[str, int] = {}
+        searched = held = 0
+        for k, path in enumerate(files):
+            if budget.spent() or held >= enough:
+                return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped), k
+            got = self._read_fresh(path)
+            if isinstance(got, str):
+                skipped[got] = skipped.get(got, 0) + 1
+            elif _has_literals(pattern, got):
+                sources[path] = got
+                held += len(got)
+            else:
+                searched += 1
+        return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped), len(files)
+
+    def _search_forked(
+        self, pattern: Pattern, files: list[str], sizes: list[int], budget: Budget,
+        on_file: Callable[[str, list[NodeMatch]], None] | None, preread: Mapping[str, bytes] | None = None,
+    ) -> FilesOutcome:
+        """`files` searched by this process and forked copies of it, in runs of files taken in
+        order; each run's matches handed to `on_file` (or kept) in search order as it comes."""
+        items = _runs(files, sizes, MAX_ITEMS)
+        outcomes: list[FilesOutcome] = []
+
+        def take(outcome: FilesOutcome, item: Sequence[str]) -> None:
+            if on_file is not None:
+                for path in item:
+                    display = self.display(path)
+                    found = outcome.per_file.get(display)
+                    if found:
+                        on_file(display, found)
+                outcome = outcome._replace(per_file={})
+            outcomes.append(outcome)
+
+        share = functools.partial(self.search_files, pattern, budget=budget, ordered=False, preread=preread)
+        done = 0
+        try:
+            for outcome in forked_stream(share, items, self.workers):
+                take(outcome, items[done])
+                done += 1
+        except ChildFailed:  # the rest in this process, in order
+            rest = [f for item in items[done:] for f in item]
+            take(share(rest), rest)
+        return merge(outcomes)
 
     def search(
         self,
@@ -341,10 +459,10 @@ class Searcher:
         if budget is None:
             budget = self.budget(max_results)
         budget.start()
-        outcome = self._search_parallel(pattern, files, budget)
+        outcome = self._search_parallel(pattern, files, budget, on_file)
         if outcome is None:
             outcome = self.search_files(pattern, files, budget, on_file=on_file)
-        elif on_file is not None:
+        elif on_file is not None and outcome.per_file:  # the shard pool's: kept whole
             for path in files:
                 display = self.display(path)
                 if display in outcome.per_file:
@@ -367,3 +485,19 @@ class Searcher:
             matches.extend(found[:room])
         truncated = total > len(matches) or not exact
         return SearchResult(matches, total, searched, matched, skipped, truncated and on_file is None, exact, stopped)
+
+
+def _runs(files: list[str], sizes: list[int], most: int) -> list[list[str]]:
+    """`files` cut, in order, into at most `most` runs of about equal bytes."""
+    if len(files) <= most:
+        return [[f] for f in files]
+    target = sum(sizes) / most
+    runs: list[list[str]] = [[]]
+    held = 0
+    for f, size in zip(files, sizes):
+        if runs[-1] and held + size > target and len(runs) < most:
+            runs.append([])
+            held = 0
+        runs[-1].append(f)
+        held += size
+    return runs

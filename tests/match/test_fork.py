@@ -16,12 +16,14 @@ import pytest
 
 from minitools.match import Searcher, _fork, compile_pattern
 
+FUNCTIONS = 200  # per file, and one more in each next file: some 700 KiB in all, worth a fork
+
 
 def _tree(root: Path, n: int = 40) -> None:
     for i in range(n):
         d = root / f"pkg{i % 4}"
         d.mkdir(exist_ok=True)
-        body = "".join(f"def f{j}(x):\n    if x is None:\n        return foo({i}, {j})\n    return x\n" for j in range(120 + i))
+        body = "".join(f"def f{j}(x):\n    if x is None:\n        return foo({i}, {j})\n    return x\n" for j in range(FUNCTIONS + i))
         (d / f"m{i}.py").write_text(body)
     (root / "pkg0" / "latin.py").write_bytes(b"foo('\xe9')\n")
 
@@ -83,7 +85,7 @@ def test_a_failing_child_costs_time_not_results(tmp_path: Path, forks: list[int]
     pattern = compile_pattern("foo($A, $B)", "python")
     result = Searcher(tmp_path, workers=3, one_shot=True).search(pattern)
     assert len(forks) == 2
-    assert result.total == sum(120 + i for i in range(40))
+    assert result.total == sum(FUNCTIONS + i for i in range(40))
     assert all(_gone(pid) for pid in forks)
 
 
@@ -91,7 +93,7 @@ def test_a_child_killed_mid_search_is_searched_again_in_process(tmp_path: Path, 
     _tree(tmp_path)
     _in_children(monkeypatch, lambda: os._exit(9))  # dies without a word
     result = Searcher(tmp_path, workers=2, one_shot=True).search(compile_pattern("foo($A, $B)", "python"))
-    assert result.total == sum(120 + i for i in range(40))
+    assert result.total == sum(FUNCTIONS + i for i in range(40))
     assert all(_gone(pid) for pid in forks)
 
 
@@ -106,7 +108,7 @@ def test_no_fork_while_another_thread_runs(tmp_path: Path, forks: list[int]) -> 
     finally:
         stop.set()
         other.join()
-    assert forks == [] and result.total == sum(120 + i for i in range(40))
+    assert forks == [] and result.total == sum(FUNCTIONS + i for i in range(40))
 
 
 def test_the_cli_output_is_the_in_process_search_s(tmp_path: Path) -> None:

@@ -89,6 +89,18 @@ def test_the_cli_without_a_cap_prints_every_match_of_a_dense_file_in_bounded_mem
     assert out["peak_mb"] < 300, out["peak_mb"]
 
 
+def test_the_forked_cli_streams_every_match_in_order_in_bounded_memory(tmp_path: Path) -> None:
+    # twelve dense files: the one-shot search forks, and the children hand their matches over
+    # file by file as the parent prints them (all of them at once took some 210 MB)
+    counts = [_dense(tmp_path / f"d{k:02}.py", 128 << 10) for k in range(12)]
+    out = _command([sys.executable, "-m", "minitools.commands.ast_grep", "print($A)", str(tmp_path), "--json=stream"])
+    assert out["code"] == 0, out["stderr"]
+    assert out["stdout_bytes"] > sum(counts) * 300  # every match printed
+    last = json.loads(out["stdout"].splitlines()[-1])
+    assert last["file"] == "d11.py" and last["start"] == {"line": 1, "column": (counts[-1] - 1) * 10 + 1}
+    assert out["peak_mb"] < 130, out["peak_mb"]
+
+
 def test_a_file_just_under_the_skip_cap_ends_with_a_total_that_says_at_least(tmp_path: Path) -> None:
     count = _dense(tmp_path / "dense.py", (4 << 20) - 100)
     out = _tool(tmp_path, {"pattern": "print($A)", "language": "python", "max_results": 50})
@@ -99,6 +111,16 @@ def test_a_file_just_under_the_skip_cap_ends_with_a_total_that_says_at_least(tmp
     assert out["text"].startswith(f"at least {data['total']} matches of \"print($A)\"")
     assert f"showing 1-50 of at least {data['total']}" in out["text"] and len(data["matches"]) == 50
     assert out["peak_mb"] < 1000, out["peak_mb"]  # the tree of a dense 4 MiB file is most of it
+
+
+def test_a_dense_file_s_parse_stops_at_the_memory_budget_instead_of_building_its_tree(tmp_path: Path) -> None:
+    # the tree of a dense 4 MiB file alone takes some 600 MB: the parse itself is watched
+    _dense(tmp_path / "dense.py", (4 << 20) - 100)
+    out = _command([sys.executable, "-m", "minitools.commands.ast_grep", "print($A)", str(tmp_path),
+                    "--memory-budget", "100M", "--json=stream"])
+    assert out["code"] == 1 and out["stdout_bytes"] == 0, out["stderr"]  # the parse never finished: nothing found
+    assert "stopped after 100 MB: narrow the path or the pattern, or raise --memory-budget" in out["stderr"]
+    assert out["peak_mb"] < 250, out["peak_mb"]
 
 
 def test_nested_matches_share_the_source_instead_of_copying_it(tmp_path: Path) -> None:

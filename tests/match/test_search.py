@@ -229,3 +229,20 @@ def test_parent_ignore_files_as_the_ast_grep_cli_reads_them(tmp_path: Path, repo
     theirs = files([exe, "run", "-p", "foo($A)", "-l", "python", "--json=stream", "."])
     ours = files([sys.executable, "-m", "minitools", "ast-grep", "foo($A)", ".", "-l", "python", "--json"])
     assert ours == theirs
+
+
+@pytest.mark.parametrize(("pattern", "source"), [
+    ("print($A, $$$REST)", 'print("é\\"q\\\\", 1, x)\nprint(\'\\u00e9\', "\\t")\n'),
+    ("$F($$$ARGS)", "f()\ng(*a, **k)\n# 注释\nh('日本', \"\\n\")\n"),
+])
+def test_the_cli_s_json_lines_are_json_dumps_of_each_match(tmp_path: Path, pattern: str, source: str) -> None:
+    # the CLI writes its JSON text directly, for speed: it must be the encoder's, byte for byte
+    from minitools.commands._grep_output import json_line
+
+    (tmp_path / 'we"ird é.py').write_text(source, encoding="utf-8")
+    matches = Searcher(tmp_path, workers=1).search(compile_pattern(pattern, "python")).matches
+    assert matches and any(m.multi for m in matches)
+    assert [json_line(m) for m in matches] == [json.dumps(m.to_json(), ensure_ascii=False) for m in matches]
+    proc = subprocess.run([sys.executable, "-m", "minitools", "ast-grep", pattern, ".", "--lang", "python", "--json=stream"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.stdout == "".join(json.dumps(m.to_json(), ensure_ascii=False) + "\n" for m in matches)

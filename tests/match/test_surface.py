@@ -12,7 +12,7 @@ def test_public_surface_is_pinned() -> None:
     assert sorted(match.__all__) == sorted([
         "Capture", "GrammarError", "GrammarSource", "NodeMatch", "PathError", "Pattern", "PatternError",
         "SearchResult", "Searcher", "Template", "TemplateError", "apply_edits", "available_languages", "check_fragment",
-        "compile_pattern", "find_matches", "grammar_source", "ladder_for", "language_for_path", "load_language",
+        "compile_pattern", "find_matches", "grammar_source", "has_grammar", "ladder_for", "language_for_path", "load_language",
         "parse_errors", "plan_edits", "vendor_grammars",
         "LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages",
         "Budget", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MEMORY_BYTES", "DEFAULT_SECONDS", "MAX_PATTERN_BYTES",
