@@ -8,7 +8,7 @@ over each file in one pass (docs/tools.md, "Rules").
 
 from __future__ import annotations
 
-from minitools.rules._config import RuleConfig, RuleError, read_config, read_rule
+from minitools.rules._config import RuleConfig, RuleError, read_config
 from minitools.rules._project import (
     Project,
     RuleTest,
@@ -18,6 +18,7 @@ from minitools.rules._project import (
     load_tests,
     read_documents,
 )
+from minitools.rules._reader import read_rule
 from minitools.rules._scan import Finding, RuleSet
 from minitools.rules._testing import TestOutcome, run_tests
 from minitools.rules._transform import Fix

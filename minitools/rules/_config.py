@@ -9,46 +9,22 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from minitools.match import STRICTNESS, PatternError, compile_pattern
+from minitools.rules._atomic import PatternRule
+from minitools.rules._composite import Matches
 from minitools.rules._errors import RuleError
-from minitools.rules._hidden import hidden_kind
-from minitools.rules._languages import kind_ids, language_id
+from minitools.rules._reader import RULE_KEYS, RuleReader, expect, inner_rules, read_language, read_local_utils, shown
 from minitools.rules._rewriters import Rewriter
-from minitools.rules._rule import (
-    All,
-    Follows,
-    Has,
-    Inside,
-    KindRule,
-    Matches,
-    Not,
-    NthChildRule,
-    PatternRule,
-    Precedes,
-    RangeRule,
-    RegexRule,
-    Relation,
-    Rule,
-)
-from minitools.rules._rule import Any as AnyRule
+from minitools.rules._rule import Rule
 from minitools.rules._transform import Fix, Transform, read_fix, read_transforms
 
-__all__ = ["RuleError", "RuleConfig", "Label", "LABEL_STYLES", "read_config", "read_rule", "read_util", "UtilRule", "SEVERITIES", "RULE_KEYS"]
+__all__ = ["RuleError", "RuleConfig", "Label", "LABEL_STYLES", "read_config", "read_util", "UtilRule", "SEVERITIES"]
 
 SEVERITIES = ("hint", "info", "warning", "error", "off")
-RULE_KEYS = (
-    "pattern", "kind", "regex", "nthChild", "range",
-    "inside", "has", "precedes", "follows",
-    "all", "any", "not", "matches",
-)
-_RELATION_KEYS = ("stopBy", "field")
 _CONFIG_KEYS = (
     "id", "language", "rule", "constraints", "utils", "transform", "fix", "severity", "message",
     "note", "url", "metadata", "files", "ignores", "labels", "rewriters",
 )
 _REWRITER_KEYS = ("id", "rule", "constraints", "transform", "utils", "fix")
-MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
-_ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 _METAVAR_NAME = re.compile(r"\$?([A-Z_][A-Z0-9_]*)\Z")
 
 
@@ -93,344 +69,16 @@ class RuleConfig(NamedTuple):
         return kinds
 
 
-def _expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RuleError(f"{where}: expected {what}, got {_shown(value)}")
-    return value
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'
-    if isinstance(value, Mapping):
-        return "an object with keys " + ", ".join(str(k) for k in value) if value else "an empty object"
-    if isinstance(value, list):
-        return f"a list of {len(value)}"
-    return "nothing" if value is None else repr(value)
-
-
-class _Reader:
-    """Reads one language's rule objects; `utils` are the local then global utilities by id."""
-
-    def __init__(self, language: str, utils: dict[str, Rule] | None = None) -> None:
-        self.language = language
-        self.utils: dict[str, Rule] = dict(utils or {})
-        self.pending: list[tuple[Matches, str]] = []
-
-    def rule(self, obj: Any, where: str) -> Rule:
-        if where.count(".") > MAX_RULE_DEPTH:
-            raise RuleError(f"{where[:80]}…: rules nest deeper than {MAX_RULE_DEPTH} levels; "
-                            "flatten them with all/any or utils")
-        obj = _expect(obj, Mapping, where, "a rule object (keys: " + ", ".join(RULE_KEYS) + ")")
-        unknown = [k for k in obj if k not in RULE_KEYS]
-        if unknown:
-            raise RuleError(f'{where}: unknown key "{unknown[0]}"; a rule object takes ' + ", ".join(RULE_KEYS))
-        if not obj:
-            raise RuleError(f"{where}: an empty rule object; give at least one of " + ", ".join(RULE_KEYS))
-        parts: list[Rule] = []
-        # the node's own kind first (cheapest), then the atomic, relational and composite keys
-        if "kind" in obj:
-            parts.append(self.kind(obj["kind"], f"{where}.kind"))
-        if "pattern" in obj:
-            parts.append(self.pattern(obj["pattern"], f"{where}.pattern"))
-        if "regex" in obj:
-            parts.append(self.regex(obj["regex"], f"{where}.regex"))
-        if "nthChild" in obj:
-            parts.append(self.nth_child(obj["nthChild"], f"{where}.nthChild"))
-        if "range" in obj:
-            parts.append(self.range(obj["range"], f"{where}.range"))
-        for key, cls in (("inside", Inside), ("has", Has), ("precedes", Precedes), ("follows", Follows)):
-            if key in obj:
-                parts.append(self.relation(cls, obj[key], f"{where}.{key}"))
-        if "all" in obj:
-            items = _expect(obj["all"], list, f"{where}.all", "a list of rule objects")
-            parts.append(All([self.rule(r, f"{where}.all[{k}]") for k, r in enumerate(items)]))
-        if "any" in obj:
-            items = _expect(obj["any"], list, f"{where}.any", "a list of rule objects")
-            parts.append(AnyRule([self.rule(r, f"{where}.any[{k}]") for k, r in enumerate(items)]))
-        if "not" in obj:
-            parts.append(Not(self.rule(obj["not"], f"{where}.not")))
-        if "matches" in obj:
-            name = _expect(obj["matches"], str, f"{where}.matches", "the id of a utility rule")
-            ref = Matches(name)
-            self.pending.append((ref, f"{where}.matches"))
-            parts.append(ref)
-        return parts[0] if len(parts) == 1 else All(parts, reorder=_cheap_first)
-
-    def kind(self, value: Any, where: str) -> Rule:
-        name = _expect(value, str, where, "a node kind name")
-        if name == "ERROR":
-            return KindRule(name, frozenset({_ERROR_KIND}))
-        hidden = hidden_kind(self.language, name)
-        if hidden is not None:  # a kind the grammar hides: its stand-ins (`_hidden`)
-            return KindRule(name, frozenset({hidden}))
-        ids = kind_ids(self.language, name)
-        if ids is None:
-            raise RuleError(
-                f'{where}: "{name}" is not a node kind of {self.language}; '
-                "see the kinds with `minitools ast-grep --debug-query` on a sample"
-            )
-        return KindRule(name, ids)
-
-    def pattern(self, value: Any, where: str) -> Rule:
-        if isinstance(value, Mapping):
-            return self.contextual(value, where)
-        source = _expect(value, str, where, "a pattern string, or an object with context and selector")
-        try:
-            compiled = compile_pattern(source, self.language)
-        except PatternError as exc:
-            raise RuleError(f"{where}: {exc}") from None
-        return PatternRule(compiled, _pattern_kinds(compiled, where))
-
-    def contextual(self, value: Mapping[str, Any], where: str) -> Rule:
-        unknown = [k for k in value if k not in ("context", "selector", "strictness")]
-        if unknown:
-            raise RuleError(f'{where}: unknown key "{unknown[0]}"; a pattern object takes context, selector, strictness')
-        strictness = value.get("strictness", "smart")
-        if strictness not in STRICTNESS:
-            raise RuleError(
-                f'{where}.strictness: expected one of {", ".join(STRICTNESS)}, got {_shown(strictness)}'
-            )
-        context = _expect(value.get("context"), str, f"{where}.context", "the code the pattern sits in")
-        try:
-            compiled = compile_pattern(context, self.language)
-        except PatternError as exc:
-            raise RuleError(f"{where}.context: {exc}") from None
-        selector = value.get("selector")
-        if selector is None:
-            return PatternRule(compiled, _pattern_kinds(compiled, where), strictness)
-        selector = _expect(selector, str, f"{where}.selector", "a node kind in the context")
-        from minitools.rules._selector import select
-
-        picked = select(compiled, selector)
-        if picked is None:
-            raise RuleError(
-                f'{where}.selector: the context "{context}" has no node of kind "{selector}"; '
-                "pick a kind the context's tree holds (see `minitools ast-grep --debug-query`)"
-            )
-        return PatternRule(picked, _pattern_kinds(picked, where), strictness)
-
-    def regex(self, value: Any, where: str) -> Rule:
-        text = _expect(value, str, where, "a regular expression")
-        try:
-            return RegexRule(re.compile(_python_regex(text)))
-        except re.error as exc:
-            raise RuleError(f'{where}: "{text}" is not a regular expression: {exc}') from None
-
-    def nth_child(self, value: Any, where: str) -> Rule:
-        reverse = False
-        of_rule = None
-        position = value
-        if isinstance(value, Mapping):
-            unknown = [k for k in value if k not in ("position", "reverse", "ofRule")]
-            if unknown:
-                raise RuleError(f'{where}: unknown key "{unknown[0]}"; nthChild takes position, reverse, ofRule')
-            position = value.get("position")
-            reverse = bool(_expect(value.get("reverse", False), bool, f"{where}.reverse", "true or false"))
-            if "ofRule" in value:
-                of_rule = self.rule(value["ofRule"], f"{where}.ofRule")
-            where = f"{where}.position"
-        if isinstance(position, int) and not isinstance(position, bool):
-            if position < 1:
-                raise RuleError(f"{where}: positions count from 1, got {position}")
-            return NthChildRule(0, position, reverse, of_rule)
-        formula = _expect(position, str, where, 'a position (1, 2, ...) or a formula such as "2n+1"')
-        step, offset = _formula(formula, where)
-        return NthChildRule(step, offset, reverse, of_rule)
-
-    def range(self, value: Any, where: str) -> Rule:
-        value = _expect(value, Mapping, where, "an object with start and end")
-
-        def point(key: str) -> tuple[int, int]:
-            p = _expect(value.get(key), Mapping, f"{where}.{key}", "an object with line and column")
-            line = _expect(p.get("line"), int, f"{where}.{key}.line", "a 0-based line number")
-            column = _expect(p.get("column"), int, f"{where}.{key}.column", "a 0-based column")
-            return line, column
-
-        return RangeRule(point("start"), point("end"))
-
-    def relation(self, cls: type[Relation], value: Any, where: str) -> Rule:
-        value = _expect(value, Mapping, where, "a rule object, with stopBy and field if needed")
-        # other keys are left out, as ast-grep does here (its relation reads the rule keys
-        # it knows and ignores the rest)
-        inner = {k: v for k, v in value.items() if k in RULE_KEYS}
-        rule = self.rule(inner, where)
-        stop_value = value.get("stopBy", "neighbor")
-        stop: str | Rule
-        if stop_value in ("neighbor", "end"):
-            stop = stop_value
-        elif isinstance(stop_value, Mapping):
-            stop = self.rule(stop_value, f"{where}.stopBy")
-        else:
-            raise RuleError(f'{where}.stopBy: expected "neighbor", "end" or a rule object, got {_shown(stop_value)}')
-        field = value.get("field")
-        if field is not None:
-            field = _expect(field, str, f"{where}.field", "a field name")
-            if cls in (Precedes, Follows):
-                raise RuleError(f"{where}.field: only inside and has take a field")
-            if self._field_id(field) is None:
-                raise RuleError(f'{where}.field: "{field}" is not a field name of {self.language}')
-        return cls(rule, stop, field, self.language)
-
-    def _field_id(self, name: str) -> int | None:
-        from minitools.match import load_language
-
-        return load_language(self.language).field_id_for_name(name)
-
-    def standalone(self, obj: Any, where: str) -> Rule:
-        """A rule object read apart from the rule (a fix's expandStart), with these utilities."""
-        return read_rule(obj, self.language, where, self.utils)
-
-    def resolve(self, where_utils: str = "utils") -> None:
-        """Point every `matches` at its utility, refusing unknown ids and cycles."""
-        for ref, where in self.pending:
-            target = self.utils.get(ref.name)
-            if target is None:
-                known = ", ".join(sorted(self.utils)) or "none"
-                raise RuleError(f'{where}: no utility rule "{ref.name}" (known: {known})')
-            ref.target = target
-        self.pending.clear()
-        _check_cycles(self.utils)
-
-
-def _cost(rule: Rule) -> int:
-    """A rough cost of trying `rule` at a node: 0 for the node itself, more for rules that
-    look around it, most for those that search to the end."""
-    if isinstance(rule, Relation):
-        return (3 if rule.stop_by != "neighbor" else 1) + _cost(rule.rule)
-    if isinstance(rule, (All, AnyRule)):
-        return max((_cost(r) for r in rule.rules), default=0)
-    if isinstance(rule, Not):
-        return _cost(rule.rule)
-    if isinstance(rule, Matches):
-        return 2
-    return 0
-
-
-def _cheap_first(parts: list[Rule]) -> list[Rule]:
-    """The parts of a rule object in the order to try them, cheapest first. A part that
-    binds or reads metavariables keeps its place among those that do (ast-grep's order: the
-    node's own keys, then the relational ones, then the composite ones); a pure part (one
-    that does neither) may go anywhere, since it cannot change what the others bind. So the
-    two lists are merged by cost, each keeping its own order."""
-    if len(parts) < 2 or not any(p.pure() for p in parts):
-        return parts
-    bound = [p for p in parts if not p.pure()]
-    free = sorted((p for p in parts if p.pure()), key=_cost)
-    out: list[Rule] = []
-    while bound and free:
-        out.append(free.pop(0) if _cost(free[0]) <= _cost(bound[0]) else bound.pop(0))
-    return out + bound + free
-
-
-def _check_cycles(utils: dict[str, Rule]) -> None:
-    """Refuse utilities that refer to each other in a cycle (each would match forever)."""
-    graph: dict[str, list[str]] = {}
-    for name, rule in utils.items():
-        body = rule.target if isinstance(rule, Matches) and rule.name == name else rule
-        graph[name] = [r.name for r in _refs(body) if r.name in utils] if body is not None else []
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        state[name] = 1
-        for nxt in graph.get(name, []):
-            if state.get(nxt) == 1:
-                cycle = (*path[path.index(nxt):], nxt)
-                raise RuleError(f"utils: the utility rules {' -> '.join(cycle)} refer to each other in a cycle")
-            if nxt not in state:
-                visit(nxt, (*path, nxt))
-        state[name] = 2
-
-    for name in graph:
-        if name not in state:
-            visit(name, (name,))
-
-
-def _refs(rule: Rule) -> list[Matches]:
-    out: list[Matches] = []
-    stack: list[Rule] = [rule]
-    while stack:
-        r = stack.pop()
-        if isinstance(r, Matches):
-            out.append(r)
-        stack.extend(_parts(r))
-    return out
-
-
-def _parts(rule: Rule) -> list[Rule]:
-    """The rules written inside `rule` (a utility's body is not one of them)."""
-    if isinstance(rule, (All, AnyRule)):
-        return list(rule.rules)
-    if isinstance(rule, Not):
-        return [rule.rule]
-    if isinstance(rule, Relation):
-        return [rule.rule, rule.stop_by] if isinstance(rule.stop_by, Rule) else [rule.rule]
-    if isinstance(rule, NthChildRule) and rule.of_rule is not None:
-        return [rule.of_rule]
-    return []
-
-
-def _pattern_kinds(pattern: Any, where: str) -> frozenset[int] | None:
-    kinds: set[int] = set()
-    singles = [p for p in (pattern, *pattern.alternatives) if not p.is_sequence]
-    if not singles:
-        raise RuleError(
-            f'{where}: "{pattern.source}" is several nodes in a row; a rule matches one node: '
-            "wrap them in their parent (a block, a statement) or use has/precedes"
-        )
-    for p in singles:
-        root = p.nodes[0]
-        if root.meta:
-            return None
-        kinds.add(root.kind_id)
-    return frozenset(kinds)
-
-
-def _formula(text: str, where: str) -> tuple[int, int]:
-    compact = text.replace(" ", "")
-    m = re.fullmatch(r"([+-]?\d*)n(?:([+-]\d+))?|([+-]?\d+)", compact)
-    if not m:
-        raise RuleError(f'{where}: "{text}" is not a position formula; write An+B, such as "2n+1", or a number')
-    if m.group(3) is not None:
-        return 0, int(m.group(3))
-    step_text = m.group(1)
-    step = -1 if step_text == "-" else 1 if step_text in ("", "+") else int(step_text)
-    return step, int(m.group(2) or 0)
-
-
-_POSIX = {
-    "[:alpha:]": "A-Za-z", "[:digit:]": "0-9", "[:alnum:]": "A-Za-z0-9", "[:space:]": r"\s",
-    "[:upper:]": "A-Z", "[:lower:]": "a-z", "[:xdigit:]": "0-9A-Fa-f", "[:punct:]": r"!-/:-@\[-`{-~",
-}
-
-
-def _python_regex(text: str) -> str:
-    """A Rust regular expression as Python's `re` reads it: the few spellings that differ
-    (`\\z`, POSIX classes, `(?<name>...)` groups; Rust has no look-around to confuse them with)."""
-    out = text.replace(r"\z", r"\Z")
-    for posix, spelled in _POSIX.items():
-        out = out.replace(posix, spelled)
-    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", out)
-
-
-def _language(value: Any, where: str) -> str:
-    name = _expect(value, str, where, "a language name such as python or typescript")
-    lang = language_id(name)
-    if lang is None:
-        raise RuleError(f'{where}: "{name}" is not a language here; see `minitools grammars list`')
-    return lang
-
-
 def read_util(obj: Any, where: str, global_utils: dict[str, Rule] | None = None) -> UtilRule:
     """A global utility rule (a file in a utilDir): id, language, rule, and its own utils."""
-    obj = _expect(obj, Mapping, where, "a utility rule with id, language and rule")
+    obj = expect(obj, Mapping, where, "a utility rule with id, language and rule")
     unknown = [k for k in obj if k not in ("id", "language", "rule", "utils")]
     if unknown:
         raise RuleError(f'{where}: unknown key "{unknown[0]}"; a utility rule takes id, language, rule, utils')
-    util_id = _expect(obj.get("id"), str, f"{where}.id", "the utility's id")
-    language = _language(obj.get("language"), f"{where}.language")
-    reader = _Reader(language, global_utils)
-    _read_local_utils(reader, obj.get("utils"), f"{where}.utils")
+    util_id = expect(obj.get("id"), str, f"{where}.id", "the utility's id")
+    language = read_language(obj.get("language"), f"{where}.language")
+    reader = RuleReader(language, global_utils)
+    read_local_utils(reader, obj.get("utils"), f"{where}.utils")
     rule = reader.rule(obj.get("rule"), f"{where}.rule")
     return UtilRule(util_id, language, _Deferred(reader, rule))
 
@@ -440,7 +88,7 @@ class _Deferred(Rule):
 
     __slots__ = ("reader", "inner")
 
-    def __init__(self, reader: _Reader, inner: Rule) -> None:
+    def __init__(self, reader: RuleReader, inner: Rule) -> None:
         self.reader = reader
         self.inner = inner
 
@@ -465,26 +113,6 @@ def resolve_globals(utils: dict[str, UtilRule]) -> None:
         deferred.reader.resolve()
 
 
-def _read_local_utils(reader: _Reader, value: Any, where: str) -> None:
-    if value is None:
-        return
-    value = _expect(value, Mapping, where, "an object of utility rules by id")
-    for name in value:
-        reader.utils[str(name)] = Matches(str(name))  # placeholders, so utilities may refer to each other
-    for name, body in value.items():
-        placeholder = reader.utils[str(name)]
-        assert isinstance(placeholder, Matches)
-        placeholder.target = reader.rule(body, f"{where}.{name}")
-
-
-def read_rule(obj: Any, language: str, where: str = "rule", utils: dict[str, Rule] | None = None) -> Rule:
-    """One rule object in `language`, every `matches` resolved."""
-    reader = _Reader(language, utils)
-    rule = reader.rule(obj, where)
-    reader.resolve()
-    return rule
-
-
 def read_config(
     obj: Any,
     where: str = "rule",
@@ -493,7 +121,7 @@ def read_config(
 ) -> RuleConfig:
     """A whole rule configuration (a rule file's content). `language` is used when the
     configuration names none (the `rule` argument of the tools)."""
-    obj = _expect(obj, Mapping, where, "a rule configuration (id, language, rule, ...)")
+    obj = expect(obj, Mapping, where, "a rule configuration (id, language, rule, ...)")
     unknown = [k for k in obj if k not in _CONFIG_KEYS]
     if unknown:
         if unknown[0] in RULE_KEYS:
@@ -502,16 +130,16 @@ def read_config(
             hint = "; a rule configuration takes " + ", ".join(_CONFIG_KEYS)
         raise RuleError(f'{where}: unknown key "{unknown[0]}"{hint}')
     rule_id = obj.get("id", "rule")
-    rule_id = _expect(rule_id, str, f"{where}.id", "the rule's id")
+    rule_id = expect(rule_id, str, f"{where}.id", "the rule's id")
     if "language" in obj or language is None:
-        lang = _language(obj.get("language"), f"{where}.language")
+        lang = read_language(obj.get("language"), f"{where}.language")
     else:
         lang = language
     if "rule" not in obj:
         raise RuleError(f"{where}: no \"rule\" key; give the rule object, such as rule: {{pattern: \"print($A)\"}}")
     glob = {k: u.rule for k, u in (global_utils or {}).items() if u.language == lang}
-    reader = _Reader(lang, glob)
-    _read_local_utils(reader, obj.get("utils"), f"{where}.utils")
+    reader = RuleReader(lang, glob)
+    read_local_utils(reader, obj.get("utils"), f"{where}.utils")
     rule = reader.rule(obj["rule"], f"{where}.rule")
     constraints = _read_constraints(reader, obj.get("constraints"), f"{where}.constraints")
     reader.resolve()
@@ -522,7 +150,7 @@ def read_config(
         )
     severity = obj.get("severity", "hint")
     if severity not in SEVERITIES:
-        raise RuleError(f"{where}.severity: expected one of {', '.join(SEVERITIES)}, got {_shown(severity)}")
+        raise RuleError(f"{where}.severity: expected one of {', '.join(SEVERITIES)}, got {shown(severity)}")
     transforms = read_transforms(obj.get("transform"), f"{where}.transform")
     fix = read_fix(obj.get("fix"), f"{where}.fix", reader.standalone)
     rewriters = _read_rewriters(obj.get("rewriters"), f"{where}.rewriters", lang, reader.utils)
@@ -551,7 +179,7 @@ def _read_labels(value: Any, where: str, rules: list[Rule], constraints: Mapping
     (primary or secondary) and an optional message."""
     if value is None:
         return {}
-    value = _expect(value, Mapping, where, "an object of labels by metavariable name")
+    value = expect(value, Mapping, where, "an object of labels by metavariable name")
     bound = _bound_names(rules) | set(constraints)
     out: dict[str, Label] = {}
     for name, body in value.items():
@@ -562,16 +190,16 @@ def _read_labels(value: Any, where: str, rules: list[Rule], constraints: Mapping
         if m.group(1) not in bound:
             known = ", ".join(sorted(bound)) or "none"
             raise RuleError(f"{here}: the rule binds no ${m.group(1)} (it binds: {known}); label a metavariable its patterns capture")
-        body = _expect(body, Mapping, here, "an object with style and message")
+        body = expect(body, Mapping, here, "an object with style and message")
         unknown = [k for k in body if k not in ("style", "message")]
         if unknown:
             raise RuleError(f'{here}: unknown key "{unknown[0]}"; a label takes style, message')
         style = body.get("style")
         if style not in LABEL_STYLES:
-            raise RuleError(f"{here}.style: expected primary or secondary, got {_shown(style)}")
+            raise RuleError(f"{here}.style: expected primary or secondary, got {shown(style)}")
         message = body.get("message")
         if message is not None:
-            _expect(message, str, f"{here}.message", "text")
+            expect(message, str, f"{here}.message", "text")
         out[m.group(1)] = Label(style, message)
     return out
 
@@ -594,15 +222,15 @@ def _bound_names(rules: list[Rule]) -> set[str]:
             stack.append(r.target)
         elif isinstance(r, _Deferred):
             stack.append(r.inner)
-        stack.extend(_parts(r))
+        stack.extend(inner_rules(r))
     return names
 
 
-def _read_constraints(reader: _Reader, value: Any, where: str) -> dict[str, Rule]:
+def _read_constraints(reader: RuleReader, value: Any, where: str) -> dict[str, Rule]:
     constraints: dict[str, Rule] = {}
     if value is None:
         return constraints
-    value = _expect(value, Mapping, where, "an object of rules by metavariable name")
+    value = expect(value, Mapping, where, "an object of rules by metavariable name")
     for name, body in value.items():
         m = _METAVAR_NAME.match(str(name))
         if not m:
@@ -616,22 +244,22 @@ def _read_rewriters(value: Any, where: str, language: str, utils: dict[str, Rule
     transform and utils; it may use the rule's utilities, and rewrite with its siblings."""
     if value is None:
         return {}
-    items = _expect(value, list, where, "a list of rewriters, each with id, rule and fix")
+    items = expect(value, list, where, "a list of rewriters, each with id, rule and fix")
     out: dict[str, Rewriter] = {}
     for k, body in enumerate(items):
         here = f"{where}[{k}]"
-        body = _expect(body, Mapping, here, "a rewriter: an object with id, rule and fix")
+        body = expect(body, Mapping, here, "a rewriter: an object with id, rule and fix")
         unknown = [key for key in body if key not in _REWRITER_KEYS]
         if unknown:
             raise RuleError(f'{here}: unknown key "{unknown[0]}"; a rewriter takes ' + ", ".join(_REWRITER_KEYS))
-        rewriter_id = _expect(body.get("id"), str, f"{here}.id", "the rewriter's id")
+        rewriter_id = expect(body.get("id"), str, f"{here}.id", "the rewriter's id")
         if rewriter_id in out:
             raise RuleError(f'{here}.id: "{rewriter_id}" names two rewriters; give each its own id')
         for key in ("rule", "fix"):
             if key not in body:
                 raise RuleError(f'{here}: no "{key}" key; a rewriter needs a rule and the fix it makes')
-        reader = _Reader(language, utils)
-        _read_local_utils(reader, body.get("utils"), f"{here}.utils")
+        reader = RuleReader(language, utils)
+        read_local_utils(reader, body.get("utils"), f"{here}.utils")
         rule = reader.rule(body["rule"], f"{here}.rule")
         constraints = _read_constraints(reader, body.get("constraints"), f"{here}.constraints")
         reader.resolve()
@@ -660,11 +288,11 @@ def _text_field(obj: Mapping[str, Any], key: str, where: str) -> str:
     value = obj.get(key)
     if value is None:
         return ""
-    return str(_expect(value, str, f"{where}.{key}", "text"))
+    return str(expect(value, str, f"{where}.{key}", "text"))
 
 
 def _globs(value: Any, where: str) -> list[str]:
     if value is None:
         return []
-    items = _expect(value, list, where, "a list of glob patterns")
-    return [_expect(g, str, f"{where}[{k}]", "a glob pattern") for k, g in enumerate(items)]
+    items = expect(value, list, where, "a list of glob patterns")
+    return [expect(g, str, f"{where}[{k}]", "a glob pattern") for k, g in enumerate(items)]

@@ -1,0 +1,184 @@
+"""Composite rules: `all` in order, `any` the first that matches, `not`, `matches` a utility
+rule. The rule tree and its conventions: `_rule`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import tree_sitter
+
+from minitools.match import MetaVarEnv
+from minitools.rules._relational import Relation
+from minitools.rules._rule import Kinds, Rule, Traced
+
+__all__ = ["All", "Any", "Not", "Matches"]
+
+
+class All(Rule):
+    """Every rule, in order. `reorder` (for a rule object's keys) sets the order once every
+    utility is resolved, on first use."""
+
+    __slots__ = ("rules", "reorder", "traced")
+
+    def __init__(self, rules: list[Rule], reorder: Callable[[list[Rule]], list[Rule]] | None = None) -> None:
+        self.rules = rules
+        self.reorder = reorder
+        # the order ast-grep tries them in: a rule object's relational keys last (after its
+        # own and composite keys), an `all` list as written
+        self.traced = rules if reorder is None else [
+            *(r for r in rules if not isinstance(r, Relation)), *(r for r in rules if isinstance(r, Relation))]
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        if self.reorder is not None:
+            self.rules, self.reorder = self.reorder(self.rules), None
+        for rule in self.rules:
+            got = rule.match(node, env)
+            if got is None:
+                return None
+            env = got
+        return env
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        labels: list[tree_sitter.Node] = []
+        for rule in self.traced:
+            got = rule.trace(node, env)
+            if got is None:
+                return None
+            env = got[0]
+            labels += got[1]
+        return env, labels, node
+
+    def pure(self) -> bool:
+        return all(r.pure() for r in self.rules)
+
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset().union(*(r.tokens() for r in self.rules))
+
+    def necessary(self) -> Rule | None:
+        if self.pure():
+            return self
+        parts = [n for n in (r.necessary() for r in self.rules) if n is not None]
+        return None if not parts else parts[0] if len(parts) == 1 else All(parts)
+
+    def kinds(self) -> Kinds:
+        return _intersection(rule.kinds() for rule in self.rules)
+
+    def parent_kinds(self) -> Kinds:
+        return _intersection(rule.parent_kinds() for rule in self.rules)
+
+
+def _intersection(each: Iterator[Kinds]) -> Kinds:
+    """The kinds every set allows; None (any kind) when none of them says."""
+    out: Kinds = None
+    for k in each:
+        if k is not None:
+            out = k if out is None else out & k
+    return out
+
+
+class Any(Rule):
+    __slots__ = ("rules",)
+
+    def __init__(self, rules: list[Rule]) -> None:
+        self.rules = rules
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        for rule in self.rules:
+            got = rule.match(node, env)
+            if got is not None:
+                return got
+        return None
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        for rule in self.rules:
+            got = rule.trace(node, env)
+            if got is not None:
+                return got[0], got[1], node
+        return None
+
+    def pure(self) -> bool:
+        return all(r.pure() for r in self.rules)
+
+    def tokens(self) -> frozenset[bytes]:
+        sets = [r.tokens() for r in self.rules]
+        return frozenset.intersection(*sets) if sets else frozenset()
+
+    def necessary(self) -> Rule | None:
+        if self.pure():
+            return self
+        parts = [r.necessary() for r in self.rules]
+        return None if any(p is None for p in parts) else Any([p for p in parts if p is not None])
+
+    def kinds(self) -> Kinds:
+        return _union(rule.kinds() for rule in self.rules)
+
+    def parent_kinds(self) -> Kinds:
+        return _union(rule.parent_kinds() for rule in self.rules)
+
+
+def _union(each: Iterator[Kinds]) -> Kinds:
+    """The union of kind sets; None (any kind) when one of them is."""
+    out: set[int] = set()
+    for k in each:
+        if k is None:
+            return None
+        out |= k
+    return frozenset(out)
+
+
+class Not(Rule):
+    __slots__ = ("rule",)
+
+    def __init__(self, rule: Rule) -> None:
+        self.rule = rule
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        return env if self.rule.match(node, env) is None else None
+
+    def pure(self) -> bool:
+        return self.rule.pure()
+
+    def necessary(self) -> Rule | None:
+        return self if self.pure() else None
+
+
+class Matches(Rule):
+    """A utility rule, by id; `target` is filled in once every utility is read, so utilities
+    may refer to each other in any order (a cycle is refused when they are read)."""
+
+    __slots__ = ("name", "target", "_pure")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.target: Rule | None = None
+        self._pure: bool | None = None
+
+    def pure(self) -> bool:
+        if self.target is None:
+            return False  # not resolved yet: nothing is known
+        if self._pure is None:
+            self._pure = True  # cycles are refused when read; this only stops re-entry
+            self._pure = self.target.pure()
+        return self._pure
+
+    def necessary(self) -> Rule | None:
+        if self.pure():
+            return self
+        return None if self.target is None else self.target.necessary()
+
+    def parent_kinds(self) -> Kinds:
+        return None if self.target is None else self.target.parent_kinds()
+
+    def tokens(self) -> frozenset[bytes]:
+        return frozenset() if self.target is None else self.target.tokens()
+
+    def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        assert self.target is not None, f"utility {self.name} was never resolved"
+        return self.target.match(node, env)
+
+    def trace(self, node: tree_sitter.Node, env: MetaVarEnv) -> Traced | None:
+        assert self.target is not None, f"utility {self.name} was never resolved"
+        return self.target.trace(node, env)
+
+    def kinds(self) -> Kinds:
+        return None if self.target is None else self.target.kinds()

@@ -1,0 +1,379 @@
+"""Reading a rule object (the value of a rule file's `rule` key, a utility's body) into the
+rule tree: every key is checked before anything runs, and an error names the key by its path
+(`rule.any[1].has.stopBy`) and says what was expected (docs/tools.md, "Rules"). Utilities are
+resolved once all are read; a rule object's parts are ordered cheapest first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from minitools.match import STRICTNESS, PatternError, compile_pattern
+from minitools.rules._atomic import KindRule, NthChildRule, PatternRule, RangeRule, RegexRule
+from minitools.rules._composite import All, Matches, Not
+from minitools.rules._composite import Any as AnyRule
+from minitools.rules._errors import RuleError
+from minitools.rules._hidden import hidden_kind
+from minitools.rules._languages import kind_ids, language_id
+from minitools.rules._relational import Follows, Has, Inside, Precedes, Relation
+from minitools.rules._rule import Rule
+
+__all__ = ["MAX_RULE_DEPTH", "RULE_KEYS", "RuleReader", "expect", "inner_rules", "read_language", "read_local_utils", "read_rule", "shown"]
+
+RULE_KEYS = (
+    "pattern", "kind", "regex", "nthChild", "range",
+    "inside", "has", "precedes", "follows",
+    "all", "any", "not", "matches",
+)
+_RELATION_KEYS = ("stopBy", "field")
+MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
+_ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
+
+
+def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RuleError(f"{where}: expected {what}, got {shown(value)}")
+    return value
+
+
+def shown(value: Any) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, Mapping):
+        return "an object with keys " + ", ".join(str(k) for k in value) if value else "an empty object"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return "nothing" if value is None else repr(value)
+
+
+class RuleReader:
+    """Reads one language's rule objects; `utils` are the local then global utilities by id."""
+
+    def __init__(self, language: str, utils: dict[str, Rule] | None = None) -> None:
+        self.language = language
+        self.utils: dict[str, Rule] = dict(utils or {})
+        self.pending: list[tuple[Matches, str]] = []
+
+    def rule(self, obj: Any, where: str) -> Rule:
+        if where.count(".") > MAX_RULE_DEPTH:
+            raise RuleError(f"{where[:80]}…: rules nest deeper than {MAX_RULE_DEPTH} levels; "
+                            "flatten them with all/any or utils")
+        obj = expect(obj, Mapping, where, "a rule object (keys: " + ", ".join(RULE_KEYS) + ")")
+        unknown = [k for k in obj if k not in RULE_KEYS]
+        if unknown:
+            raise RuleError(f'{where}: unknown key "{unknown[0]}"; a rule object takes ' + ", ".join(RULE_KEYS))
+        if not obj:
+            raise RuleError(f"{where}: an empty rule object; give at least one of " + ", ".join(RULE_KEYS))
+        parts: list[Rule] = []
+        # the node's own kind first (cheapest), then the atomic, relational and composite keys
+        if "kind" in obj:
+            parts.append(self.kind(obj["kind"], f"{where}.kind"))
+        if "pattern" in obj:
+            parts.append(self.pattern(obj["pattern"], f"{where}.pattern"))
+        if "regex" in obj:
+            parts.append(self.regex(obj["regex"], f"{where}.regex"))
+        if "nthChild" in obj:
+            parts.append(self.nth_child(obj["nthChild"], f"{where}.nthChild"))
+        if "range" in obj:
+            parts.append(self.range(obj["range"], f"{where}.range"))
+        for key, cls in (("inside", Inside), ("has", Has), ("precedes", Precedes), ("follows", Follows)):
+            if key in obj:
+                parts.append(self.relation(cls, obj[key], f"{where}.{key}"))
+        if "all" in obj:
+            items = expect(obj["all"], list, f"{where}.all", "a list of rule objects")
+            parts.append(All([self.rule(r, f"{where}.all[{k}]") for k, r in enumerate(items)]))
+        if "any" in obj:
+            items = expect(obj["any"], list, f"{where}.any", "a list of rule objects")
+            parts.append(AnyRule([self.rule(r, f"{where}.any[{k}]") for k, r in enumerate(items)]))
+        if "not" in obj:
+            parts.append(Not(self.rule(obj["not"], f"{where}.not")))
+        if "matches" in obj:
+            name = expect(obj["matches"], str, f"{where}.matches", "the id of a utility rule")
+            ref = Matches(name)
+            self.pending.append((ref, f"{where}.matches"))
+            parts.append(ref)
+        return parts[0] if len(parts) == 1 else All(parts, reorder=_cheap_first)
+
+    def kind(self, value: Any, where: str) -> Rule:
+        name = expect(value, str, where, "a node kind name")
+        if name == "ERROR":
+            return KindRule(name, frozenset({_ERROR_KIND}))
+        hidden = hidden_kind(self.language, name)
+        if hidden is not None:  # a kind the grammar hides: its stand-ins (`_hidden`)
+            return KindRule(name, frozenset({hidden}))
+        ids = kind_ids(self.language, name)
+        if ids is None:
+            raise RuleError(
+                f'{where}: "{name}" is not a node kind of {self.language}; '
+                "see the kinds with `minitools ast-grep --debug-query` on a sample"
+            )
+        return KindRule(name, ids)
+
+    def pattern(self, value: Any, where: str) -> Rule:
+        if isinstance(value, Mapping):
+            return self.contextual(value, where)
+        source = expect(value, str, where, "a pattern string, or an object with context and selector")
+        try:
+            compiled = compile_pattern(source, self.language)
+        except PatternError as exc:
+            raise RuleError(f"{where}: {exc}") from None
+        return PatternRule(compiled, _pattern_kinds(compiled, where))
+
+    def contextual(self, value: Mapping[str, Any], where: str) -> Rule:
+        unknown = [k for k in value if k not in ("context", "selector", "strictness")]
+        if unknown:
+            raise RuleError(f'{where}: unknown key "{unknown[0]}"; a pattern object takes context, selector, strictness')
+        strictness = value.get("strictness", "smart")
+        if strictness not in STRICTNESS:
+            raise RuleError(
+                f'{where}.strictness: expected one of {", ".join(STRICTNESS)}, got {shown(strictness)}'
+            )
+        context = expect(value.get("context"), str, f"{where}.context", "the code the pattern sits in")
+        try:
+            compiled = compile_pattern(context, self.language)
+        except PatternError as exc:
+            raise RuleError(f"{where}.context: {exc}") from None
+        selector = value.get("selector")
+        if selector is None:
+            return PatternRule(compiled, _pattern_kinds(compiled, where), strictness)
+        selector = expect(selector, str, f"{where}.selector", "a node kind in the context")
+        from minitools.rules._selector import select
+
+        picked = select(compiled, selector)
+        if picked is None:
+            raise RuleError(
+                f'{where}.selector: the context "{context}" has no node of kind "{selector}"; '
+                "pick a kind the context's tree holds (see `minitools ast-grep --debug-query`)"
+            )
+        return PatternRule(picked, _pattern_kinds(picked, where), strictness)
+
+    def regex(self, value: Any, where: str) -> Rule:
+        text = expect(value, str, where, "a regular expression")
+        try:
+            return RegexRule(re.compile(_python_regex(text)))
+        except re.error as exc:
+            raise RuleError(f'{where}: "{text}" is not a regular expression: {exc}') from None
+
+    def nth_child(self, value: Any, where: str) -> Rule:
+        reverse = False
+        of_rule = None
+        position = value
+        if isinstance(value, Mapping):
+            unknown = [k for k in value if k not in ("position", "reverse", "ofRule")]
+            if unknown:
+                raise RuleError(f'{where}: unknown key "{unknown[0]}"; nthChild takes position, reverse, ofRule')
+            position = value.get("position")
+            reverse = bool(expect(value.get("reverse", False), bool, f"{where}.reverse", "true or false"))
+            if "ofRule" in value:
+                of_rule = self.rule(value["ofRule"], f"{where}.ofRule")
+            where = f"{where}.position"
+        if isinstance(position, int) and not isinstance(position, bool):
+            if position < 1:
+                raise RuleError(f"{where}: positions count from 1, got {position}")
+            return NthChildRule(0, position, reverse, of_rule)
+        formula = expect(position, str, where, 'a position (1, 2, ...) or a formula such as "2n+1"')
+        step, offset = _formula(formula, where)
+        return NthChildRule(step, offset, reverse, of_rule)
+
+    def range(self, value: Any, where: str) -> Rule:
+        value = expect(value, Mapping, where, "an object with start and end")
+
+        def point(key: str) -> tuple[int, int]:
+            p = expect(value.get(key), Mapping, f"{where}.{key}", "an object with line and column")
+            line = expect(p.get("line"), int, f"{where}.{key}.line", "a 0-based line number")
+            column = expect(p.get("column"), int, f"{where}.{key}.column", "a 0-based column")
+            return line, column
+
+        return RangeRule(point("start"), point("end"))
+
+    def relation(self, cls: type[Relation], value: Any, where: str) -> Rule:
+        value = expect(value, Mapping, where, "a rule object, with stopBy and field if needed")
+        # other keys are left out, as ast-grep does here (its relation reads the rule keys
+        # it knows and ignores the rest)
+        inner = {k: v for k, v in value.items() if k in RULE_KEYS}
+        rule = self.rule(inner, where)
+        stop_value = value.get("stopBy", "neighbor")
+        stop: str | Rule
+        if stop_value in ("neighbor", "end"):
+            stop = stop_value
+        elif isinstance(stop_value, Mapping):
+            stop = self.rule(stop_value, f"{where}.stopBy")
+        else:
+            raise RuleError(f'{where}.stopBy: expected "neighbor", "end" or a rule object, got {shown(stop_value)}')
+        field = value.get("field")
+        if field is not None:
+            field = expect(field, str, f"{where}.field", "a field name")
+            if cls in (Precedes, Follows):
+                raise RuleError(f"{where}.field: only inside and has take a field")
+            if self._field_id(field) is None:
+                raise RuleError(f'{where}.field: "{field}" is not a field name of {self.language}')
+        return cls(rule, stop, field, self.language)
+
+    def _field_id(self, name: str) -> int | None:
+        from minitools.match import load_language
+
+        return load_language(self.language).field_id_for_name(name)
+
+    def standalone(self, obj: Any, where: str) -> Rule:
+        """A rule object read apart from the rule (a fix's expandStart), with these utilities."""
+        return read_rule(obj, self.language, where, self.utils)
+
+    def resolve(self, where_utils: str = "utils") -> None:
+        """Point every `matches` at its utility, refusing unknown ids and cycles."""
+        for ref, where in self.pending:
+            target = self.utils.get(ref.name)
+            if target is None:
+                known = ", ".join(sorted(self.utils)) or "none"
+                raise RuleError(f'{where}: no utility rule "{ref.name}" (known: {known})')
+            ref.target = target
+        self.pending.clear()
+        _check_cycles(self.utils)
+
+
+def _cost(rule: Rule) -> int:
+    """A rough cost of trying `rule` at a node: 0 for the node itself, more for rules that
+    look around it, most for those that search to the end."""
+    if isinstance(rule, Relation):
+        return (3 if rule.stop_by != "neighbor" else 1) + _cost(rule.rule)
+    if isinstance(rule, (All, AnyRule)):
+        return max((_cost(r) for r in rule.rules), default=0)
+    if isinstance(rule, Not):
+        return _cost(rule.rule)
+    if isinstance(rule, Matches):
+        return 2
+    return 0
+
+
+def _cheap_first(parts: list[Rule]) -> list[Rule]:
+    """The parts of a rule object in the order to try them, cheapest first. A part that
+    binds or reads metavariables keeps its place among those that do (ast-grep's order: the
+    node's own keys, then the relational ones, then the composite ones); a pure part (one
+    that does neither) may go anywhere, since it cannot change what the others bind. So the
+    two lists are merged by cost, each keeping its own order."""
+    if len(parts) < 2 or not any(p.pure() for p in parts):
+        return parts
+    bound = [p for p in parts if not p.pure()]
+    free = sorted((p for p in parts if p.pure()), key=_cost)
+    out: list[Rule] = []
+    while bound and free:
+        out.append(free.pop(0) if _cost(free[0]) <= _cost(bound[0]) else bound.pop(0))
+    return out + bound + free
+
+
+def _check_cycles(utils: dict[str, Rule]) -> None:
+    """Refuse utilities that refer to each other in a cycle (each would match forever)."""
+    graph: dict[str, list[str]] = {}
+    for name, rule in utils.items():
+        body = rule.target if isinstance(rule, Matches) and rule.name == name else rule
+        graph[name] = [r.name for r in _refs(body) if r.name in utils] if body is not None else []
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        state[name] = 1
+        for nxt in graph.get(name, []):
+            if state.get(nxt) == 1:
+                cycle = (*path[path.index(nxt):], nxt)
+                raise RuleError(f"utils: the utility rules {' -> '.join(cycle)} refer to each other in a cycle")
+            if nxt not in state:
+                visit(nxt, (*path, nxt))
+        state[name] = 2
+
+    for name in graph:
+        if name not in state:
+            visit(name, (name,))
+
+
+def _refs(rule: Rule) -> list[Matches]:
+    out: list[Matches] = []
+    stack: list[Rule] = [rule]
+    while stack:
+        r = stack.pop()
+        if isinstance(r, Matches):
+            out.append(r)
+        stack.extend(inner_rules(r))
+    return out
+
+
+def inner_rules(rule: Rule) -> list[Rule]:
+    """The rules written inside `rule` (a utility's body is not one of them)."""
+    if isinstance(rule, (All, AnyRule)):
+        return list(rule.rules)
+    if isinstance(rule, Not):
+        return [rule.rule]
+    if isinstance(rule, Relation):
+        return [rule.rule, rule.stop_by] if isinstance(rule.stop_by, Rule) else [rule.rule]
+    if isinstance(rule, NthChildRule) and rule.of_rule is not None:
+        return [rule.of_rule]
+    return []
+
+
+def _pattern_kinds(pattern: Any, where: str) -> frozenset[int] | None:
+    kinds: set[int] = set()
+    singles = [p for p in (pattern, *pattern.alternatives) if not p.is_sequence]
+    if not singles:
+        raise RuleError(
+            f'{where}: "{pattern.source}" is several nodes in a row; a rule matches one node: '
+            "wrap them in their parent (a block, a statement) or use has/precedes"
+        )
+    for p in singles:
+        root = p.nodes[0]
+        if root.meta:
+            return None
+        kinds.add(root.kind_id)
+    return frozenset(kinds)
+
+
+def _formula(text: str, where: str) -> tuple[int, int]:
+    compact = text.replace(" ", "")
+    m = re.fullmatch(r"([+-]?\d*)n(?:([+-]\d+))?|([+-]?\d+)", compact)
+    if not m:
+        raise RuleError(f'{where}: "{text}" is not a position formula; write An+B, such as "2n+1", or a number')
+    if m.group(3) is not None:
+        return 0, int(m.group(3))
+    step_text = m.group(1)
+    step = -1 if step_text == "-" else 1 if step_text in ("", "+") else int(step_text)
+    return step, int(m.group(2) or 0)
+
+
+_POSIX = {
+    "[:alpha:]": "A-Za-z", "[:digit:]": "0-9", "[:alnum:]": "A-Za-z0-9", "[:space:]": r"\s",
+    "[:upper:]": "A-Z", "[:lower:]": "a-z", "[:xdigit:]": "0-9A-Fa-f", "[:punct:]": r"!-/:-@\[-`{-~",
+}
+
+
+def _python_regex(text: str) -> str:
+    """A Rust regular expression as Python's `re` reads it: the few spellings that differ
+    (`\\z`, POSIX classes, `(?<name>...)` groups; Rust has no look-around to confuse them with)."""
+    out = text.replace(r"\z", r"\Z")
+    for posix, spelled in _POSIX.items():
+        out = out.replace(posix, spelled)
+    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", out)
+
+
+def read_language(value: Any, where: str) -> str:
+    name = expect(value, str, where, "a language name such as python or typescript")
+    lang = language_id(name)
+    if lang is None:
+        raise RuleError(f'{where}: "{name}" is not a language here; see `minitools grammars list`')
+    return lang
+
+
+def read_local_utils(reader: RuleReader, value: Any, where: str) -> None:
+    if value is None:
+        return
+    value = expect(value, Mapping, where, "an object of utility rules by id")
+    for name in value:
+        reader.utils[str(name)] = Matches(str(name))  # placeholders, so utilities may refer to each other
+    for name, body in value.items():
+        placeholder = reader.utils[str(name)]
+        assert isinstance(placeholder, Matches)
+        placeholder.target = reader.rule(body, f"{where}.{name}")
+
+
+def read_rule(obj: Any, language: str, where: str = "rule", utils: dict[str, Rule] | None = None) -> Rule:
+    """One rule object in `language`, every `matches` resolved."""
+    reader = RuleReader(language, utils)
+    rule = reader.rule(obj, where)
+    reader.resolve()
+    return rule
