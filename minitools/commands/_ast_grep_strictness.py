@@ -6,7 +6,7 @@ with `--rewrite` as its fix, through the rule engine: the output, exit codes and
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from minitools.commands._grep_output import Printer
@@ -30,7 +30,7 @@ def _configs(plan: LanguagePlan, source: str, strictness: str, rewrite: str | No
     return configs
 
 
-def strict_search(searcher: Searcher, plan: LanguagePlan, source: str, strictness: str, paths: list[Path],
+def strict_search(searcher: Searcher, plan: LanguagePlan, source: str, strictness: str, paths: Sequence[str | Path],
                   printer: Printer, *, rewrite: str | None, apply: bool, fail: Callable[[str], int]) -> int:
     """Search (or with `rewrite`, rewrite) as the pattern search does, at `strictness`: 0 when
     something matched, 1 when nothing did."""

@@ -9,7 +9,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from json.encoder import encode_basestring as _quote  # json.dumps' quoting with ensure_ascii=False
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -63,7 +62,7 @@ def json_line(m: NodeMatch) -> str:
             f'"metavars": {{{metavars}}}, "multi": {{{multi}}}}}')
 
 
-def render(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:
+def render(matches: Sequence[NodeMatch], style: Style, root: str) -> str:
     """The text to print for `matches` (files in search order, matches in pre-order)."""
     if style.json == "stream":
         return "".join(json_line(m) + "\n" for m in matches)
@@ -90,7 +89,7 @@ class Printer:
     is opened before the first batch and closed by `close`; with context lines, whose groups
     span a file, of a file's matches)."""
 
-    def __init__(self, style: Style, root: Path, write: Callable[[str], object]) -> None:
+    def __init__(self, style: Style, root: str, write: Callable[[str], object]) -> None:
         self.style = style
         self.root = root
         self.write = write
@@ -137,7 +136,7 @@ class Printer:
             self.write(("\n]\n" if self.style.json == "pretty" else "]\n") if self.matched else "[]\n")
 
 
-def _with_context(matches: Sequence[NodeMatch], style: Style, root: Path) -> str:
+def _with_context(matches: Sequence[NodeMatch], style: Style, root: str) -> str:
     """ast-grep's layout, as its CLI prints it: the lines of each match and its context as
     `path:line:text`. A match inside the one before is left out; a match whose context starts
     no later than the previous group's first match's last line plus the after-context joins
@@ -150,7 +149,8 @@ def _with_context(matches: Sequence[NodeMatch], style: Style, root: Path) -> str
         by_file.setdefault(str(m.path), []).append(m)
     for path, found in by_file.items():
         try:
-            source = (root / path).read_bytes()
+            with open(os.path.join(root, path), "rb") as fh:
+                source = fh.read()
         except OSError:
             continue
         groups: list[tuple[int, str]] = []  # (first line number, text)

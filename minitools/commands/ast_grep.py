@@ -8,10 +8,10 @@ compiled once per language; a language the pattern does not parse in is skipped 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from minitools.commands._grep_output import Printer, Style, use_color
@@ -153,7 +153,8 @@ def _read_pattern(args: argparse.Namespace) -> str | int:
             if args.pattern_file == "-":
                 source = sys.stdin.read()
             else:
-                source = Path(args.pattern_file).read_text(encoding="utf-8")
+                with open(args.pattern_file, encoding="utf-8") as fh:
+                    source = fh.read()
         except (OSError, UnicodeDecodeError) as exc:
             return _fail(f"cannot read the pattern file {args.pattern_file!r}: {exc}")
         source = source.rstrip("\r\n")
@@ -182,25 +183,31 @@ def _style(args: argparse.Namespace) -> Style | int:
     return Style(args.json, args.files_with_matches, before, after, use_color(args.color))
 
 
-def _resolved(raw: str) -> Path:
-    """`raw` resolved; PathError naming it when it cannot be (a symlink loop, a NUL byte)."""
+def _resolved(raw: str) -> str:
+    """`raw` as a real path (one that is not there stays as named, for the search to say so);
+    PathError naming it when it cannot be resolved (a symlink loop, a NUL byte)."""
     try:
-        return Path(raw).resolve()
-    except RuntimeError:  # pathlib's word for a symlink loop
-        raise PathError(f'cannot search "{raw}": it is a symlink loop') from None
-    except (OSError, ValueError) as exc:
+        real = os.path.realpath(raw)
+        os.stat(real)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise PathError(f'cannot search "{raw}": it is a symlink loop') from None
+    except ValueError as exc:
         raise PathError(f'cannot search "{raw}": {exc}') from None
+    return real
 
 
-def _root_and_paths(args: argparse.Namespace) -> tuple[Path, list[Path]]:
+def _root_and_paths(args: argparse.Namespace) -> tuple[str, list[str]]:
+    """The search root and the real paths to search (strings: pathlib stays unloaded)."""
     paths = [_resolved(p) for p in args.paths]
     if args.root is not None:
         root = _resolved(args.root)
     else:
-        root = Path.cwd().resolve()
-        if paths and not all(p == root or root in p.parents for p in paths):
-            common = Path(os.path.commonpath(paths))
-            root = common if common.is_dir() else common.parent
+        root = _resolved(os.getcwd())
+        inside = root.rstrip(os.sep) + os.sep
+        if paths and not all(p == root or p.startswith(inside) for p in paths):
+            common = os.path.commonpath(paths)
+            root = common if os.path.isdir(common) else os.path.dirname(common)
     return root, paths or [root]
 
 
@@ -215,7 +222,7 @@ def _compile_one(source: str, language: str) -> Pattern | int:
         return _fail(str(exc))
 
 
-def _plan_per_file(source: str, searcher: Searcher, paths: list[Path]) -> LanguagePlan | int:
+def _plan_per_file(source: str, searcher: Searcher, paths: list[str]) -> LanguagePlan | int:
     """Without --lang: each file in the language of its extension (languages the pattern does
     not parse in are skipped with a note). An exit code when it parses in none."""
     try:
@@ -256,7 +263,7 @@ def main(args: argparse.Namespace) -> int:
     searcher = Searcher(root, one_shot=True, ignore_parents="parent" not in args.no_ignore, globs=args.globs,
                         max_file_bytes=args.max_file_size, max_seconds=args.time_budget or None,
                         max_memory_bytes=args.memory_budget or None)
-    printer = Printer(style, searcher.root, sys.stdout.write)
+    printer = Printer(style, root, sys.stdout.write)
     try:
         if single is not None:
             plan = one_language(single)
@@ -291,7 +298,7 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
-             paths: list[Path], *, apply: bool) -> int:
+             paths: list[str], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
     from minitools.commands._write_staged import write_all_or_none
     from minitools.match import Template, TemplateError

@@ -7,12 +7,14 @@ parses in none (docs/tools.md, "ast_grep"). The CLI without --lang and the tools
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from minitools.match._budget import Budget
 from minitools.match._grammars import GrammarError, has_grammar
 from minitools.match._many_files import PathError, Searcher
+
+if TYPE_CHECKING:
+    from pathlib import Path
 from minitools.match._one_file import NodeMatch, SearchResult
 from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
 from minitools.match._walk import language_for_path
@@ -49,7 +51,7 @@ def one_language(pattern: Pattern) -> LanguagePlan:
     return LanguagePlan([(pattern, None)], [], [])
 
 
-def plan_languages(source: str, searcher: Searcher, paths: Sequence[Path]) -> LanguagePlan:
+def plan_languages(source: str, searcher: Searcher, paths: Sequence[str | Path]) -> LanguagePlan:
     """The files under `paths` grouped by the language of their extension, with the pattern
     compiled for each. Raises PatternError for a pattern refused in every language alike (said
     once, not once per language), UnknownLanguage for a file named explicitly whose extension
@@ -75,7 +77,7 @@ def plan_languages(source: str, searcher: Searcher, paths: Sequence[Path]) -> La
     return LanguagePlan(searches, files, skipped)
 
 
-def search_languages(searcher: Searcher, plan: LanguagePlan, paths: Sequence[Path], *,
+def search_languages(searcher: Searcher, plan: LanguagePlan, paths: Sequence[str | Path], *,
                      max_results: int | None = None, budget: Budget | None = None,
                      on_file: Callable[[str, list[NodeMatch]], None] | None = None) -> SearchResult:
     """Every match of the plan, files in search order across the languages, matches in

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import importlib.machinery
 import importlib.util
-import json
 import os
 import threading
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = [
     "GrammarError",
@@ -35,7 +36,9 @@ __all__ = [
 
 # vendored_grammars/ sits at the repository (or deployment) root, beside the package;
 # MINITOOLS_GRAMMARS points elsewhere for a deployment that ships its bundle apart.
-VENDORED_DIR = Path(os.environ.get("MINITOOLS_GRAMMARS") or Path(__file__).resolve().parents[2] / "vendored_grammars")
+# Paths here are strings (os.path): pathlib costs a search's start-up some milliseconds.
+VENDORED_DIR = os.environ.get("MINITOOLS_GRAMMARS") or os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__)))), "vendored_grammars")
 MANIFEST = "manifest.json"
 PACK = "tree-sitter-language-pack"
 
@@ -53,22 +56,27 @@ class GrammarSource(NamedTuple):
 
 @cache
 def _manifest() -> dict[str, dict[str, str]]:
-    path = VENDORED_DIR / MANIFEST
+    path = os.path.join(VENDORED_DIR, MANIFEST)
+    if not os.path.exists(path):  # no bundle: json stays unloaded
+        return {}
+    import json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
     except (OSError, ValueError):
         return {}
     return {entry["language"]: entry for entry in data.get("grammars", [])}
 
 
-def _pack_dir() -> Path | None:
+def _pack_dir() -> str | None:
     try:
         spec = importlib.util.find_spec("tree_sitter_language_pack")
     except (ImportError, ValueError):  # a broken or blocked install: as if absent
         return None
     if spec is None or not spec.submodule_search_locations:
         return None
-    return Path(next(iter(spec.submodule_search_locations)))
+    return str(next(iter(spec.submodule_search_locations)))
 
 
 def _pack_version() -> str | None:
@@ -80,10 +88,10 @@ def _pack_version() -> str | None:
         return None
 
 
-def _load_extension(language: str, path: Path) -> tree_sitter.Language:
+def _load_extension(language: str, path: str) -> tree_sitter.Language:
     # The pack's bindings are extension modules exporting PyInit_<language>; loading one
     # under a private package name keeps it out of the pack's namespace and sys.modules.
-    loader = importlib.machinery.ExtensionFileLoader(f"_minitools_grammar.{language}", str(path))
+    loader = importlib.machinery.ExtensionFileLoader(f"_minitools_grammar.{language}", path)
     spec = importlib.util.spec_from_file_location(f"_minitools_grammar.{language}", path, loader=loader)
     if spec is None:
         raise GrammarError(f"cannot load grammar {language!r} from {path}")
@@ -97,12 +105,12 @@ def load_language(language: str) -> tree_sitter.Language:
     """The tree-sitter Language for `language` (a language-pack id), vendored first."""
     entry = _manifest().get(language)
     if entry is not None:
-        path = VENDORED_DIR / entry["file"]
-        if path.exists():
+        path = os.path.join(VENDORED_DIR, entry["file"])
+        if os.path.exists(path):
             return _load_extension(language, path)
     pack_dir = _pack_dir()
-    binding = pack_dir / "bindings" / f"{language}.abi3.so" if pack_dir is not None else None
-    if binding is not None and binding.exists():
+    binding = os.path.join(pack_dir, "bindings", f"{language}.abi3.so") if pack_dir is not None else None
+    if binding is not None and os.path.exists(binding):
         # the binding itself: importing the pack would load three other grammars first
         return _load_extension(language, binding)
     try:
@@ -122,7 +130,8 @@ def available_languages() -> list[str]:
     names = set(_manifest())
     pack = _pack_dir()
     if pack is not None:
-        names.update(p.name.split(".")[0] for p in (pack / "bindings").glob("*.so"))
+        bindings = os.path.join(pack, "bindings")
+        names.update(n.split(".")[0] for n in (os.listdir(bindings) if os.path.isdir(bindings) else ()) if n.endswith(".so"))
         names.update({"csharp", "embeddedtemplate", "yaml"})
     return sorted(names)
 
@@ -133,16 +142,16 @@ def has_grammar(language: str) -> bool:
     return _locate(language) is not None
 
 
-def _locate(language: str) -> tuple[str, Path] | None:
+def _locate(language: str) -> tuple[str, str] | None:
     # where `language` loads from, without the pack's version: reading the installed
     # distributions' metadata costs a search's start-up some 20 ms
     entry = _manifest().get(language)
-    if entry is not None and (VENDORED_DIR / entry["file"]).exists():
-        return "vendored", VENDORED_DIR / entry["file"]
+    if entry is not None and os.path.exists(os.path.join(VENDORED_DIR, entry["file"])):
+        return "vendored", os.path.join(VENDORED_DIR, entry["file"])
     pack = _pack_dir()
     if pack is not None:
-        path = pack / "bindings" / f"{language}.abi3.so"
-        if path.exists() or language in {"csharp", "embeddedtemplate", "yaml"}:
+        path = os.path.join(pack, "bindings", f"{language}.abi3.so")
+        if os.path.exists(path) or language in {"csharp", "embeddedtemplate", "yaml"}:
             return "pack", path
     return None
 
@@ -154,8 +163,8 @@ def grammar_source(language: str) -> GrammarSource | None:
         return None
     origin, path = found
     if origin == "vendored":
-        return GrammarSource(language, origin, str(path), _manifest()[language].get("version"))
-    return GrammarSource(language, origin, str(path), _pack_version())
+        return GrammarSource(language, origin, path, _manifest()[language].get("version"))
+    return GrammarSource(language, origin, path, _pack_version())
 
 
 def _sha256(path: Path) -> str:
@@ -171,12 +180,15 @@ def _sha256(path: Path) -> str:
 def vendor_grammars(languages: list[str], dest: Path | None = None) -> list[dict[str, str]]:
     """Copy the compiled grammars of `languages` out of the installed pack into `dest`
     (default `vendored_grammars/`) and merge them into its manifest. Returns the entries written."""
-    import shutil  # vendoring only: kept off the search's start-up
+    import json  # vendoring only: these three are kept off the search's start-up
+    import shutil
+    from pathlib import Path
 
-    dest = dest or VENDORED_DIR
-    pack = _pack_dir()
-    if pack is None:
+    dest = Path(dest or VENDORED_DIR)
+    pack_dir = _pack_dir()
+    if pack_dir is None:
         raise GrammarError(f"{PACK} is not installed; install it to vendor grammars from it")
+    pack = Path(pack_dir)
     dest.mkdir(parents=True, exist_ok=True)
     manifest_path = dest / MANIFEST
     try:

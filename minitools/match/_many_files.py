@@ -11,8 +11,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tree_sitter
 
@@ -31,6 +30,9 @@ from minitools.match._outcome import FilesOutcome, merge
 from minitools.match._pattern import Pattern
 from minitools.match._pool import ShardPool, shard_of
 from minitools.match._walk import Globs, walk_files
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["Searcher", "PathError"]
 
@@ -102,7 +104,7 @@ class Searcher:
 
     def __init__(
         self,
-        root: Path,
+        root: str | Path,
         *,
         max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
@@ -128,8 +130,7 @@ class Searcher:
         `max_file_bytes`: larger files are skipped (counted as "oversized"); `max_seconds`
         and `max_memory_bytes`: where a search call stops, with what it found and a note
         (None: no bound; docs/tools.md, "Limits")."""
-        self.root = Path(os.path.realpath(root))
-        self._root = str(self.root)
+        self._root = os.path.realpath(root)
         self._prefix = self._root.rstrip(os.sep) + os.sep
         self.max_file_bytes = max_file_bytes
         self.max_seconds = max_seconds
@@ -147,8 +148,15 @@ class Searcher:
         self._pool: ShardPool | None = None
         if self.workers > 1 and not one_shot:
             # this process is shard 0; the pool runs the other workers - 1 shards
-            self._pool = ShardPool(self.root, self.workers - 1, max_file_bytes=max_file_bytes, cache_bytes=cache_bytes)
+            self._pool = ShardPool(self._root, self.workers - 1, max_file_bytes=max_file_bytes, cache_bytes=cache_bytes)
             weakref.finalize(self, self._pool.close)
+
+    @property
+    def root(self) -> Path:
+        """The search root, its real path."""
+        from pathlib import Path  # built when asked: the one-shot CLI never loads pathlib
+
+        return Path(self._root)
 
     def close(self) -> None:
         """Stop the shard workers, if any were started (idempotent); the cache stays usable."""
@@ -163,23 +171,24 @@ class Searcher:
 
     # paths ---------------------------------------------------------------------------
 
-    def _resolve(self, path: Path) -> str:
-        p = path if path.is_absolute() else self.root / path
-        real = os.path.realpath(p)
+    def _resolve(self, path: str | Path) -> str:
+        real = os.path.realpath(os.path.join(self._root, path))  # an absolute path stays itself
         if real != self._root and not real.startswith(self._prefix):
-            raise PathError(f'path "{path}" is outside the search root {self.root}')
+            raise PathError(f'path "{path}" is outside the search root {self._root}')
         if not os.path.exists(real):
-            raise PathError(f'path "{path}" does not exist under {self.root}')
+            raise PathError(f'path "{path}" does not exist under {self._root}')
         return real
 
-    def files(self, pattern: Pattern, paths: Sequence[Path] | None = None) -> list[Path]:
+    def files(self, pattern: Pattern, paths: Sequence[str | Path] | None = None) -> list[Path]:
         """The files a search of `paths` (default: the root) would look at, in order."""
+        from pathlib import Path
+
         return [Path(f) for f in self.collect(paths, pattern.language)]
 
-    def collect(self, paths: Sequence[Path] | None, language: str | None) -> list[str]:
+    def collect(self, paths: Sequence[str | Path] | None, language: str | None) -> list[str]:
         """The real paths of the files a search of `paths` (default: the root) looks at, in
         order: in folders, `language`'s files, or with None those of any known language."""
-        targets = [self._resolve(Path(p)) for p in paths] if paths else [self._root]
+        targets = [self._resolve(p) for p in paths] if paths else [self._root]
         out: list[str] = []
         seen: set[str] = set()
         for target in targets:
@@ -446,7 +455,7 @@ class Searcher:
     def search(
         self,
         pattern: Pattern,
-        paths: Sequence[Path] | None = None,
+        paths: Sequence[str | Path] | None = None,
         *,
         max_results: int | None = None,
         files: Sequence[str] | None = None,

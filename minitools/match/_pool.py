@@ -15,7 +15,6 @@ import struct
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from minitools.match._outcome import FilesOutcome, merge
@@ -59,7 +58,7 @@ def recv_message(stream: IO[bytes]) -> Any:
 class ShardPool:
     """N shard workers beside the calling process, which searches shard 0 itself."""
 
-    def __init__(self, root: Path, n: int, *, max_file_bytes: int, cache_bytes: int) -> None:
+    def __init__(self, root: str, n: int, *, max_file_bytes: int, cache_bytes: int) -> None:
         self.root = root
         self.n = n
         self.max_file_bytes = max_file_bytes
@@ -71,12 +70,12 @@ class ShardPool:
     def _start(self) -> None:
         import subprocess
 
-        package_parent = str(Path(__file__).resolve().parents[2])
+        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
         for _ in range(self.n):
             proc = subprocess.Popen(
-                [sys.executable, "-m", "minitools.match._shard_worker", str(self.root),
+                [sys.executable, "-m", "minitools.match._shard_worker", self.root,
                  str(self.max_file_bytes), str(self.cache_bytes // (self.n + 1))],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 env=env, start_new_session=True,

@@ -59,7 +59,7 @@ def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> Rul
         raise ToolError(f"{exc}; nothing was run.") from exc
 
 
-def scan_rule(searcher: Searcher, config: RuleConfig, target: Path, budget: Budget | None = None) -> RuleScan:
+def scan_rule(searcher: Searcher, config: RuleConfig, target: str | Path, budget: Budget | None = None) -> RuleScan:
     """The rule's findings in its language's files under `target`, until the budget (by
     default the searcher's: the time and memory one search call may spend) runs out."""
     budget = (budget or searcher.budget()).start()

@@ -8,7 +8,7 @@ import asyncio
 import difflib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -103,7 +103,7 @@ def _read_regular(path: Path) -> bytes | None:
         return handle.read()
 
 
-def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, targets: list[Path]) -> Proposal:
+def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, targets: Sequence[str | Path]) -> Proposal:
     """The files a rewrite would change. Each of the plan's patterns rewrites its own
     language's files.
 
