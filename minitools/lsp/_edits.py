@@ -52,16 +52,26 @@ def _offset(text: str, starts: list[int], pos: dict[str, Any], encoding: str) ->
     return begin + from_lsp_column(body, col, encoding)
 
 
+def _crlf(text: str) -> bool:
+    """Whether every line of `text` ends with CRLF (and at least one does)."""
+    crlf = text.count("\r\n")
+    return crlf > 0 and crlf == text.count("\n") == text.count("\r")
+
+
 def apply_text_edits(text: str, edits: list[dict[str, Any]], encoding: str, where: str = "") -> str:
-    """Apply LSP TextEdits (all relative to `text`); EditError when two overlap."""
+    """Apply LSP TextEdits (all relative to `text`); EditError when two overlap. In a text
+    whose lines all end with CRLF, the new text's bare LFs become CRLF, as an editor keeps a
+    document's line endings."""
     starts = _line_starts(text)
+    crlf = _crlf(text)
     spans = []
     for index, edit in enumerate(edits):
         rng = edit["range"]
         a, b = _offset(text, starts, rng["start"], encoding), _offset(text, starts, rng["end"], encoding)
         if b < a:
             raise EditError(f"edit {index} in {where} ends before it starts")
-        spans.append((a, b, index, edit.get("newText", "")))
+        new = edit.get("newText", "")
+        spans.append((a, b, index, re.sub(r"(?<!\r)\n", "\r\n", new) if crlf else new))
     spans.sort(key=lambda s: (s[0], s[1], s[2]))
     for prev, cur in itertools.pairwise(spans):
         if cur[0] < prev[1]:
@@ -92,7 +102,7 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
 
     def entry(path: Path) -> FileChange:
         if path not in state:
-            before = path.read_text(encoding="utf-8") if path.is_file() else None
+            before = _read(path)
             state[path] = FileChange(path, before, before)
         return state[path]
 
@@ -148,6 +158,14 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
     return [c for c in state.values() if c.after != c.before or c.operations]
 
 
+def _read(path: Path) -> str | None:
+    """The file's text as it is on disk, line endings included (None: not a file)."""
+    if not path.is_file():
+        return None
+    with open(path, encoding="utf-8", newline="") as fh:
+        return fh.read()
+
+
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -167,7 +185,7 @@ def apply_plan(changes: list[FileChange]) -> None:
     """Write `changes`: first check every file still holds what the plan read, then write
     each through a temp file and rename; on a failure restore what was written. EditError."""
     for change in changes:
-        now = change.path.read_text(encoding="utf-8") if change.path.is_file() else None
+        now = _read(change.path)
         if now != change.before:
             raise EditError(f"{change.path.name} changed on disk while the edit was prepared; nothing was written")
         mode = stat.S_IMODE(change.path.stat().st_mode) if now is not None else 0o200

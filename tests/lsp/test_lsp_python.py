@@ -99,6 +99,20 @@ async def test_rename_across_files(py_project: Path, run_factory: Any, server: s
     assert [(loc["file"], loc["line"]) for loc in r.data["locations"]] == [("b.py", 1)]
 
 
+async def test_rename_keeps_each_files_line_endings(py_project: Path, run_factory: Any, server: str) -> None:
+    # a.py written with CRLF, b.py with LF: each stays as it was, only the name changes
+    # (pylsp sends the whole file back with LF; basedpyright one edit per occurrence)
+    a = py_project / "a.py"
+    a.write_bytes(a.read_bytes().replace(b"\n", b"\r\n"))
+    run = run_factory(py_project, lsp_servers={"python": [server]})
+    r = await run.call("lsp_rename", {"file": "b.py", "line": 1, "symbol": "helper", "new_name": "twice"})
+    assert r.ok, r.text
+    a_bytes, b_bytes = a.read_bytes(), (py_project / "b.py").read_bytes()
+    assert b"helper" not in a_bytes and b"from b import twice\r\n" in a_bytes
+    assert a_bytes.count(b"\n") == a_bytes.count(b"\r\n") > 5
+    assert b_bytes.startswith(b"def twice(x: int) -> int:\n") and b"\r" not in b_bytes
+
+
 async def test_rename_with_emoji_before_the_symbol(py_project: Path, run_factory: Any, server: str) -> None:
     run = run_factory(py_project, lsp_servers={"python": [server]})
     r = await run.call("lsp_rename", {"file": "a.py", "line": 11, "symbol": "s)", "new_name": "text"})

@@ -78,6 +78,16 @@ def test_text_edits_and_overlap() -> None:
         apply_text_edits(text, overlapping, "utf-16")
 
 
+def test_text_edits_keep_a_crlf_documents_line_endings() -> None:
+    insert = [{"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "newText": "x = 1\ny = 2\n"}]
+    assert apply_text_edits("a\r\nb\r\n", insert, "utf-16") == "a\r\nx = 1\r\ny = 2\r\nb\r\n"
+    # new text already in CRLF stays as it is; a document with mixed endings is left to the server
+    crlf = [{**insert[0], "newText": "x = 1\r\n"}]
+    assert apply_text_edits("a\r\nb\r\n", crlf, "utf-16") == "a\r\nx = 1\r\nb\r\n"
+    assert apply_text_edits("a\r\nb\n", insert, "utf-16") == "a\r\nx = 1\ny = 2\nb\n"
+    assert apply_text_edits("a\nb\n", insert, "utf-16") == "a\nx = 1\ny = 2\nb\n"
+
+
 def test_both_edit_forms_and_resource_operations(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("old = 1\n")
     (tmp_path / "b.py").write_text("from a import old\n")
