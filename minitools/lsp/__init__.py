@@ -19,7 +19,7 @@ from minitools.lsp._catalog import (
 )
 from minitools.lsp._client import LSPClient, ServerGone, ServerStartError
 from minitools.lsp._documents import Document, path_to_uri, split_lines, uri_to_path
-from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, plan_workspace_edit
+from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, check_plan, plan_workspace_edit
 from minitools.lsp._positions import from_lsp_column, to_lsp_column
 from minitools.lsp._supervisor import Candidate, CheckerResult, NoServer, Supervisor
 
@@ -45,6 +45,7 @@ __all__ = [
     "FileChange",
     "apply_plan",
     "apply_text_edits",
+    "check_plan",
     "plan_workspace_edit",
     "from_lsp_column",
     "to_lsp_column",

@@ -19,7 +19,7 @@ from typing import Any
 from minitools.lsp._documents import uri_to_path
 from minitools.lsp._positions import from_lsp_column
 
-__all__ = ["EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits"]
+__all__ = ["EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
 
 
 class EditError(Exception):
@@ -162,8 +162,11 @@ def _read(path: Path) -> str | None:
     """The file's text as it is on disk, line endings included (None: not a file)."""
     if not path.is_file():
         return None
-    with open(path, encoding="utf-8", newline="") as fh:
-        return fh.read()
+    try:
+        with open(path, encoding="utf-8", newline="") as fh:
+            return fh.read()
+    except UnicodeDecodeError as exc:
+        raise EditError(f"{path.name} is not UTF-8 text (byte {exc.start}); nothing was written") from None
 
 
 def _write(path: Path, text: str) -> None:
@@ -181,9 +184,8 @@ def _write(path: Path, text: str) -> None:
         raise
 
 
-def apply_plan(changes: list[FileChange]) -> None:
-    """Write `changes`: first check every file still holds what the plan read, then write
-    each through a temp file and rename; on a failure restore what was written. EditError."""
+def check_plan(changes: list[FileChange]) -> None:
+    """EditError when a file no longer holds what the plan read, or is read-only."""
     for change in changes:
         now = _read(change.path)
         if now != change.before:
@@ -191,6 +193,12 @@ def apply_plan(changes: list[FileChange]) -> None:
         mode = stat.S_IMODE(change.path.stat().st_mode) if now is not None else 0o200
         if not mode & stat.S_IWUSR:  # as an editor would: a read-only file is not silently replaced
             raise EditError(f"{change.path.name} is read-only (mode {mode:o}); make it writable and try again; nothing was written")
+
+
+def apply_plan(changes: list[FileChange]) -> None:
+    """Write `changes`: first check them (`check_plan`), then write each through a temp file
+    and rename; on a failure restore what was written. EditError."""
+    check_plan(changes)
     done: list[FileChange] = []
     try:
         for change in changes:

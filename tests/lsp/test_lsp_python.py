@@ -131,6 +131,31 @@ async def test_rename_touching_a_read_only_file_writes_nothing(py_project: Path,
     assert (py_project / "a.py").stat().st_mode & 0o777 == 0o444
 
 
+async def test_rename_refuses_a_folder_swapped_for_a_symlink_before_the_write(
+    py_project: Path, run_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # sub/c.py uses helper; while the rename waits for the diagnostics baseline, sub/ becomes
+    # a symlink to a folder outside the root holding the same c.py: nothing may be written there
+    (py_project / "sub").mkdir()
+    (py_project / "sub" / "c.py").write_text("from b import helper\n\nhelper(2)\n")
+    outside = py_project.parent / "outside"
+    outside.mkdir()
+    before = {p: p.read_bytes() for p in (py_project / "a.py", py_project / "b.py")}
+    from minitools.tools.lsp._written import WriteDiagnostics
+
+    async def swap(self: Any, paths: Any) -> None:
+        (py_project / "sub").rename(py_project / "sub_real")
+        (outside / "c.py").write_bytes((py_project / "sub_real" / "c.py").read_bytes())
+        (py_project / "sub").symlink_to(outside, target_is_directory=True)
+
+    monkeypatch.setattr(WriteDiagnostics, "before_write", swap)
+    run = run_factory(py_project, lsp_servers={"python": ["basedpyright"]})
+    r = await run.call("lsp_rename", {"file": "b.py", "line": 1, "symbol": "helper", "new_name": "twice"})
+    assert not r.ok and "is now a symlink" in r.text and "No file was written" in r.text, r.text
+    assert (outside / "c.py").read_text() == "from b import helper\n\nhelper(2)\n"
+    assert {p: p.read_bytes() for p in before} == before
+
+
 async def test_rename_that_changes_nothing_is_an_error(py_project: Path, run_factory: Any, server: str) -> None:
     run = run_factory(py_project, lsp_servers={"python": [server]})
     before = (py_project / "a.py").read_text()

@@ -88,6 +88,15 @@ def test_text_edits_keep_a_crlf_documents_line_endings() -> None:
     assert apply_text_edits("a\nb\n", insert, "utf-16") == "a\nx = 1\ny = 2\nb\n"
 
 
+def test_an_edit_to_a_file_that_is_not_utf8_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / "latin.py").write_bytes(b"name = 'caf\xe9'\n")
+    edit = {"changes": {path_to_uri(tmp_path / "latin.py"): [
+        {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 4}}, "newText": "label"}]}}
+    with pytest.raises(EditError, match=r"latin.py is not UTF-8 text \(byte 11\); nothing was written"):
+        plan_workspace_edit(edit, "utf-16", top=tmp_path)
+    assert (tmp_path / "latin.py").read_bytes() == b"name = 'caf\xe9'\n"
+
+
 def test_both_edit_forms_and_resource_operations(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("old = 1\n")
     (tmp_path / "b.py").write_text("from a import old\n")

@@ -27,8 +27,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, Supervisor, apply_plan, path_to_uri, plan_workspace_edit
+from minitools.lsp import EditError, FileChange, Supervisor, apply_plan, check_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
+from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
@@ -221,10 +222,14 @@ class LSPFamily:
         # the files' diagnostics before the rename, so that only what it broke is reported
         await self.record.before_write([str(c.path) for c in plan if c.after is not None])
         try:
-            apply_plan(plan)
-        except EditError as exc:
+            _write_plan(plan, self.ctx.root, self.ctx.relpath)
+        except (EditError, StaleEdit, UnsafeEdit) as exc:
             raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
                             "No file was written; call lsp_rename again.", data={"server": client.spec.id}) from None
+        except WriteFailed as exc:
+            kept = f"; could not restore {', '.join(exc.unrestored)}" if exc.unrestored else "; every file was restored"
+            raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" failed writing {exc.display} '
+                            f"({exc.error.strerror or exc.error}){kept}.", data={"server": client.spec.id}) from None
         written = [c.path for c in plan if c.after is not None]
         # `written` syncs and saves each file itself, after taking what the server had
         # published before as the baseline; renamed-away and deleted files are closed here
@@ -243,3 +248,18 @@ class LSPFamily:
         text += "\n\n" + diagnostics.text  # what was found, or that the files were checked and are clean, or why not
         return ToolResult(ok=True, text=text, data={"server": client.spec.id, "files": files, "edits": total,
                                                     "diagnostics": diagnostics.to_json()})
+
+
+def _write_plan(plan: list[FileChange], root: Path, relpath: Callable[[Path], str]) -> None:
+    """Write a rename's changes, all or none. Text edits to existing files are written as
+    `resolve` accepts an edit: each file reached from the root through folders opened one by
+    one without following a symlink, written by its folder's descriptor (a folder swapped for
+    a symlink meanwhile is refused, not followed). A plan that creates, renames or deletes
+    files goes through `apply_plan`, by path."""
+    if any(c.operations or c.before is None or c.after is None for c in plan):
+        apply_plan(plan)
+        return
+    check_plan(plan)  # read-only or changed files refused first, with the lsp's own words
+    files = [StagedFile(c.path, relpath(c.path), (c.before or "").encode("utf-8"), (c.after or "").encode("utf-8"), c.edits)
+             for c in plan]
+    EditStore.commit(StagedEdit("lsp_rename", files, ""), root)
