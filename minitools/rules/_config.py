@@ -152,6 +152,7 @@ def read_config(
     if severity not in SEVERITIES:
         raise RuleError(f"{where}.severity: expected one of {', '.join(SEVERITIES)}, got {shown(severity)}")
     transforms = read_transforms(obj.get("transform"), f"{where}.transform")
+    _check_sources(transforms, _bound_names([rule, *constraints.values()]), f"{where}.transform")
     fix = read_fix(obj.get("fix"), f"{where}.fix", reader.standalone)
     rewriters = _read_rewriters(obj.get("rewriters"), f"{where}.rewriters", lang, reader.utils)
     _check_rewrites(transforms, rewriters, f"{where}.transform")
@@ -226,6 +227,17 @@ def _bound_names(rules: list[Rule]) -> set[str]:
     return names
 
 
+def _check_sources(transforms: list[Transform], bound: set[str], where: str) -> None:
+    """Refuse a transformation whose source no pattern of the rule captures and no other
+    transformation makes (ast-grep refuses such a rule too): it would always be empty."""
+    made = {t.name for t in transforms}
+    for t in transforms:
+        if t.source not in bound and t.source not in made:
+            known = ", ".join(f"${n}" for n in sorted(bound | made - {t.name})) or "none"
+            raise RuleError(f"{where}.{t.name}: its source ${t.source} is not a metavariable of the rule "
+                            f"(those are: {known}); read one the rule's patterns capture")
+
+
 def _read_constraints(reader: RuleReader, value: Any, where: str) -> dict[str, Rule]:
     constraints: dict[str, Rule] = {}
     if value is None:
@@ -264,6 +276,7 @@ def _read_rewriters(value: Any, where: str, language: str, utils: dict[str, Rule
         constraints = _read_constraints(reader, body.get("constraints"), f"{here}.constraints")
         reader.resolve()
         transforms = read_transforms(body.get("transform"), f"{here}.transform")
+        _check_sources(transforms, _bound_names([rule, *constraints.values()]), f"{here}.transform")
         fix = read_fix(body["fix"], f"{here}.fix", reader.standalone)
         if fix is None:
             raise RuleError(f"{here}.fix: expected the replacement text (a template, or an object with template)")

@@ -123,7 +123,7 @@ def _config(**extra: object) -> dict[str, object]:
      'rule.transform.B.rewrite.rewriters: no rewriter "nope" (defined: num)'),
     (_config(transform={"B": _rewrite("$A", ["num"])}),
      'rule.transform.B.rewrite.rewriters: no rewriter "num" (defined: none: add a rewriters list beside rule)'),
-    (_config(rewriters=[NUMBER, {"id": "r2", "rule": {"kind": "array"}, "fix": "[]",
+    (_config(rewriters=[NUMBER, {"id": "r2", "rule": {"pattern": "[$A]"}, "fix": "[]",
                                  "transform": {"X": _rewrite("$A", ["gone"])}}], transform={"B": _rewrite("$A", ["num"])}),
      'rule.rewriters[1].transform.X.rewrite.rewriters: no rewriter "gone" (defined: num, r2)'),
     (_config(transform={"B": {"substring": {"source": "$C"}}, "C": {"substring": {"source": "$B"}}}),
@@ -139,6 +139,11 @@ def _config(**extra: object) -> dict[str, object]:
      'rule.rewriters[0].rule.kind: "nothing_like_this" is not a node kind of javascript'),
     (_config(rewriters=[NUMBER], transform={"B": {"rewrite": {"source": "$A", "rewriters": "num"}}}),
      "rule.transform.B.rewrite.rewriters: expected a list of rewriter ids"),
+    # a source nothing captures: ast-grep 0.51.1 refuses these too ("Undefined meta var")
+    (_config(transform={"B": {"substring": {"source": "$X"}}}),
+     "rule.transform.B: its source $X is not a metavariable of the rule (those are: $A)"),
+    (_config(rewriters=[{"id": "r2", "rule": {"kind": "array"}, "fix": "[$X]", "transform": {"X": {"substring": {"source": "$A"}}}}]),
+     "rule.rewriters[0].transform.X: its source $A is not a metavariable of the rule (those are: none)"),
 ])
 def test_bad_rewriters_are_refused_by_key(config: dict[str, object], expected: str) -> None:
     with pytest.raises(RuleError) as err:
