@@ -19,6 +19,9 @@ __all__ = ["YamlError", "load_documents", "load_one"]
 
 
 MAX_DEPTH = 200  # nesting levels of collections (the loader reads them recursively)
+# values a document holds once its aliases are expanded (ast-grep 0.51.1 stops at 250,000 too):
+# an alias shares what its anchor names, but whatever walks the result walks every copy
+MAX_VALUES = 250_000
 
 
 class YamlError(ValueError):
@@ -102,6 +105,8 @@ class _Loader:
     def __init__(self, source: bytes) -> None:
         self.depth = 0  # collections open around the node being read
         self.anchors: dict[str, Any] = {}
+        self.sizes: dict[str, int] = {}  # anchor -> values its value holds, aliases expanded
+        self.values = 0  # values read so far, aliases expanded
         self.source = source
         self.lines = source.decode("utf-8").split("\n")
 
@@ -117,15 +122,23 @@ class _Loader:
                     continue
                 else:
                     inner = c
+            before = self.values
             result = None if inner is None else self.value(inner)
             if anchor is not None:
                 self.anchors[anchor] = result
+                self.sizes[anchor] = self.values - before
             return result
         if kind == "alias":
             name = _text(node)[1:]
             if name not in self.anchors:
                 raise YamlError(f'alias "*{name}" at line {node.start_point[0] + 1} names no anchor')
+            self.values += self.sizes[name]
+            if self.values > MAX_VALUES:
+                raise YamlError(f'alias "*{name}" at line {node.start_point[0] + 1}: with its aliases expanded the YAML '
+                                f"holds more than {MAX_VALUES:,} values; rule files need far fewer (name a repeated "
+                                "rule once, as a utility, and use matches)")
             return self.anchors[name]
+        self.values += 1
         if kind in ("block_mapping", "flow_mapping", "block_sequence", "flow_sequence"):
             self.depth += 1
             try:

@@ -98,3 +98,17 @@ def test_hostile_nesting_is_refused_clearly() -> None:
 
     with pytest.raises(RuleError, match="rules nest deeper than 60 levels"):
         read_config({"language": "python", "rule": rule})
+
+
+def test_aliases_that_multiply_are_refused_before_anything_walks_them() -> None:
+    # nine levels of ten aliases each: 10^9 rules once expanded (a scan of it ran past 30 s and
+    # 1.5 GB before); refused on reading, as ast-grep refuses it, naming where
+    lines = ["id: bomb", "language: python", "utils:", "  u0: &r0 {pattern: print($A)}"]
+    lines += [f"  u{k}: &r{k} {{any: [{', '.join([f'*r{k - 1}'] * 10)}]}}" for k in range(1, 9)]
+    text = "\n".join([*lines, "rule: *r8", ""])
+    with pytest.raises(RuleError, match=r'alias "\*r4" at line 9: with its aliases expanded the YAML holds more than '
+                                        r"250,000 values; rule files need far fewer"):
+        load_rule_text(text, "bomb.yml")
+    # the same anchors used a few times read as written, each alias the value it names
+    doc = load_documents("a: &x {k: [1, 2]}\nb: [*x, *x]\n")[0]
+    assert doc == {"a": {"k": [1, 2]}, "b": [{"k": [1, 2]}, {"k": [1, 2]}]}
