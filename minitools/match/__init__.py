@@ -33,7 +33,7 @@ from minitools.match._grammars import (
 )
 from minitools.match._ladder import ladder_for
 from minitools.match._many_files import PathError, Searcher
-from minitools.match._matcher import MetaVarEnv, match_in_env
+from minitools.match._matcher import MetaVarEnv, match_in_env, tick
 from minitools.match._one_file import (
     DEFAULT_MAX_FILE_BYTES,
     Capture,
@@ -122,6 +122,7 @@ __all__ = [
     "render",
     "search_languages",
     "vendor_grammars",
+    "tick",
     "watched",
 ]
 

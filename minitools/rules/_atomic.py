@@ -9,6 +9,7 @@ import tree_sitter
 
 from minitools.match import MetaVarEnv, Pattern, PNode, match_at_strictness, match_in_env
 from minitools.rules import _hidden as nav
+from minitools.rules._regex import Regex
 from minitools.rules._rule import GENERATION, Kinds, Rule, Traced
 
 __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", "required_literal"]
@@ -94,16 +95,18 @@ class KindRule(Rule):
 
 
 class RegexRule(Rule):
-    """The node's text holds a match of the expression (anywhere in it)."""
+    """The node's text holds a match of the expression (anywhere in it), found in time linear
+    in the text (`_regex`)."""
 
-    __slots__ = ("regex",)
+    __slots__ = ("regex", "_search")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
+        self._search = Regex(regex).search
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         text = (node.text or b"").decode("utf-8", errors="replace")
-        return env if self.regex.search(text) else None
+        return env if self._search(text) else None
 
     def tokens(self) -> frozenset[bytes]:
         word = required_literal(self.regex)

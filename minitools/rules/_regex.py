@@ -1,0 +1,315 @@
+"""A rule's `regex`, searched in time linear in the text (docs/tools.md, "Rules").
+
+ast-grep's regexes are Rust's, which run in linear time; Python's `re` backtracks, so a
+regex such as `^(a+)+$` takes exponential time on a 31-character identifier, and `.*foo.*bar`
+quadratic time on a large node (a 1 MiB file: minutes), holding the interpreter all the while.
+`Regex.search` uses `re` where that cannot happen (no unbounded repetition, or a short text and
+no repetition inside a repetition or around a choice) and otherwise runs the same expression
+as a set of states stepped once per character (each state at most once per step), watched by
+the search budget. Both give `re.search`'s answer: the states follow `re`'s own reading of the
+expression (its parser), with its meaning of `^ $ \\b . \\d \\w \\s` and the case-insensitive flag.
+An expression with what Rust's regexes lack (back-references, look-around) stays on `re`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from re import _constants as C  # type: ignore[attr-defined]  # re's own reader and its names
+from re import _parser  # type: ignore[attr-defined]
+from typing import Any
+
+from minitools.match import tick
+
+__all__ = ["Regex"]
+
+SHORT_TEXT = 4096  # characters `re` may take on with single repetitions (quadratic at worst)
+MAX_STATES = 20_000  # a counted repetition unrolled past this stays on `re`
+
+_CHAR, _SPLIT, _JUMP, _ASSERT, _MATCH = range(5)
+Test = Callable[[str], bool]
+
+
+class _Unsupported(Exception):
+    """What the states do not do (back-references, look-around, a huge counted repetition)."""
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def _category(cat: Any, ascii_only: bool) -> Test:
+    if cat in (C.CATEGORY_DIGIT, C.CATEGORY_NOT_DIGIT):
+        test: Test = (lambda ch: "0" <= ch <= "9") if ascii_only else str.isdecimal
+    elif cat in (C.CATEGORY_SPACE, C.CATEGORY_NOT_SPACE):
+        test = (lambda ch: ch in " \t\n\r\f\v") if ascii_only else str.isspace
+    elif cat in (C.CATEGORY_WORD, C.CATEGORY_NOT_WORD):
+        test = (lambda ch: ch.isascii() and _word(ch)) if ascii_only else _word
+    else:
+        raise _Unsupported(str(cat))
+    if cat in (C.CATEGORY_NOT_DIGIT, C.CATEGORY_NOT_SPACE, C.CATEGORY_NOT_WORD):
+        return lambda ch: not test(ch)
+    return test
+
+
+def _folds(ch: str) -> set[str]:
+    return {ch, ch.lower(), ch.upper()}
+
+
+class _Program:
+    """The expression as states: CHAR (a test, then `out`), SPLIT (both ways), JUMP, ASSERT
+    (a position test), MATCH."""
+
+    def __init__(self) -> None:
+        self.kind: list[int] = []
+        self.arg: list[Any] = []
+        self.out: list[int] = []
+        self.alt: list[int] = []
+
+    def add(self, kind: int, arg: Any = None) -> int:
+        if len(self.kind) >= MAX_STATES:
+            raise _Unsupported("too many states")
+        self.kind.append(kind)
+        self.arg.append(arg)
+        self.out.append(-1)
+        self.alt.append(-1)
+        return len(self.kind) - 1
+
+    # A fragment is (first state, [(state, "out" | "alt")] left to point at what follows).
+    def seq(self, items: Any, flags: int) -> tuple[int, list[tuple[int, str]]]:
+        start = self.add(_JUMP)
+        ends = [(start, "out")]
+        for op, av in items:
+            first, outs = self.item(op, av, flags)
+            self.patch(ends, first)
+            ends = outs
+        return start, ends
+
+    def patch(self, ends: list[tuple[int, str]], to: int) -> None:
+        for state, which in ends:
+            (self.out if which == "out" else self.alt)[state] = to
+
+    def char(self, test: Test) -> tuple[int, list[tuple[int, str]]]:
+        s = self.add(_CHAR, test)
+        return s, [(s, "out")]
+
+    def item(self, op: Any, av: Any, flags: int) -> tuple[int, list[tuple[int, str]]]:
+        fold = bool(flags & C.SRE_FLAG_IGNORECASE)
+        if op is C.LITERAL or op is C.NOT_LITERAL:
+            chars = _folds(chr(av)) if fold else {chr(av)}
+            if op is C.LITERAL:
+                return self.char(chars.__contains__)
+            return self.char(lambda ch: ch not in chars)
+        if op is C.ANY:
+            return self.char((lambda ch: True) if flags & C.SRE_FLAG_DOTALL else (lambda ch: ch != "\n"))
+        if op is C.IN:
+            return self.char(self.charset(av, flags))
+        if op is C.AT:
+            s = self.add(_ASSERT, (av, flags))
+            return s, [(s, "out")]
+        if op is C.SUBPATTERN:
+            _group, add, remove, body = av
+            return self.seq(body, (flags | add) & ~remove)
+        if op is C.BRANCH:
+            start = self.add(_JUMP)
+            ends: list[tuple[int, str]] = []
+            prev = None
+            for alternative in av[1]:
+                first, outs = self.seq(alternative, flags)
+                split = self.add(_SPLIT)
+                self.out[split] = first
+                if prev is None:
+                    self.out[start] = split
+                else:
+                    self.alt[prev] = split
+                prev = split
+                ends += outs
+            assert prev is not None
+            self.kind[prev] = _JUMP  # the last alternative needs no choice
+            return start, ends
+        if op is C.MAX_REPEAT or op is C.MIN_REPEAT:
+            low, high, body = av
+            start = self.add(_JUMP)
+            ends = [(start, "out")]
+            for _ in range(low):
+                first, outs = self.seq(body, flags)
+                self.patch(ends, first)
+                ends = outs
+            if high is C.MAXREPEAT:
+                loop = self.add(_SPLIT)
+                self.patch(ends, loop)
+                first, outs = self.seq(body, flags)
+                self.out[loop] = first
+                self.patch(outs, loop)
+                return start, [(loop, "alt")]
+            optional: list[tuple[int, str]] = []
+            for _ in range(high - low):
+                split = self.add(_SPLIT)
+                self.patch(ends, split)
+                first, outs = self.seq(body, flags)
+                self.out[split] = first
+                optional.append((split, "alt"))
+                ends = outs
+            return start, ends + optional
+        raise _Unsupported(str(op))  # back-references, look-around, atomic groups
+
+    def charset(self, items: Any, flags: int) -> Test:
+        fold = bool(flags & C.SRE_FLAG_IGNORECASE)
+        ascii_only = bool(flags & C.SRE_FLAG_ASCII)
+        negate = False
+        chars: set[str] = set()
+        ranges: list[tuple[int, int]] = []
+        tests: list[Test] = []
+        for op, av in items:
+            if op is C.NEGATE:
+                negate = True
+            elif op is C.LITERAL:
+                chars |= _folds(chr(av)) if fold else {chr(av)}
+            elif op is C.RANGE:
+                ranges.append(av)
+            elif op is C.CATEGORY:
+                tests.append(_category(av, ascii_only))
+            else:
+                raise _Unsupported(str(op))
+
+        def within(ch: str) -> bool:
+            if ch in chars or any(t(ch) for t in tests):
+                return True
+            codes = {ord(c) for c in _folds(ch)} if fold else {ord(ch)}
+            return any(lo <= code <= hi for lo, hi in ranges for code in codes)
+
+        return (lambda ch: not within(ch)) if negate else within
+
+
+def _holds(at: Any, flags: int, text: str, p: int) -> bool:
+    n = len(text)
+    if at is C.AT_BEGINNING:
+        return p == 0 or (bool(flags & C.SRE_FLAG_MULTILINE) and text[p - 1] == "\n")
+    if at is C.AT_BEGINNING_STRING:
+        return p == 0
+    if at is C.AT_END:
+        if flags & C.SRE_FLAG_MULTILINE:
+            return p == n or text[p] == "\n"
+        return p == n or (p == n - 1 and text[p] == "\n")
+    if at is C.AT_END_STRING:
+        return p == n
+    if at in (C.AT_BOUNDARY, C.AT_NON_BOUNDARY):
+        if n == 0:
+            return False  # re's: neither holds in an empty text
+        word: Test = (lambda ch: ch.isascii() and _word(ch)) if flags & C.SRE_FLAG_ASCII else _word
+        before = p > 0 and word(text[p - 1])
+        after = p < n and word(text[p])
+        return (before != after) == (at is C.AT_BOUNDARY)
+    raise _Unsupported(str(at))
+
+
+def _varies(items: Any) -> bool:
+    """Whether the expression holds a repetition or a choice (through its groups)."""
+    for op, av in items:
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT, C.BRANCH):
+            return True
+        if op is C.SUBPATTERN and _varies(av[3]):
+            return True
+    return False
+
+
+def _shape(items: Any) -> tuple[bool, bool]:
+    """(whether the expression repeats without bound anywhere, whether a repetition holds
+    another repetition or a choice: where backtracking can take exponential time)."""
+    unbounded = nested = False
+    for op, av in items:
+        if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            _low, high, body = av
+            inner_unbounded, inner_nested = _shape(body)
+            unbounded = unbounded or high is C.MAXREPEAT or inner_unbounded
+            nested = nested or inner_nested or (high > 1 and _varies(body))
+        elif op is C.SUBPATTERN:
+            u, n = _shape(av[3])
+            unbounded, nested = unbounded or u, nested or n
+        elif op is C.BRANCH:
+            for alternative in av[1]:
+                u, n = _shape(alternative)
+                unbounded, nested = unbounded or u, nested or n
+    return unbounded, nested
+
+
+class Regex:
+    """A compiled rule regex: `search(text)` is `bool(re.search(...))`, in linear time."""
+
+    __slots__ = ("pattern", "_program", "_start", "_safe", "_short_only")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        unbounded, nested = _shape(list(parsed))
+        self._safe = not unbounded  # `re` is linear enough with no unbounded repetition
+        self._short_only = not nested  # ... or with single ones, on a short text
+        # what Rust's regexes lack stays on `re` (no program)
+        self._program, self._start = (None, -1) if self._safe else _compile(parsed)
+
+    def search(self, text: str) -> bool:
+        program = self._program
+        if program is None or self._safe or (self._short_only and len(text) <= SHORT_TEXT):
+            return self.pattern.search(text) is not None
+        return _run(program, self._start, text)
+
+    def search_by_states(self, text: str) -> bool | None:
+        """`search` by the states whatever the text (None: the expression stays on `re`)."""
+        program, start = self._program, self._start
+        if program is None:
+            program, start = _compile(_parser.parse(self.pattern.pattern, self.pattern.flags))
+        return None if program is None else _run(program, start, text)
+
+
+def _compile(parsed: Any) -> tuple[_Program | None, int]:
+    """The states of a parsed expression and the first one; (None, -1) for what they do not do."""
+    try:
+        program = _Program()
+        start, ends = program.seq(list(parsed), parsed.state.flags)
+        program.patch(ends, program.add(_MATCH))
+    except _Unsupported:
+        return None, -1
+    return program, start
+
+
+def _run(program: _Program, start: int, text: str) -> bool:
+    kind, arg, out, alt = program.kind, program.arg, program.out, program.alt
+    n = len(text)
+
+    def close(states: list[int], p: int) -> list[int] | None:
+        """The CHAR states reachable from `states` at position `p` without reading; None
+        when MATCH is."""
+        seen: set[int] = set()
+        stack = list(states)
+        chars: list[int] = []
+        while stack:
+            s = stack.pop()
+            if s in seen:
+                continue
+            seen.add(s)
+            k = kind[s]
+            if k == _CHAR:
+                chars.append(s)
+            elif k == _MATCH:
+                return None
+            elif k == _JUMP:
+                stack.append(out[s])
+            elif k == _SPLIT:
+                stack.append(alt[s])
+                stack.append(out[s])
+            elif _holds(arg[s][0], arg[s][1], text, p):
+                stack.append(out[s])
+        return chars
+
+    current = close([start], 0)
+    if current is None:
+        return True
+    for p in range(n):
+        tick()
+        ch = text[p]
+        following = [out[s] for s in current if arg[s](ch)]
+        following.append(start)  # a match may begin at the next position too
+        current = close(following, p + 1)
+        if current is None:
+            return True
+    return False
