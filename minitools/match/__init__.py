@@ -33,7 +33,7 @@ from minitools.match._grammars import (
 )
 from minitools.match._ladder import ladder_for
 from minitools.match._many_files import PathError, Searcher
-from minitools.match._matcher import MetaVarEnv, match_in_env, tick
+from minitools.match._matcher import MetaVarEnv, match_in_env
 from minitools.match._one_file import (
     DEFAULT_MAX_FILE_BYTES,
     Capture,
@@ -54,6 +54,7 @@ from minitools.match._pattern import (
     compile_pattern,
     parser_for,
 )
+from minitools.match._regex import Regex
 from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
 
 if TYPE_CHECKING:
@@ -122,8 +123,8 @@ __all__ = [
     "render",
     "search_languages",
     "vendor_grammars",
-    "tick",
     "watched",
+    "Regex",
 ]
 
 

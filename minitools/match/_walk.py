@@ -11,6 +11,8 @@ import os
 import re
 from collections.abc import Iterable
 
+from minitools.match._regex import Regex
+
 __all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "LANGUAGE_NAMES", "Globs", "glob_regex", "language_for_path", "language_named",
            "walk_files"]
 
@@ -108,7 +110,7 @@ class _Ignore:
 
     def __init__(self, base: str, lines: Iterable[str]) -> None:
         self.prefix = base.rstrip(os.sep) + os.sep
-        self.rules: list[tuple[re.Pattern[str], bool, bool]] = []
+        self.rules: list[tuple[Regex, bool, bool]] = []
         for raw in lines:
             line = raw.rstrip("\n").rstrip()
             if not line or line.startswith("#"):
@@ -122,7 +124,9 @@ class _Ignore:
             line = line.lstrip("/")
             rx = glob_regex(line)
             rx = f"^{rx}$" if anchored else f"^(?:.*/)?{rx}$"
-            self.rules.append((re.compile(rx), negated, dir_only))
+            # a glob's `*`s are repetitions a backtracking match can take exponential time over
+            # (a hostile `*a*a*a*a*a*a*a*a*a*a*b` hung a walk): linear beyond three of them
+            self.rules.append((Regex(re.compile(rx), backtracking=3), negated, dir_only))
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True ignored, False re-included, None no opinion."""
@@ -135,7 +139,7 @@ class _Ignore:
         for rx, negated, dir_only in self.rules:
             if dir_only and not is_dir:
                 continue
-            if rx.match(rel):
+            if rx.search(rel):  # anchored at both ends
                 verdict = not negated
         return verdict
 

@@ -7,9 +7,8 @@ import re
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv, Pattern, PNode, match_at_strictness, match_in_env
+from minitools.match import MetaVarEnv, Pattern, PNode, Regex, match_at_strictness, match_in_env
 from minitools.rules import _hidden as nav
-from minitools.rules._regex import Regex
 from minitools.rules._rule import GENERATION, Kinds, Rule, Traced
 
 __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", "required_literal"]

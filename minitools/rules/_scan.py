@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, glob_regex, node_match, parser_for, watched
+from minitools.match import Budget, MetaVarEnv, NodeMatch, Regex, glob_regex, node_match, parser_for, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
 from minitools.rules._hidden import WALK, begin_file
@@ -52,10 +52,12 @@ _METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
 
 class _Globs:
     def __init__(self, globs: Sequence[str]) -> None:
-        self.regex = re.compile("|".join(f"(?:{glob_regex(g.removeprefix('./'))})" for g in globs)) if globs else None
+        # linear beyond a few `*`s: a hostile glob cannot hang a scan (match/_regex.py)
+        either = "|".join(f"(?:{glob_regex(g.removeprefix('./'))})" for g in globs)
+        self.regex = Regex(re.compile(f"^(?:{either})\\Z"), backtracking=3) if globs else None
 
     def hits(self, path: str) -> bool:
-        return self.regex is not None and self.regex.fullmatch(path) is not None
+        return self.regex is not None and self.regex.search(path)
 
 
 class RuleSet:

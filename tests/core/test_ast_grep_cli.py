@@ -128,6 +128,24 @@ def test_globs_choose_the_files_as_ast_grep_does(project: Path, globs: list[str]
     assert spans_ours(mine.stdout) == spans_theirs(ref.stdout)
 
 
+def test_a_hostile_ignore_file_ignores_as_ast_grep_does(project: Path) -> None:
+    # ten `*`s a backtracking match splits 120 characters over in every way (the walk hung);
+    # and a pattern with four, matched by states: the same files ignored as ast-grep ignores
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    (project / ".gitignore").write_text("*a*a*a*a*a*a*a*a*a*a*b\n**/app/**/z*/*.py\n")
+    (project / ("a" * 120 + ".py")).write_text("print(1)\n")
+    (project / ("a" * 10 + "b")).mkdir()  # a folder the first pattern ignores
+    (project / ("a" * 10 + "b") / "x.py").write_text("print(2)\n")
+    (project / "app" / "x" / "zz").mkdir(parents=True)
+    (project / "app" / "x" / "zz" / "q.py").write_text("print(3)\n")
+    mine = ours("print($A)", ".", "--json", cwd=project)
+    ref = theirs("-p", "print($A)", ".", "--json=stream", cwd=project)
+    assert mine.returncode == ref.returncode == 0, mine.stderr
+    found = spans_ours(mine.stdout)
+    assert found == spans_theirs(ref.stdout)
+    assert ("a" * 120 + ".py", 0, 8) in found and not any(f.startswith(("aaaaaaaaaab/", "app/x/zz/")) for f, _, _ in found)
+
+
 @pytest.mark.parametrize("flags", [["-A", "1"], ["-B", "2"], ["-C", "1"], ["-C", "3"], ["-A", "0"], ["-B", "1", "-A", "2"],
                                    ["-C", "1", "--color", "always"], ["-A", "2", "--color=always"]])
 def test_context_lines_as_ast_grep_prints_them(project: Path, flags: list[str]) -> None:

@@ -22,8 +22,10 @@ def test_public_surface_is_pinned() -> None:
         "line_tree", "FilesOutcome", "fork_available", "forked_search",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
-        # a rule scan's budget, watched inside a match (and by a rule's regex: `tick`)
-        "watched", "tick",
+        # a rule scan's budget, watched inside a match
+        "watched",
+        # regexes in linear time (a rule's regex, ignore-file globs)
+        "Regex",
         # a language as callers name it ("TypeScript", "ts", "C++")
         "language_named", "LANGUAGE_NAMES",
     ])

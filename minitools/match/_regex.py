@@ -1,12 +1,14 @@
-"""A rule's `regex`, searched in time linear in the text (docs/tools.md, "Rules").
+"""Regular expressions searched in time linear in the text: a rule's `regex` (docs/tools.md,
+"Rules") and the globs of ignore files (a repository's `.gitignore` is input too).
 
 ast-grep's regexes are Rust's, which run in linear time; Python's `re` backtracks, so a
-regex such as `^(a+)+$` takes exponential time on a 31-character identifier, and `.*foo.*bar`
+regex such as `^(a+)+$` takes exponential time on a 31-character identifier, `.*a.*a.*a.*b`
+time growing with the text's length to the power of its repetitions, and `.*foo.*bar`
 quadratic time on a large node (a 1 MiB file: minutes), holding the interpreter all the while.
-`Regex.search` uses `re` where that cannot happen (no unbounded repetition, or a short text and
-no repetition inside a repetition or around a choice) and otherwise runs the same expression
-as a set of states stepped once per character (each state at most once per step), watched by
-the search budget. Both give `re.search`'s answer: the states follow `re`'s own reading of the
+`Regex.search` uses `re` where that cannot happen (no unbounded repetition; or, on a short
+text, at most `backtracking` of them and none inside a repetition or around a choice) and
+otherwise runs the same expression as a set of states stepped once per character (each state
+at most once per step), watched by the search budget. Both give `re.search`'s answer: the states follow `re`'s own reading of the
 expression (its parser), with its meaning of `^ $ \\b . \\d \\w \\s` and the case-insensitive flag.
 An expression with what Rust's regexes lack (back-references, look-around) stays on `re`.
 """
@@ -19,11 +21,12 @@ from re import _constants as C  # type: ignore[attr-defined]  # re's own reader 
 from re import _parser  # type: ignore[attr-defined]
 from typing import Any
 
-from minitools.match import tick
+from minitools.match._matcher import tick
 
 __all__ = ["Regex"]
 
-SHORT_TEXT = 4096  # characters `re` may take on with single repetitions (quadratic at worst)
+SHORT_TEXT = 4096  # characters `re` may take on with a few single repetitions
+LARGE_REPEAT = 16  # a counted repetition up to this many is bounded enough for `re`
 MAX_STATES = 20_000  # a counted repetition unrolled past this stays on `re`
 
 _CHAR, _SPLIT, _JUMP, _ASSERT, _MATCH = range(5)
@@ -213,37 +216,41 @@ def _varies(items: Any) -> bool:
     return False
 
 
-def _shape(items: Any) -> tuple[bool, bool]:
-    """(whether the expression repeats without bound anywhere, whether a repetition holds
-    another repetition or a choice: where backtracking can take exponential time)."""
-    unbounded = nested = False
+def _shape(items: Any) -> tuple[int, bool]:
+    """(how many repetitions without bound (or with a large one) the expression holds, whether
+    a repetition holds another repetition or a choice: where backtracking can take exponential
+    time; several in a row take the text's length to the power of their number)."""
+    unbounded, nested = 0, False
     for op, av in items:
         if op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
             _low, high, body = av
             inner_unbounded, inner_nested = _shape(body)
-            unbounded = unbounded or high is C.MAXREPEAT or inner_unbounded
+            unbounded += inner_unbounded + (high > LARGE_REPEAT)
             nested = nested or inner_nested or (high > 1 and _varies(body))
         elif op is C.SUBPATTERN:
             u, n = _shape(av[3])
-            unbounded, nested = unbounded or u, nested or n
+            unbounded, nested = unbounded + u, nested or n
         elif op is C.BRANCH:
             for alternative in av[1]:
                 u, n = _shape(alternative)
-                unbounded, nested = unbounded or u, nested or n
+                unbounded, nested = max(unbounded, u), nested or n
     return unbounded, nested
 
 
 class Regex:
-    """A compiled rule regex: `search(text)` is `bool(re.search(...))`, in linear time."""
+    """A compiled regex: `search(text)` is `bool(re.search(...))`, in linear time.
+    `backtracking`: how many unbounded repetitions (none inside another) `re` may take on
+    with a text of at most SHORT_TEXT characters: 1 keeps it quadratic at worst; an ignore
+    file's glob, matched against short paths, may have a few."""
 
     __slots__ = ("pattern", "_program", "_start", "_safe", "_short_only")
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
+    def __init__(self, pattern: re.Pattern[str], *, backtracking: int = 1) -> None:
         self.pattern = pattern
         parsed = _parser.parse(pattern.pattern, pattern.flags)
         unbounded, nested = _shape(list(parsed))
-        self._safe = not unbounded  # `re` is linear enough with no unbounded repetition
-        self._short_only = not nested  # ... or with single ones, on a short text
+        self._safe = not unbounded and not nested  # `re` is linear enough without unbounded repetition
+        self._short_only = not nested and unbounded <= backtracking  # ... or a few, on a short text
         # what Rust's regexes lack stays on `re` (no program)
         self._program, self._start = (None, -1) if self._safe else _compile(parsed)
 
