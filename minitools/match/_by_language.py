@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from minitools.match._budget import Budget
 from minitools.match._grammars import GrammarError, has_grammar
 from minitools.match._many_files import PathError, Searcher
-
-if TYPE_CHECKING:
-    from pathlib import Path
 from minitools.match._one_file import NodeMatch, SearchResult
 from minitools.match._pattern import Pattern, PatternError, check_fragment, compile_pattern
 from minitools.match._walk import language_for_path
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages"]
 

@@ -103,16 +103,11 @@ def _load_extension(language: str, path: str) -> tree_sitter.Language:
 @cache
 def load_language(language: str) -> tree_sitter.Language:
     """The tree-sitter Language for `language` (a language-pack id), vendored first."""
-    entry = _manifest().get(language)
-    if entry is not None:
-        path = os.path.join(VENDORED_DIR, entry["file"])
-        if os.path.exists(path):
-            return _load_extension(language, path)
-    pack_dir = _pack_dir()
-    binding = os.path.join(pack_dir, "bindings", f"{language}.abi3.so") if pack_dir is not None else None
-    if binding is not None and os.path.exists(binding):
-        # the binding itself: importing the pack would load three other grammars first
-        return _load_extension(language, binding)
+    found = _locate(language)
+    if found is not None and os.path.exists(found[1]):
+        # the vendored file, or the pack's binding itself: importing the pack would load three
+        # other grammars first
+        return _load_extension(language, found[1])
     try:
         import tree_sitter_language_pack as pack
     except ImportError as exc:

@@ -8,9 +8,10 @@ quadratic time on a large node (a 1 MiB file: minutes), holding the interpreter 
 `Regex.search` uses `re` where that cannot happen (no unbounded repetition; or, on a short
 text, at most `backtracking` of them and none inside a repetition or around a choice) and
 otherwise runs the same expression as a set of states stepped once per character (each state
-at most once per step), watched by the search budget. Both give `re.search`'s answer: the states follow `re`'s own reading of the
-expression (its parser), with its meaning of `^ $ \\b . \\d \\w \\s` and the case-insensitive flag.
-An expression with what Rust's regexes lack (back-references, look-around) stays on `re`.
+at most once per step), watched by the search budget. Both give `re.search`'s answer: the
+states follow `re`'s own reading of the expression (its parser), with its meaning of
+`^ $ \\b . \\d \\w \\s` and the case-insensitive flag. An expression with what Rust's regexes
+lack (back-references, look-around) stays on `re`.
 """
 
 from __future__ import annotations
@@ -243,20 +244,20 @@ class Regex:
     with a text of at most SHORT_TEXT characters: 1 keeps it quadratic at worst; an ignore
     file's glob, matched against short paths, may have a few."""
 
-    __slots__ = ("pattern", "_program", "_start", "_safe", "_short_only")
+    __slots__ = ("pattern", "_program", "_start", "_short_only")
 
     def __init__(self, pattern: re.Pattern[str], *, backtracking: int = 1) -> None:
         self.pattern = pattern
         parsed = _parser.parse(pattern.pattern, pattern.flags)
         unbounded, nested = _shape(list(parsed))
-        self._safe = not unbounded and not nested  # `re` is linear enough without unbounded repetition
-        self._short_only = not nested and unbounded <= backtracking  # ... or a few, on a short text
-        # what Rust's regexes lack stays on `re` (no program)
-        self._program, self._start = (None, -1) if self._safe else _compile(parsed)
+        self._short_only = not nested and unbounded <= backtracking  # `re` on a short text
+        # no program: `re` always, being linear enough without repetitions (or what Rust's
+        # regexes lack, which only `re` does)
+        self._program, self._start = (None, -1) if not unbounded and not nested else _compile(parsed)
 
     def search(self, text: str) -> bool:
         program = self._program
-        if program is None or self._safe or (self._short_only and len(text) <= SHORT_TEXT):
+        if program is None or (self._short_only and len(text) <= SHORT_TEXT):
             return self.pattern.search(text) is not None
         return _run(program, self._start, text)
 
