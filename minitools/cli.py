@@ -99,7 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def standalone_parser(module: Any) -> argparse.ArgumentParser:
     """One subcommand's parser on its own (`python -m minitools.commands.NAME` uses it too)."""
-    parser = argparse.ArgumentParser(prog=f"minitools {module.NAME}", description=module.HELP, formatter_class=Formatter)
+    parser = argparse.ArgumentParser(prog=f"minitools {module.NAME}", usage=getattr(module, "USAGE", None),
+                                     description=module.HELP, formatter_class=Formatter)
     module.configure(parser)
     return parser
 

@@ -4,11 +4,9 @@ line); colour by `--color` and `NO_COLOR`."""
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from json.encoder import encode_basestring as _quote  # json.dumps' quoting with ensure_ascii=False
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -40,6 +38,19 @@ def use_color(when: str) -> bool:
     return sys.stdout.isatty()
 
 
+def _load_quote(text: str) -> str:
+    """json.dumps' quoting with ensure_ascii=False, json loaded on the first call (output that
+    is not JSON needs none of it: a millisecond of every search's start)."""
+    global _quote
+    from json.encoder import encode_basestring
+
+    _quote = encode_basestring
+    return encode_basestring(text)
+
+
+_quote: Callable[[str], str] = _load_quote
+
+
 def _span_json(text: str, start: tuple[int, int], end: tuple[int, int], start_byte: int, end_byte: int) -> str:
     return (f'"start": {{"line": {start[0]}, "column": {start[1]}}}, "end": {{"line": {end[0]}, "column": {end[1]}}}, '
             f'"start_byte": {start_byte}, "end_byte": {end_byte}, "text": {_quote(text)}')
@@ -67,6 +78,8 @@ def render(matches: Sequence[NodeMatch], style: Style, root: str) -> str:
     if style.json == "stream":
         return "".join(json_line(m) + "\n" for m in matches)
     if style.json is not None:
+        import json
+
         indent = 2 if style.json == "pretty" else None
         return json.dumps([m.to_json() for m in matches], ensure_ascii=False, indent=indent) + "\n"
     if style.files_only:
@@ -113,6 +126,8 @@ class Printer:
             self.matched = True
             return
         if style.json in ("compact", "pretty"):
+            import json
+
             indent = 2 if style.json == "pretty" else None
             items = [json.dumps(m.to_json(), ensure_ascii=False, indent=indent) if indent else json_line(m) for m in matches]
             if indent:  # the list's own indentation, as json.dumps gives an indented list

@@ -40,6 +40,9 @@ if TYPE_CHECKING:
 NAME = "ast-grep"
 HELP = "structural search: find code by shape, with $NAME / $$$NAME / $_ metavariables"
 INTERMIXED = True  # the CLI parses options between the paths
+# the usage line errors print (the options are listed by --help): written out, argparse would
+# format every option into it on each start to keep it for an error that rarely comes
+USAGE = "%(prog)s [OPTIONS] PATTERN [PATH ...]\n       %(prog)s [OPTIONS] (-p PATTERN | -f FILE) [PATH ...]"
 EXIT_MATCH, EXIT_NONE, EXIT_USAGE, EXIT_PATTERN = 0, 1, 2, 8
 EXIT_PATH = 1  # a path that cannot be searched (missing, a symlink loop): ast-grep's code for it
 JSON_STYLES = ("pretty", "stream", "compact")

@@ -11,8 +11,8 @@ process measures its own growth.
 from __future__ import annotations
 
 import os
-import threading
 import time
+from _thread import _local as _ThreadLocal  # threading.local, without the threading module
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
@@ -142,7 +142,7 @@ class OutOfBudget(Exception):
     be split in very many ways): the search ends there, `stopped` saying why."""
 
 
-class _Watched(threading.local):
+class _Watched(_ThreadLocal):
     """The budget of the search this thread runs, which the matcher looks at every
     MATCH_STEPS steps of its backtracking (a single match can outlast a whole budget)."""
 

@@ -18,9 +18,10 @@ are missing, and the caller searches those in-process.
 
 from __future__ import annotations
 
+import gc
 import os
 import struct
-import threading
+import sys
 from collections.abc import Callable, Iterator, Sequence
 
 from minitools.match._outcome import FilesOutcome, merge
@@ -32,8 +33,10 @@ MAX_ITEMS = 4096 // _INDEX.size
 
 
 def fork_available() -> bool:
-    """Whether a fork here copies a consistent process: POSIX, and no other thread running."""
-    return hasattr(os, "fork") and threading.active_count() == 1
+    """Whether a fork here copies a consistent process: POSIX, and no other thread running
+    (none was started through `threading` if it was never imported: the CLI does not)."""
+    threading = sys.modules.get("threading")
+    return hasattr(os, "fork") and (threading is None or threading.active_count() == 1)
 
 
 def _write_all(fd: int, blob: bytes) -> None:
@@ -116,26 +119,28 @@ def forked_stream(
     searches ahead only while what it holds is small (AHEAD_MATCHES): the memory held is
     bounded whatever the search finds. Raises ChildFailed (the
     children stopped and reaped) when a child dies; closing the iterator early stops them."""
-    import pickle
-    import select
-    import signal
-
+    # what the processes import for their part (pickle, select, fcntl: a few milliseconds)
+    # they import after the fork, each at once, not one after the other before it
     n = len(items)
     if n > MAX_ITEMS:
         raise ValueError(f"{n} items: at most {MAX_ITEMS} fit the work pipe")
     work_r, work_w = os.pipe()
     children: dict[int, int] = {}  # result fd -> pid
+    # the objects made so far are left out of garbage collection while the children live: a
+    # collection writes to every object it visits, and each page written is copied (a fork
+    # shares the pages until then)
+    gc.freeze()
     try:
         _write_all(work_w, b"".join(_INDEX.pack(k) for k in range(n)))
         os.close(work_w)
         work_w = -1
         for _ in range(workers - 1):
             res_r, res_w = os.pipe()
-            _widen(res_w)
             pid = os.fork()
             if pid == 0:  # the child
                 code = 0
                 try:
+                    _widen(res_w)
                     os.close(res_r)
                     for fd in children:
                         os.close(fd)
@@ -147,6 +152,8 @@ def forked_stream(
             os.close(res_w)
             children[res_r] = pid
     except BaseException:
+        import signal
+
         for fd, pid in children.items():
             os.close(fd)
             os.kill(pid, signal.SIGKILL)
@@ -154,7 +161,10 @@ def forked_stream(
         os.close(work_r)
         if work_w != -1:
             os.close(work_w)
+        gc.unfreeze()
         raise
+    import select
+
     ready: dict[int, tuple[FilesOutcome, int | None]] = {}  # item -> (outcome, the child holding back for it)
     ahead: dict[int, int] = {}  # the items of `ready` this process searched ahead of their turn -> their matches
     parked: set[int] = set()  # children whose last outcome, for a later item, waits in `ready`
@@ -198,6 +208,8 @@ def forked_stream(
                     if len(head) < _HEAD.size:
                         head += _read_exact(fd, _HEAD.size - len(head))
                     k, size = _HEAD.unpack(head)
+                    import pickle
+
                     ready[k] = (FilesOutcome(*pickle.loads(_read_exact(fd, size))), fd)
                 except Exception as exc:  # a child that died mid-answer, or sent garbage
                     raise ChildFailed(next_item) from exc
@@ -208,5 +220,8 @@ def forked_stream(
         for fd, pid in children.items():
             os.close(fd)  # a child still writing gets EPIPE and leaves
             if next_item < n:
+                import signal
+
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
+        gc.unfreeze()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.machinery
 import importlib.util
 import os
-import threading
+from _thread import _local as _ThreadLocal  # threading.local, without the threading module
 from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
@@ -139,10 +139,14 @@ def has_grammar(language: str) -> bool:
 
 def _locate(language: str) -> tuple[str, str] | None:
     # where `language` loads from, without the pack's version: reading the installed
-    # distributions' metadata costs a search's start-up some 20 ms
-    entry = _manifest().get(language)
-    if entry is not None and os.path.exists(os.path.join(VENDORED_DIR, entry["file"])):
-        return "vendored", os.path.join(VENDORED_DIR, entry["file"])
+    # distributions' metadata costs a search's start-up some 20 ms. A vendored grammar is
+    # <language>.abi3.so, as `vendor_grammars` names it: the manifest (and json) is read only
+    # when that file is there
+    vendored = os.path.join(VENDORED_DIR, f"{language}.abi3.so")
+    if os.path.exists(vendored):
+        entry = _manifest().get(language)
+        if entry is not None and os.path.join(VENDORED_DIR, entry["file"]) == vendored:
+            return "vendored", vendored
     pack = _pack_dir()
     if pack is not None:
         path = os.path.join(pack, "bindings", f"{language}.abi3.so")
@@ -214,7 +218,7 @@ def vendor_grammars(languages: list[str], dest: Path | None = None) -> list[dict
     return written
 
 
-_local = threading.local()
+_local = _ThreadLocal()
 
 
 def parser_for(language: str) -> tree_sitter.Parser:

@@ -5,10 +5,9 @@ the next call, or, for a process that searches once, forked copies of itself."""
 
 from __future__ import annotations
 
+import _thread
 import functools
 import os
-import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -65,7 +64,7 @@ class _TreeCache:
         self.max_bytes = max_bytes
         self.bytes = 0
         self._items: OrderedDict[str, tuple[int, int, bytes, tree_sitter.Tree, dict[Any, Any]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self.hits = 0
         self.misses = 0
 
@@ -149,6 +148,8 @@ class Searcher:
         if self.workers > 1 and not one_shot:
             # this process is shard 0; the pool runs the other workers - 1 shards
             self._pool = ShardPool(self._root, self.workers - 1, max_file_bytes=max_file_bytes, cache_bytes=cache_bytes)
+            import weakref
+
             weakref.finalize(self, self._pool.close)
 
     @property
@@ -503,16 +504,15 @@ class Searcher:
 
 
 def _runs(files: list[str], sizes: list[int], most: int) -> list[list[str]]:
-    """`files` cut, in order, into at most `most` runs of about equal bytes."""
+    """`files` cut, in order, into at most `most` runs of about equal bytes: a file joins the
+    run its starting byte falls in (filling each run up to an even share instead would leave
+    the last run the whole remainder, the search's tail spent on one process)."""
     if len(files) <= most:
         return [[f] for f in files]
-    target = sum(sizes) / most
-    runs: list[list[str]] = [[]]
-    held = 0
+    total = sum(sizes) or 1
+    runs: list[list[str]] = [[] for _ in range(most)]
+    before = 0
     for f, size in zip(files, sizes):
-        if runs[-1] and held + size > target and len(runs) < most:
-            runs.append([])
-            held = 0
-        runs[-1].append(f)
-        held += size
-    return runs
+        runs[min(most - 1, before * most // total)].append(f)
+        before += size
+    return [run for run in runs if run]

@@ -10,10 +10,10 @@ group, and `ShardPool.close()` stops them in steps (close stdin â†’ terminate â†
 
 from __future__ import annotations
 
+import _thread
 import os
 import struct
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
@@ -64,7 +64,7 @@ class ShardPool:
         self.max_file_bytes = max_file_bytes
         self.cache_bytes = cache_bytes
         self._procs: list[subprocess.Popen[bytes]] = []
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
         self.broken = False
 
     def _start(self) -> None:

@@ -122,3 +122,21 @@ def test_the_cli_output_is_the_in_process_search_s(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == [m.to_json() for m in alone.matches]
+
+
+def test_a_forked_search_hands_out_runs_of_even_size_in_order() -> None:
+    """The last run is no bigger than the others: filled to an even share one by one, the runs
+    ran out three quarters of the way and the last took the rest, a tail one process spent
+    alone (a quarter of the rxjs benchmark's search)."""
+    from minitools.match._many_files import _runs
+
+    sizes = [(i * 7919) % 9000 + 1000 for i in range(500)]  # 1-10 KB, as a package's files are
+    files = [f"f{i}.ts" for i in range(len(sizes))]
+    size_of = dict(zip(files, sizes))
+    runs = _runs(files, sizes, 64)
+    assert [f for run in runs for f in run] == files  # every file once, in order
+    assert len(runs) <= 64
+    share = sum(sizes) / 64
+    weights = [sum(size_of[f] for f in run) for run in runs]
+    assert max(weights) <= share + max(sizes), weights
+    assert _runs(files[:10], sizes[:10], 64) == [[f] for f in files[:10]]
