@@ -54,7 +54,7 @@ from minitools.match._pattern import (
     compile_pattern,
     parser_for,
 )
-from minitools.match._regex import Regex
+from minitools.match._regex import Regex, python_regex
 from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
 
 if TYPE_CHECKING:
@@ -125,6 +125,7 @@ __all__ = [
     "vendor_grammars",
     "watched",
     "Regex",
+    "python_regex",
 ]
 
 

@@ -24,13 +24,15 @@ from typing import Any
 
 from minitools.match._matcher import tick
 
-__all__ = ["Regex"]
+__all__ = ["Regex", "python_regex"]
 
 SHORT_TEXT = 4096  # characters `re` may take on with a few single repetitions
 LARGE_REPEAT = 16  # a counted repetition up to this many is bounded enough for `re`
 MAX_STATES = 20_000  # a counted repetition unrolled past this stays on `re`
 
-_CHAR, _SPLIT, _JUMP, _ASSERT, _MATCH = range(5)
+# A SPLIT goes to `out` first: the way a backtracking search tries first (`sub` needs the
+# same priorities; a yes-or-no search does not care). SAVE records the position in a slot.
+_CHAR, _SPLIT, _JUMP, _ASSERT, _MATCH, _SAVE = range(6)
 Test = Callable[[str], bool]
 
 
@@ -64,11 +66,12 @@ class _Program:
     """The expression as states: CHAR (a test, then `out`), SPLIT (both ways), JUMP, ASSERT
     (a position test), MATCH."""
 
-    def __init__(self) -> None:
+    def __init__(self, captures: bool = False) -> None:
         self.kind: list[int] = []
         self.arg: list[Any] = []
         self.out: list[int] = []
         self.alt: list[int] = []
+        self.captures = captures  # SAVE states at the groups' ends (for `sub`)
 
     def add(self, kind: int, arg: Any = None) -> int:
         if len(self.kind) >= MAX_STATES:
@@ -112,8 +115,15 @@ class _Program:
             s = self.add(_ASSERT, (av, flags))
             return s, [(s, "out")]
         if op is C.SUBPATTERN:
-            _group, add, remove, body = av
-            return self.seq(body, (flags | add) & ~remove)
+            group, add, remove, body = av
+            if group is None or not self.captures:
+                return self.seq(body, (flags | add) & ~remove)
+            first = self.add(_SAVE, 2 * group)
+            inner, outs = self.seq(body, (flags | add) & ~remove)
+            self.out[first] = inner
+            last = self.add(_SAVE, 2 * group + 1)
+            self.patch(outs, last)
+            return first, [(last, "out")]
         if op is C.BRANCH:
             start = self.add(_JUMP)
             ends: list[tuple[int, str]] = []
@@ -133,6 +143,8 @@ class _Program:
             return start, ends
         if op is C.MAX_REPEAT or op is C.MIN_REPEAT:
             low, high, body = av
+            # greedy: one more round first; lazy (MIN_REPEAT): leaving first
+            more, leave = ("out", "alt") if op is C.MAX_REPEAT else ("alt", "out")
             start = self.add(_JUMP)
             ends = [(start, "out")]
             for _ in range(low):
@@ -143,16 +155,16 @@ class _Program:
                 loop = self.add(_SPLIT)
                 self.patch(ends, loop)
                 first, outs = self.seq(body, flags)
-                self.out[loop] = first
+                self.patch([(loop, more)], first)
                 self.patch(outs, loop)
-                return start, [(loop, "alt")]
+                return start, [(loop, leave)]
             optional: list[tuple[int, str]] = []
             for _ in range(high - low):
                 split = self.add(_SPLIT)
                 self.patch(ends, split)
                 first, outs = self.seq(body, flags)
-                self.out[split] = first
-                optional.append((split, "alt"))
+                self.patch([(split, more)], first)
+                optional.append((split, leave))
                 ends = outs
             return start, ends + optional
         raise _Unsupported(str(op))  # back-references, look-around, atomic groups
@@ -244,7 +256,7 @@ class Regex:
     with a text of at most SHORT_TEXT characters: 1 keeps it quadratic at worst; an ignore
     file's glob, matched against short paths, may have a few."""
 
-    __slots__ = ("pattern", "_program", "_start", "_short_only")
+    __slots__ = ("pattern", "_program", "_start", "_short_only", "_capturing")
 
     def __init__(self, pattern: re.Pattern[str], *, backtracking: int = 1) -> None:
         self.pattern = pattern
@@ -254,12 +266,33 @@ class Regex:
         # no program: `re` always, being linear enough without repetitions (or what Rust's
         # regexes lack, which only `re` does)
         self._program, self._start = (None, -1) if not unbounded and not nested else _compile(parsed)
+        self._capturing: tuple[_Program | None, int] | None = None  # `sub`'s states, made on first use
+
+    def on_re(self, text: str) -> bool:
+        """Whether a search of `text` may go to `re` (it cannot take more than linear time
+        there, or more than quadratic on a short text)."""
+        return self._program is None or (self._short_only and len(text) <= SHORT_TEXT)
 
     def search(self, text: str) -> bool:
-        program = self._program
-        if program is None or (self._short_only and len(text) <= SHORT_TEXT):
+        if self.on_re(text):
             return self.pattern.search(text) is not None
-        return _run(program, self._start, text)
+        assert self._program is not None
+        return _run(self._program, self._start, text)
+
+    def sub(self, replace: Callable[[Any], str], text: str) -> str:
+        """`text` with each match replaced by `replace(match)`, the matches found as Rust's
+        `replace_all` finds them (leftmost-first, as `re`; but an empty match where the one
+        before ended is passed over: `a*` in `baaab` gives `-b-b-`, not `re.sub`'s `-b--b-`),
+        in linear time for each match. `match.group(key)` is `re.Match.group`'s."""
+        from minitools.match._regex_sub import substitute
+
+        return substitute(self, replace, text)
+
+    def capturing(self) -> tuple[_Program | None, int]:
+        """The states with the groups' positions and `re`'s priorities (None: only `re`)."""
+        if self._capturing is None:
+            self._capturing = _compile(_parser.parse(self.pattern.pattern, self.pattern.flags), captures=True)
+        return self._capturing
 
     def search_by_states(self, text: str) -> bool | None:
         """`search` by the states whatever the text (None: the expression stays on `re`)."""
@@ -269,11 +302,19 @@ class Regex:
         return None if program is None else _run(program, start, text)
 
 
-def _compile(parsed: Any) -> tuple[_Program | None, int]:
-    """The states of a parsed expression and the first one; (None, -1) for what they do not do."""
+def _compile(parsed: Any, captures: bool = False) -> tuple[_Program | None, int]:
+    """The states of a parsed expression and the first one; (None, -1) for what they do not
+    do. With `captures`, the whole match is group 0, its ends in slots 0 and 1."""
     try:
-        program = _Program()
+        program = _Program(captures)
         start, ends = program.seq(list(parsed), parsed.state.flags)
+        if captures:
+            first = program.add(_SAVE, 0)
+            program.out[first] = start
+            start = first
+            last = program.add(_SAVE, 1)
+            program.patch(ends, last)
+            ends = [(last, "out")]
         program.patch(ends, program.add(_MATCH))
     except _Unsupported:
         return None, -1
@@ -321,3 +362,18 @@ def _run(program: _Program, start: int, text: str) -> bool:
         if current is None:
             return True
     return False
+
+
+_POSIX = {
+    "[:alpha:]": "A-Za-z", "[:digit:]": "0-9", "[:alnum:]": "A-Za-z0-9", "[:space:]": r"\s",
+    "[:upper:]": "A-Z", "[:lower:]": "a-z", "[:xdigit:]": "0-9A-Fa-f", "[:punct:]": r"!-/:-@\[-`{-~",
+}
+
+
+def python_regex(text: str) -> str:
+    """A Rust regular expression as Python's `re` reads it: the few spellings that differ
+    (`\\z`, POSIX classes, `(?<name>...)` groups; Rust has no look-around to confuse them with)."""
+    out = text.replace(r"\z", r"\Z")
+    for posix, spelled in _POSIX.items():
+        out = out.replace(posix, spelled)
+    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", out)

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from minitools.match import STRICTNESS, PatternError, compile_pattern
+from minitools.match import STRICTNESS, PatternError, compile_pattern, python_regex
 from minitools.rules._atomic import KindRule, NthChildRule, PatternRule, RangeRule, RegexRule
 from minitools.rules._composite import All, Matches, Not
 from minitools.rules._composite import Any as AnyRule
@@ -151,7 +151,7 @@ class RuleReader:
     def regex(self, value: Any, where: str) -> Rule:
         text = expect(value, str, where, "a regular expression")
         try:
-            return RegexRule(re.compile(_python_regex(text)))
+            return RegexRule(re.compile(python_regex(text)))
         except re.error as exc:
             raise RuleError(f'{where}: "{text}" is not a regular expression: {exc}') from None
 
@@ -334,21 +334,6 @@ def _formula(text: str, where: str) -> tuple[int, int]:
     step_text = m.group(1)
     step = -1 if step_text == "-" else 1 if step_text in ("", "+") else int(step_text)
     return step, int(m.group(2) or 0)
-
-
-_POSIX = {
-    "[:alpha:]": "A-Za-z", "[:digit:]": "0-9", "[:alnum:]": "A-Za-z0-9", "[:space:]": r"\s",
-    "[:upper:]": "A-Z", "[:lower:]": "a-z", "[:xdigit:]": "0-9A-Fa-f", "[:punct:]": r"!-/:-@\[-`{-~",
-}
-
-
-def _python_regex(text: str) -> str:
-    """A Rust regular expression as Python's `re` reads it: the few spellings that differ
-    (`\\z`, POSIX classes, `(?<name>...)` groups; Rust has no look-around to confuse them with)."""
-    out = text.replace(r"\z", r"\Z")
-    for posix, spelled in _POSIX.items():
-        out = out.replace(posix, spelled)
-    return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", out)
 
 
 def read_language(value: Any, where: str) -> str:

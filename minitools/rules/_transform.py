@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from re import error
 from typing import Any, NamedTuple
 
+from minitools.match import Regex, python_regex
 from minitools.rules._errors import RuleError
 
 __all__ = ["Transform", "Fix", "read_transforms", "read_fix", "apply_text_transform", "CASES", "OPERATIONS"]
@@ -107,7 +108,7 @@ def _check_args(op: str, args: dict[str, Any], where: str) -> dict[str, Any]:
             if not isinstance(args.get(key), str):
                 raise RuleError(f"{where}.{key}: expected text")
         try:
-            args["regex"] = re.compile(args["replace"])
+            args["regex"] = Regex(re.compile(python_regex(args["replace"])))
         except re.error as exc:
             raise RuleError(f"{where}.replace: not a regular expression: {exc}") from None
     else:
@@ -213,14 +214,19 @@ def _convert(text: str, case: str, seps: list[str]) -> str:
     return "".join(w.lower() if k == 0 else _capitalized(w) for k, w in enumerate(words))
 
 
-_GROUP_REF = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+# Rust's replacement syntax: `$$` a `$`; `$name` (the longest run of name characters) and
+# `${name}` a group by number or name, empty when there is none; any other `$` itself
+_GROUP_REF = re.compile(r"\$(?:(\$)|\{([_0-9A-Za-z]+)\}|([_0-9A-Za-z]+))")
 
 
-def _expand(m: re.Match[str], by: str) -> str:
-    """`by` with `$1`, `$name` and `${name}` replaced by the groups of `m`."""
+def _expand(m: Any, by: str) -> str:
+    """`by` with `$1`, `$name` and `${name}` replaced by the groups of `m` (a `re.Match`, or a
+    match `Regex.sub` found by its states), and `$$` by `$`."""
 
     def group(ref: re.Match[str]) -> str:
-        key = ref.group(1) or ref.group(2)
+        if ref.group(1):
+            return "$"
+        key = ref.group(2) or ref.group(3)
         try:
             return m.group(int(key) if key.isdigit() else key) or ""
         except (IndexError, error):

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from minitools.match import Regex
@@ -63,3 +63,96 @@ def test_an_exponential_expression_scans_as_ast_grep_does(tmp_path: Path, regex:
     ours = scan_findings([sys.executable, "-m", "minitools", "ast-grep", "scan", "--inline-rules", rule, "--json=stream", "."],
                          tmp_path, timeout=120)
     assert ours == theirs and len(ours) == (2 if regex.startswith("^") else 1)
+
+
+GROUPED = ["(a)", "(?P<n>b)", "(?:a|(b))", "(x)?", "(a|ab)(c|bcd)?"]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(_expressions(), st.tuples(_expressions(), st.sampled_from(GROUPED)).map("".join),
+                 _expressions().map(lambda e: f"({e})"), _expressions().map(lambda e: f"(?:({e})|x)+")),
+       st.text(alphabet="abxAB1 _\n-", max_size=14), st.sampled_from(["", "(?m)", "(?s)", "(?i)"]),
+       st.integers(min_value=0, max_value=14))
+def test_the_states_find_what_re_finds(expression: str, text: str, flags: str, pos: int) -> None:
+    """The leftmost-first match a `replace` transformation takes, by the states: the span and
+    every group as `re.search(text, pos)` gives them (greedy and lazy repetitions, choices)."""
+    from minitools.match._regex_sub import Found, find
+
+    pattern = re.compile(flags + expression.replace(r"\z", r"\Z"))
+    # a repetition of what can match nothing is where a backtracking search and the states
+    # part ways (`(?:(a*)|x)+`: `re` keeps the empty last round's group, Rust's regexes and
+    # the states the round before): only `re`'s own reading of it is checked here
+    assume(not _repeats_nothing(list(re._parser.parse(pattern.pattern, pattern.flags))))  # type: ignore[attr-defined]
+    program, start = Regex(pattern).capturing()
+    assert program is not None, expression
+    pos = min(pos, len(text))
+    slots = find(program, start, pattern.groups, text, pos)
+    theirs = pattern.search(text, pos)
+    assert (slots is None) == (theirs is None), (pattern.pattern, text, pos)
+    if slots is not None and theirs is not None:
+        ours = Found(text, slots, dict(pattern.groupindex))
+        assert ours.span() == theirs.span(), (pattern.pattern, text, pos)
+        groups = range(pattern.groups + 1)
+        assert [ours.group(g) for g in groups] == [theirs.group(g) for g in groups], (pattern.pattern, text, pos)
+
+
+def _empty(items: list[tuple[object, object]]) -> bool:
+    """Whether parsed `items` can match the empty text (anchors taken to hold)."""
+    c = re._constants  # type: ignore[attr-defined]
+    for op, av in items:
+        if op is c.SUBPATTERN and not _empty(list(av[3])):  # type: ignore[index]
+            return False
+        if op is c.BRANCH and not any(_empty(list(alt)) for alt in av[1]):  # type: ignore[index]
+            return False
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] > 0 and not _empty(list(av[2])):  # type: ignore[index]
+            return False
+        if op in (c.LITERAL, c.NOT_LITERAL, c.ANY, c.IN):
+            return False
+    return True
+
+
+def _repeats_nothing(items: list[tuple[object, object]]) -> bool:
+    c = re._constants  # type: ignore[attr-defined]
+    for op, av in items:
+        if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+            body = list(av[2])  # type: ignore[index]
+            if (av[1] > 1 and _empty(body)) or _repeats_nothing(body):  # type: ignore[index]
+                return True
+        elif op is c.SUBPATTERN and _repeats_nothing(list(av[3])):  # type: ignore[index]
+            return True
+        elif op is c.BRANCH and any(_repeats_nothing(list(alt)) for alt in av[1]):  # type: ignore[index]
+            return True
+    return False
+
+
+def _replaced(tmp_path: Path, argv0: list[str], source: str, replace: str, by: str) -> list[str]:
+    (tmp_path / "a.py").write_text(source)
+    rule = inline_rule("python", {"pattern": "$A = $V"},
+                       transform={"B": {"replace": {"source": "$A", "replace": replace, "by": by}}}, fix="$B")
+    rows = scan_findings([*argv0, "scan", "--inline-rules", rule, "--json=stream", "."], tmp_path, timeout=120)
+    return [str(row) for row in rows]
+
+
+@pytest.mark.parametrize(("replace", "by"), [
+    ("a*", "-"),  # an empty match where the last one ended is passed over: -b-b-, not re.sub's -b--b-
+    ("x*?", "-"),
+    ("(?<g>a)(b)?", "<$$|${g}|$2|$1a|$g_|$9|${2}x>"),  # Rust's group names, and its `$` in `by`
+    ("(?i)A|$", "#"),
+    ("[[:alpha:]]+", "w"),
+])
+def test_replace_finds_and_fills_in_as_ast_grep_does(tmp_path: Path, replace: str, by: str) -> None:
+    source = "baaab = 1\nxaxb = 2\nab_12 = 3\n"
+    theirs = _replaced(tmp_path, [ast_grep_cli()], source, replace, by)
+    ours = _replaced(tmp_path, [sys.executable, "-m", "minitools", "ast-grep"], source, replace, by)
+    assert ours == theirs and len(ours) == 3
+
+
+def test_a_replace_that_backtracks_exponentially_runs_in_linear_time(tmp_path: Path) -> None:
+    """`(a|aa)+$` over a 3,000-character identifier that almost matches: a backtracking
+    `re.sub` takes exponential time at each of its positions (it ran for hours); Rust's
+    regexes, and the states here, are linear for each match."""
+    name = "a" * 3000 + "_b"
+    theirs = _replaced(tmp_path, [ast_grep_cli()], f"{name} = 1\nb{'a' * 41} = 2\n", "(a|aa)+$", "<$1>")
+    ours = _replaced(tmp_path, [sys.executable, "-m", "minitools", "ast-grep"], f"{name} = 1\nb{'a' * 41} = 2\n",
+                     "(a|aa)+$", "<$1>")
+    assert ours == theirs and len(ours) == 2
