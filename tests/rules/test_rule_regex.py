@@ -116,11 +116,10 @@ def _repeats_nothing(items: list[tuple[object, object]]) -> bool:
     for op, av in items:
         if op in (c.MAX_REPEAT, c.MIN_REPEAT):
             body = list(av[2])  # type: ignore[index]
-            if (av[1] > 1 and _empty(body)) or _repeats_nothing(body):  # type: ignore[index]
-                return True
-        elif op is c.SUBPATTERN and _repeats_nothing(list(av[3])):  # type: ignore[index]
-            return True
-        elif op is c.BRANCH and any(_repeats_nothing(list(alt)) for alt in av[1]):  # type: ignore[index]
+            inner = [body] if av[1] <= 1 or not _empty(body) else None  # type: ignore[index]
+        else:
+            inner = [list(av[3])] if op is c.SUBPATTERN else [list(a) for a in av[1]] if op is c.BRANCH else []  # type: ignore[index]
+        if inner is None or any(_repeats_nothing(part) for part in inner):
             return True
     return False
 
