@@ -5,6 +5,8 @@ without following a symlink, checked (a regular file, writable, inside the root)
 compared with the bytes captured at staging time before any is written; each is written through a
 temporary file in its own directory (by descriptor) and a rename, keeping its mode; a failure
 half-way restores the files already written, so the tree is never left half old and half new.
+A staged file may also be one the edit creates (it must still be absent; missing folders are
+made one by one, by descriptor) or deletes (a language server's file operations).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ __all__ = ["StagedFile", "StagedEdit", "EditStore", "StaleEdit", "UnsafeEdit", "
 class StagedFile:
     path: Path
     display: str
-    original: bytes
-    new: bytes
+    original: bytes | None  # None: not there; the edit creates it
+    new: bytes | None  # None: the edit deletes it
     replacements: int
 
 
@@ -104,8 +106,11 @@ class EditStore:
         following symlinks, and read and written relative to its directory's descriptor: a
         folder swapped for a symlink after staging is refused, and a swap between the check and
         the write cannot redirect the write. A file that is no longer a regular file (a FIFO),
-        or is read-only (unless `force`), is refused."""
+        or is read-only (unless `force`), is refused. A file to create that exists by now is
+        stale; its missing folders are made at the write (and removed again on a failure).
+        Files are written before any is deleted (a renamed file's new name first)."""
         targets: list[_Target] = []
+        made: list[tuple[int, str]] = []  # folders made: (the parent's descriptor, the name)
         try:
             problems: list[str] = []
             changed: list[str] = []
@@ -122,22 +127,28 @@ class EditStore:
             if changed:
                 raise StaleEdit(changed)
             written: list[_Target] = []
-            for t in targets:
+            for t in sorted(targets, key=lambda t: t.file.new is None):
                 try:
-                    _replace(t, t.file.new)
+                    _make_folders(t, made)
+                    _put(t, t.file.new)
                 except OSError as exc:
                     restored, unrestored = [], []
                     for done in reversed(written):
                         try:
-                            _replace(done, done.file.original)
+                            _put(done, done.file.original)
                             restored.append(done.file.display)
                         except OSError:
                             unrestored.append(done.file.display)
+                    for parent, name in reversed(made):
+                        with contextlib.suppress(OSError):
+                            os.rmdir(name, dir_fd=parent)
                     raise WriteFailed(t.file.display, exc, restored, unrestored) from exc
                 written.append(t)
         finally:
             for t in targets:
                 os.close(t.dir_fd)
+            for parent, _name in made:
+                os.close(parent)
 
 
 class UnsafeEdit(Exception):
@@ -151,13 +162,16 @@ class UnsafeEdit(Exception):
 
 @dataclass
 class _Target:
-    """A staged file as accept reaches it: its directory's descriptor, its name, mode and bytes."""
+    """A staged file as accept reaches it: its directory's descriptor (the deepest folder that
+    exists, with `missing` the folders below it still to make), its name, mode and bytes
+    (mode and bytes None: the file is not there)."""
 
     file: StagedFile
     dir_fd: int
     name: str
-    mode: int
-    current: bytes
+    mode: int | None
+    current: bytes | None
+    missing: list[str] = field(default_factory=list)
 
 
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
@@ -174,18 +188,29 @@ def _open_target(f: StagedFile, root: Path, force: bool) -> tuple[_Target | None
         return None, "not a file"
     dir_fd = os.open(root, _DIR_FLAGS)
     try:
-        for part in rel.parts[:-1]:
+        folders = list(rel.parts[:-1])
+        while folders:
+            part = folders[0]
             try:
                 next_fd = os.open(part, _DIR_FLAGS, dir_fd=dir_fd)
+            except FileNotFoundError as exc:
+                if f.original is None:  # a file to create, in folders to make
+                    return _Target(f, os.dup(dir_fd), rel.parts[-1], None, None, folders), ""
+                return None, f"its folder {part!r}: {(exc.strerror or str(exc)).lower()}"
             except OSError as exc:
                 if _is_link(part, dir_fd):
                     return None, f"its folder {part!r} is now a symlink, which may lead outside the root"
                 return None, f"its folder {part!r}: {(exc.strerror or str(exc)).lower()}"
             os.close(dir_fd)
             dir_fd = next_fd
+            folders.pop(0)
         name = rel.parts[-1]
         try:
             info = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError as exc:
+            if f.original is None:
+                return _Target(f, os.dup(dir_fd), name, None, None), ""
+            return None, f"no longer readable: {(exc.strerror or str(exc)).lower()}"
         except OSError as exc:
             return None, f"no longer readable: {(exc.strerror or str(exc)).lower()}"
         if not stat.S_ISREG(info.st_mode):
@@ -198,7 +223,7 @@ def _open_target(f: StagedFile, root: Path, force: bool) -> tuple[_Target | None
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return None, "not a regular file"
-            current = handle.read(len(f.original) + 1)  # bounded: one byte more tells it changed
+            current = handle.read(len(f.original or b"") + 1)  # bounded: one byte more tells it changed
         target = _Target(f, dir_fd, name, mode, current)
         dir_fd = -1
         return target, ""
@@ -216,16 +241,44 @@ def _is_link(name: str, dir_fd: int) -> bool:
         return False
 
 
+def _make_folders(t: _Target, made: list[tuple[int, str]]) -> None:
+    """Make the folders `t`'s file is to be created in, one by one below its descriptor (one
+    made meanwhile by another file of the edit is opened, never followed if a symlink)."""
+    while t.missing:
+        name = t.missing[0]
+        try:
+            os.mkdir(name, 0o777, dir_fd=t.dir_fd)
+            made.append((os.dup(t.dir_fd), name))
+        except FileExistsError:
+            pass
+        fd = os.open(name, _DIR_FLAGS, dir_fd=t.dir_fd)
+        os.close(t.dir_fd)
+        t.dir_fd = fd
+        t.missing.pop(0)
+
+
+def _put(t: _Target, data: bytes | None) -> None:
+    """`t`'s file made to hold `data`, or removed (None)."""
+    if data is None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(t.name, dir_fd=t.dir_fd)
+    else:
+        _replace(t, data)
+
+
 def _replace(t: _Target, data: bytes) -> None:
-    """Write `data` as `t`'s file: a temporary file in the same directory (by descriptor), then a rename."""
+    """Write `data` as `t`'s file: a temporary file in the same directory (by descriptor), then a
+    rename; with `t`'s mode, or for a new file the mode the process's umask gives."""
     tmp = f".{t.name}.{os.getpid()}.{os.urandom(4).hex()}.minitools-tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600, dir_fd=t.dir_fd)
+    mode = 0o600 if t.mode is not None else 0o666
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode, dir_fd=t.dir_fd)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-            os.fchmod(handle.fileno(), t.mode)
+            if t.mode is not None:
+                os.fchmod(handle.fileno(), t.mode)
         os.replace(tmp, t.name, src_dir_fd=t.dir_fd, dst_dir_fd=t.dir_fd)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

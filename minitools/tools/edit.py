@@ -67,14 +67,31 @@ RESOLVE_SPEC = ToolSpec("resolve", Tier.WRITE, RESOLVE_DESCRIPTION, RESOLVE_PARA
 
 
 def unified_diff(staged: list[StagedFile]) -> str:
-    """The unified diff of staged files, LF line ends."""
+    """The unified diff of staged files, LF line ends; a file created comes from /dev/null, a
+    file deleted goes to it (as git shows them)."""
     chunks = []
     for f in staged:
-        old = f.original.decode("utf-8").splitlines(keepends=True)
-        new = f.new.decode("utf-8").splitlines(keepends=True)
-        lines = difflib.unified_diff(old, new, fromfile=f"a/{f.display}", tofile=f"b/{f.display}")
+        old = (f.original or b"").decode("utf-8").splitlines(keepends=True)
+        new = (f.new or b"").decode("utf-8").splitlines(keepends=True)
+        before = "/dev/null" if f.original is None else f"a/{f.display}"
+        after = "/dev/null" if f.new is None else f"b/{f.display}"
+        if not old and not new:  # an empty file made or removed: a header alone says it
+            chunks.append(f"--- {before}\n+++ {after}\n")
+            continue
+        lines = difflib.unified_diff(old, new, fromfile=before, tofile=after)
         chunks.append("".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines))
     return "".join(chunks).replace("\r\n", "\n")
+
+
+def file_operation(f: StagedFile) -> str | None:
+    """"create" or "delete" for a file an edit makes or removes (a language server's file
+    operations), None for one it changes."""
+    return "create" if f.original is None else "delete" if f.new is None else None
+
+
+def _done(f: StagedFile) -> str:
+    what = file_operation(f)
+    return {"create": "created", "delete": "deleted"}[what] if what else plural(f.replacements, "replacement")
 
 
 def _line_of(source: bytes, byte: int) -> int:
@@ -313,10 +330,12 @@ class EditFamily:
             ) from exc
         written = [f.display for f in edit.files]
         lines = [f"accepted {edit.id}: wrote {edit.summary}."]
-        lines += [f"  {f.display}: {plural(f.replacements, 'replacement')}" for f in edit.files]
+        lines += [f"  {f.display}: {_done(f)}" for f in edit.files]
         data: dict[str, Any] = {"edit_id": edit.id, "action": "accept", "written": written,
-                                "files": [{"file": f.display, "replacements": f.replacements} for f in edit.files]}
-        diagnostics = await self.ctx.diagnostics.written([str(f.path) for f in edit.files])
+                                "files": [{"file": f.display, "replacements": f.replacements,
+                                           **({"operation": file_operation(f)} if file_operation(f) else {})}
+                                          for f in edit.files]}
+        diagnostics = await self.ctx.diagnostics.written([str(f.path) for f in edit.files if f.new is not None])
         data["diagnostics"] = diagnostics.to_json()
         lines += ["", diagnostics.text]  # what was found, or that the files were checked and are clean, or why not
         return ToolResult(ok=True, text="\n".join(lines), data=data)

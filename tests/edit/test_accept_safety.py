@@ -110,3 +110,82 @@ async def test_a_folder_that_is_a_symlink_out_of_the_root_at_staging_is_never_wr
         walked = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)", "language": "python"})
         assert walked.ok and walked.data["replacements"] == 1, walked.text  # pkg/a.py only: the walk skips the link
     assert (outside / "b.py").read_text() == "print(2)\n"
+
+
+def _commit(root: Path, files: list[tuple[str, bytes | None, bytes | None]]) -> None:
+    from minitools.tools._staging import EditStore, StagedEdit, StagedFile
+
+    staged = [StagedFile(root / rel, rel, before, after, 1) for rel, before, after in files]
+    EditStore.commit(StagedEdit("e", staged, ""), root)
+
+
+def test_an_edit_creates_files_in_new_folders_and_deletes_files(tree: tuple[Path, Path]) -> None:
+    """A server's file operations (a code action's new file, a rename's moved file) accepted as
+    the other files are: reached by descriptor, folders made one by one, the new file with the
+    mode the umask gives."""
+    root, _ = tree
+    os.chmod(root / "pkg" / "a.py", 0o640)
+    _commit(root, [("pkg/new/deep/b.py", None, b"b = 1\n"), ("pkg/a.py", b"print(1)\n", None),
+                   ("c.py", None, b"")])
+    assert (root / "pkg" / "new" / "deep" / "b.py").read_bytes() == b"b = 1\n"
+    assert not (root / "pkg" / "a.py").exists() and (root / "c.py").read_bytes() == b""
+    umask = os.umask(0)
+    os.umask(umask)
+    assert (root / "pkg" / "new" / "deep" / "b.py").stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_a_failed_write_removes_what_it_made_and_restores_what_it_deleted(tree: tuple[Path, Path],
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from minitools.tools import _staging
+
+    root, _ = tree
+    os.chmod(root / "pkg" / "a.py", 0o640)
+    (root / "keep.py").write_bytes(b"k = 1\n")
+    real = _staging._replace
+
+    def failing(t: object, data: bytes) -> None:
+        if getattr(t, "name", "") == "z.py":
+            raise OSError(28, "No space left on device")
+        real(t, data)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_staging, "_replace", failing)
+    with pytest.raises(_staging.WriteFailed) as failed:
+        # written in order, deletions last: new/b.py and keep.py are written, then z.py fails
+        _commit(root, [("new/b.py", None, b"b\n"), ("pkg/a.py", b"print(1)\n", None), ("keep.py", b"k = 1\n", b"k = 2\n"),
+                       ("new/z.py", None, b"z\n")])
+    assert failed.value.display == "new/z.py" and not failed.value.unrestored
+    assert not (root / "new").exists()  # the folder it made is gone again
+    assert (root / "keep.py").read_bytes() == b"k = 1\n" and (root / "pkg" / "a.py").read_bytes() == b"print(1)\n"
+    assert (root / "pkg" / "a.py").stat().st_mode & 0o777 == 0o640
+
+
+def test_a_file_to_create_that_exists_by_now_is_stale(tree: tuple[Path, Path]) -> None:
+    from minitools.tools._staging import StaleEdit
+
+    root, _ = tree
+    (root / "pkg" / "b.py").write_bytes(b"mine\n")
+    with pytest.raises(StaleEdit):
+        _commit(root, [("pkg/b.py", None, b"theirs\n"), ("pkg/a.py", b"print(1)\n", None)])
+    assert (root / "pkg" / "b.py").read_bytes() == b"mine\n" and (root / "pkg" / "a.py").exists()
+
+
+def test_a_folder_to_make_that_turns_into_a_symlink_out_of_the_root_is_not_followed(
+        tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from minitools.tools import _staging
+
+    root, outside = tree
+    real = _staging._make_folders
+
+    def racing(t: object, made: list[tuple[int, str]]) -> None:
+        if not (root / "pkg" / "gen").exists():
+            os.symlink(outside, root / "pkg" / "gen")  # between the check and the write
+        real(t, made)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_staging, "_make_folders", racing)
+    with pytest.raises(_staging.WriteFailed):
+        _commit(root, [("pkg/a.py", b"print(1)\n", b"print(2)\n"), ("pkg/gen/out.py", None, b"x\n")])
+    assert list(outside.iterdir()) == [] and (root / "pkg" / "a.py").read_bytes() == b"print(1)\n"
+    # and a folder that is a symlink already at the check is refused before anything is written
+    with pytest.raises(_staging.UnsafeEdit, match="'gen' is now a symlink"):
+        _commit(root, [("pkg/a.py", b"print(1)\n", b"print(2)\n"), ("pkg/gen/out.py", None, b"x\n")])
+    assert list(outside.iterdir()) == [] and (root / "pkg" / "a.py").read_bytes() == b"print(1)\n"

@@ -55,3 +55,26 @@ async def test_a_choice_that_names_no_action_changes_nothing(ts_project: Path, r
     r = await run.call("lsp_code_action", {"file": "more.ts", "line": 1, "symbol": "makeSquare", "action": "Frobnicate"})
     assert not r.ok and "no action has that title" in r.text
     assert (ts_project / "more.ts").read_text() == "const sq = makeSquare(3);\n"
+
+
+async def test_a_refactor_that_makes_a_file_stages_it_and_leaves_nothing_when_discarded(ts_project: Path,
+                                                                                      run_factory: Any) -> None:
+    """typescript-language-server's "Move to a new file" writes the new file, empty, before it
+    sends the edit that fills it: the file is taken back off the disk and staged as a file the
+    edit creates, so a discard leaves the tree as it was and an accept makes it."""
+    run = run_factory(ts_project)
+    before = {p.name: p.read_bytes() for p in ts_project.iterdir()}
+    line = (ts_project / "shapes.ts").read_text().splitlines().index(
+        "export function makeSquare(side: number): Shape {") + 1
+    staged = await _apply(run, "shapes.ts", line, "Move to a new file", symbol="makeSquare")
+    assert "--- /dev/null\n+++ b/makeSquare.ts" in staged.text, staged.text
+    assert {"file": "makeSquare.ts", "edits": 1, "operation": "create"} in staged.data["files"]
+    assert {p.name: p.read_bytes() for p in ts_project.iterdir()} == before  # nothing written, nothing left
+    discarded = await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "discard"})
+    assert discarded.ok and {p.name: p.read_bytes() for p in ts_project.iterdir()} == before
+    staged = await _apply(run, "shapes.ts", line, "Move to a new file", symbol="makeSquare")
+    done = await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "accept"})
+    assert done.ok and "makeSquare.ts: created" in done.text, done.text
+    assert "export function makeSquare(side: number): Shape" in (ts_project / "makeSquare.ts").read_text()
+    assert 'import { makeSquare } from "./makeSquare";' in (ts_project / "main.ts").read_text()
+    assert "makeSquare" not in (ts_project / "shapes.ts").read_text()

@@ -27,7 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, FileChange, Supervisor, apply_plan, check_plan, path_to_uri, plan_workspace_edit
+from minitools.lsp import EditError, FileChange, Supervisor, check_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
@@ -251,15 +251,15 @@ class LSPFamily:
 
 
 def _write_plan(plan: list[FileChange], root: Path, relpath: Callable[[Path], str]) -> None:
-    """Write a rename's changes, all or none. Text edits to existing files are written as
-    `resolve` accepts an edit: each file reached from the root through folders opened one by
-    one without following a symlink, written by its folder's descriptor (a folder swapped for
-    a symlink meanwhile is refused, not followed). A plan that creates, renames or deletes
-    files goes through `apply_plan`, by path."""
-    if any(c.operations or c.before is None or c.after is None for c in plan):
-        apply_plan(plan)
-        return
+    """Write a rename's changes, all or none, as `resolve` accepts an edit: each file reached
+    from the root through folders opened one by one without following a symlink, written (or
+    made, or removed: a server's file operations) by its folder's descriptor; a folder swapped
+    for a symlink meanwhile is refused, not followed."""
     check_plan(plan)  # read-only or changed files refused first, with the lsp's own words
-    files = [StagedFile(c.path, relpath(c.path), (c.before or "").encode("utf-8"), (c.after or "").encode("utf-8"), c.edits)
-             for c in plan]
-    EditStore.commit(StagedEdit("lsp_rename", files, ""), root)
+    EditStore.commit(StagedEdit("lsp_rename", [staged_change(c, relpath(c.path)) for c in plan], ""), root)
+
+
+def staged_change(change: FileChange, display: str) -> StagedFile:
+    """A planned file change as a staged file (absent before: created; absent after: deleted)."""
+    return StagedFile(change.path, display, None if change.before is None else change.before.encode("utf-8"),
+                      None if change.after is None else change.after.encode("utf-8"), change.edits)

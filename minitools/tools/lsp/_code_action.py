@@ -1,15 +1,19 @@
 """`lsp_code_action` (write tier): apply one of the code actions `lsp code_actions` lists. The
-action's workspace edit is staged exactly as `ast_edit` stages a rewrite (a diff and an
-`edit_id`; `resolve` writes every file or none and reports the diagnostics it introduced), never
-written here. An action that only runs a server command is refused: its changes would happen on
+action's workspace edit (its text edits, and the files it creates, renames or deletes) is staged
+exactly as `ast_edit` stages a rewrite (a diff and an `edit_id`; `resolve` writes every file or
+none and reports the diagnostics it introduced), never written here. An action that only runs a server command is refused: its changes would happen on
 the server's side, where they could not be shown first or undone."""
 
 from __future__ import annotations
 
+import os
+import stat
+import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, ServerGone, plan_workspace_edit
+from minitools.lsp import EditError, ServerGone, plan_workspace_edit, uri_to_path
 from minitools.tools._staging import StagedFile
 from minitools.tools._text import plural
 from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
@@ -46,8 +50,9 @@ class CodeActions:
             item if isinstance(item.get("command"), str) else None)
         if not edit and command is not None and _executes(client.capabilities, command.get("command")):
             # the command's edits come back as workspace/applyEdit requests: kept, not applied
+            started = time.time_ns()
             edits = await _captured(self.s, client, command)
-            edit = _merged(edits) if edits else None
+            edit = _taken_back(_merged(edits), started, self.ctx.root) if edits else None
         if not edit:
             raise ToolError(f'"{title}" at {where} runs a server command that returns no workspace edit; minitools '
                             "does not let a server change files it cannot show first. Nothing was changed; pick an "
@@ -58,15 +63,12 @@ class CodeActions:
             plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
         except EditError as exc:
             raise ToolError(f'"{title}" at {where} cannot be staged: {exc}. Nothing was changed.') from None
-        if any(change.operations for change in plan):
-            raise ToolError(f'"{title}" at {where} creates, renames or deletes files, which resolve cannot stage; '
-                            "nothing was changed.")
         staged = [_staged(change, self.ctx.relpath(change.path), title, where) for change in plan
-                  if change.after is not None and change.after != change.before]
+                  if change.after != change.before]
         if not staged:
             return ToolResult(ok=True, text=f'"{title}" at {where} changes nothing; nothing was staged.',
                               data={"edit_id": None, "replacements": 0, "files": []})
-        from minitools.tools.edit import unified_diff  # the diff ast_edit shows
+        from minitools.tools.edit import file_operation, unified_diff  # the diff ast_edit shows
 
         count = sum(f.replacements for f in staged)
         summary = f"{plural(count, 'edit')} in {plural(len(staged), 'file')} ({title})"
@@ -77,7 +79,8 @@ class CodeActions:
         lines.append(diff[:DIFF_PREVIEW_CHARS].rstrip("\n") + (f"\n… diff cut at {DIFF_PREVIEW_CHARS:,} characters"
                                                                if len(diff) > DIFF_PREVIEW_CHARS else ""))
         pending.data = {"edit_id": pending.id, "title": title, "server": client.spec.id, "replacements": count,
-                        "files": [{"file": f.display, "edits": f.replacements} for f in staged]}
+                        "files": [{"file": f.display, "edits": f.replacements,
+                                   **({"operation": file_operation(f)} if file_operation(f) else {})} for f in staged]}
         return ToolResult(ok=True, text="\n".join(t.notes + lines), data=pending.data)
 
 
@@ -130,15 +133,48 @@ def _merged(edits: list[dict[str, Any]]) -> dict[str, Any]:
     return {"documentChanges": changes}
 
 
+# a file system's clock ticks coarsely: a file made just after the command started may carry
+# a time up to a tick before it
+_CLOCK_TICK_NS = 50_000_000
+
+
+def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any]:
+    """`edit` with the files the server's command made on disk while it ran taken back off the
+    disk and made by the edit instead (a create, then the text): typescript-language-server
+    writes a refactor's new file, empty, before it sends the edit that fills it, so a
+    discarded "Move to a new file" would leave that file behind. Such a file is one the edit
+    names, empty, a regular file inside the root made after the command started."""
+    changes = _merged([edit, {}])["documentChanges"]
+    made = []
+    for uri in dict.fromkeys(op["textDocument"]["uri"] for op in changes if "textDocument" in op):
+        path = os.path.realpath(uri_to_path(uri))
+        if not path.startswith(str(root).rstrip(os.sep) + os.sep):
+            continue
+        try:
+            info = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode) and info.st_size == 0 and info.st_ctime_ns >= started - _CLOCK_TICK_NS:
+            os.unlink(path)
+            made.append({"kind": "create", "uri": uri})
+    return {"documentChanges": made + changes} if made else edit
+
+
 def _resolves(capabilities: Mapping[str, Any]) -> bool:
     provider = capabilities.get("codeActionProvider")
     return isinstance(provider, dict) and bool(provider.get("resolveProvider"))
 
 
 def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
-    """One planned file change as a staged file, its original the exact bytes on disk."""
-    original = change.path.read_bytes()
-    if original.decode("utf-8", errors="replace") != change.before:
-        raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed (or its line endings '
-                        "are not plain newlines); nothing was staged. Ask again.")
-    return StagedFile(change.path, display, original, change.after.encode("utf-8"), change.edits)
+    """One planned file change as a staged file, its original the exact bytes on disk (a file
+    the action creates must still be absent, one it deletes or renames away still there)."""
+    try:
+        original: bytes | None = change.path.read_bytes()
+    except FileNotFoundError:
+        original = None
+    if (original is None) != (change.before is None) or (
+            original is not None and original.decode("utf-8", errors="replace") != change.before):
+        raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed; nothing was staged. '
+                        "Ask again.")
+    return StagedFile(change.path, display, original, None if change.after is None else change.after.encode("utf-8"),
+                      change.edits)
