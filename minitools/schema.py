@@ -8,6 +8,8 @@ the run-time dependency surface is tree-sitter and nothing else.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -132,18 +134,45 @@ def drop_nulls(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, 
 
 
 def as_meant(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:
-    """`args` as a model meant them, before validation: `drop_nulls`, and a top-level string
-    that names one of its enum's strings in another case or with spaces around (`"Python"`
-    for `"python"`) taken as that string, so a first call is not refused for its spelling."""
+    """`args` as a model meant them, before validation: `drop_nulls`; a top-level string that
+    names one of its enum's strings in another case or with spaces around (`"Python"` for
+    `"python"`) taken as that string; and a top-level string where the schema wants a number
+    or a boolean taken as the one it spells exactly (`"12"` for 12, `"true"` for true: models
+    and hosts that pass every argument as text send them so). A first call is not refused for
+    its spelling; text that spells nothing else is left for validation to refuse."""
     out = drop_nulls(schema, args)
     properties = schema.get("properties", {})
     for name, value in out.items():
-        choices = properties.get(name, {}).get("enum") if isinstance(value, str) else None
+        if not isinstance(value, str):
+            continue
+        prop = properties.get(name, {})
+        choices = prop.get("enum")
         if choices and value not in choices:
             folded = [c for c in choices if isinstance(c, str) and c.lower() == value.strip().lower()]
             if len(folded) == 1:
                 out[name] = folded[0]
+        kinds = prop.get("type")
+        kinds = [kinds] if isinstance(kinds, str) else list(kinds or [])
+        if "string" not in kinds:
+            spelled = _spelled(value.strip(), kinds)
+            if spelled is not None:
+                out[name] = spelled
     return out
+
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,300}")
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def _spelled(text: str, kinds: list[str]) -> int | float | bool | None:
+    """The integer, number or boolean `text` spells exactly, of a kind in `kinds` (None: none)."""
+    if "boolean" in kinds and text in ("true", "false"):
+        return text == "true"
+    if ("integer" in kinds or "number" in kinds) and _INTEGER.fullmatch(text):
+        return int(text)
+    if "number" in kinds and len(text) <= 300 and _NUMBER.fullmatch(text) and math.isfinite(float(text)):
+        return float(text)
+    return None
 
 
 def apply_defaults(schema: Mapping[str, Any], args: Mapping[str, Any]) -> dict[str, Any]:

@@ -82,3 +82,19 @@ async def test_gemini_export_takes_one_type_a_value(tmp_path):
         spec = next(s for s in run.tools() if s.name == "ast_grep")
     assert spec.parameters["properties"]["rule"]["type"] == ["object", "string"]  # an object, or its YAML text
     assert export(spec, "gemini")["parameters"]["properties"]["rule"]["type"] == "object"
+
+
+async def test_numbers_and_booleans_written_as_text_are_taken_as_meant(tmp_path):
+    """Hosts and models that pass every argument as text send `"line": "3"` and
+    `"max_results": "1"`: taken as the number (or boolean) they spell exactly, at the first call;
+    text that spells none is still refused by name."""
+    from minitools import Run
+
+    (tmp_path / "a.py").write_text("print(1)\nprint(2)\n")
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        capped = await run.call("ast_grep", {"pattern": "print($A)", "max_results": "1", "explain": "false"})
+        assert capped.ok and len(capped.data["matches"]) == 1 and capped.data["total"] == 2, capped.text
+        refused = await run.call("ast_grep", {"pattern": "print($A)", "max_results": "one"})
+        assert not refused.ok and 'max_results expected integer, got "one"' in refused.text
+        refused = await run.call("ast_grep", {"pattern": "print($A)", "max_results": "1.5"})
+        assert not refused.ok and "max_results expected integer" in refused.text
