@@ -314,7 +314,8 @@ def _pattern_kinds(pattern: Any, where: str) -> frozenset[int] | None:
     if not singles:
         raise RuleError(
             f'{where}: "{pattern.source}" is several nodes in a row; a rule matches one node: '
-            "wrap them in their parent (a block, a statement) or use has/precedes"
+            "wrap them in their parent (a block, a statement) or use has/precedes (a search by pattern alone, "
+            "without a rule, matches such a run: in dart a call is its name and the selectors after it)"
         )
     for p in singles:
         root = p.nodes[0]

@@ -160,8 +160,20 @@ class RunContext:
                 "give a path inside it (relative paths are taken from the root)."
             )
         if must_exist and not exists:
-            raise ToolError(f'{what} "{path}" does not exist under {self.root}; check the spelling or list the directory.')
+            raise ToolError(f'{what} "{path}" does not exist under {self.root}; {self._missing_hint(path)}.')
         return resolved
+
+    def _missing_hint(self, path: str) -> str:
+        """What to try for a path that names nothing: a glob or a `file:line` spelling gets
+        the path it stands for (the commonest first-call forms), anything else a spelling check."""
+        name, _, line = path.rpartition(":")
+        if name and line.isdigit() and (self.root / name).is_file():
+            return f'"{name}" is a file: give it alone as the path (a line number does not go in a path)'
+        if any(c in path for c in "*?["):
+            folder = path[: min(path.find(c) for c in "*?[" if c in path)].rpartition("/")[0] or "."
+            return (f'a glob is not expanded here: give a file or a folder ("{folder}"), and narrow by file type '
+                    "with language")
+        return "check the spelling or list the directory"
 
     def relpath(self, path: str | os.PathLike[str]) -> str:
         """`path` relative to the root where it is inside it, else as given."""

@@ -98,3 +98,19 @@ async def test_numbers_and_booleans_written_as_text_are_taken_as_meant(tmp_path)
         assert not refused.ok and 'max_results expected integer, got "one"' in refused.text
         refused = await run.call("ast_grep", {"pattern": "print($A)", "max_results": "1.5"})
         assert not refused.ok and "max_results expected integer" in refused.text
+
+
+@pytest.mark.parametrize(("path", "hint"), [
+    ("a.py:2", '"a.py" is a file: give it alone as the path'),
+    ("pkg/*.py", 'a glob is not expanded here: give a file or a folder ("pkg")'),
+    ("**/*.py", 'a glob is not expanded here: give a file or a folder (".")'),
+    ("nothing.py", "check the spelling"),
+])
+async def test_a_path_in_a_form_a_model_writes_says_which_path_it_stands_for(tmp_path, path, hint):
+    from minitools import Run
+
+    (tmp_path / "a.py").write_text("print(1)\nprint(2)\n")
+    (tmp_path / "pkg").mkdir()
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        refused = await run.call("ast_grep", {"pattern": "print($A)", "path": path})
+    assert not refused.ok and f'path "{path}" does not exist' in refused.text and hint in refused.text, refused.text
