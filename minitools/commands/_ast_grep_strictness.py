@@ -43,7 +43,7 @@ def strict_search(searcher: Searcher, plan: LanguagePlan, source: str, strictnes
     sources: dict[str, bytes] = {}
     for config in configs:
         for target in paths:
-            scan = scan_rule(searcher, config, target)
+            scan = scan_rule(searcher, config, [target])
             stopped = stopped or scan.stopped
             sources.update(scan.sources)
             if rewrite is not None:

@@ -36,9 +36,9 @@ class RuleScan(NamedTuple):
     stopped: str | None  # why the budget ended the scan early ("stopped after 60 s"), if it did
 
 
-def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> RuleConfig:
+def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], targets: Sequence[Path]) -> RuleConfig:
     """The `rule` argument as a checked configuration. Its language: the configuration's own,
-    else `language`, else that of the file `path` names."""
+    else `language`, else that of the file `path` names (the one target, a file)."""
     value = args["rule"]
     if isinstance(value, str):
         try:
@@ -50,7 +50,8 @@ def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> Rul
         value = docs[0]
     if isinstance(value, Mapping) and "rule" not in value and any(k in value for k in ("pattern", "kind", "all", "any", "has", "inside")):
         value = {"rule": value}  # a bare rule object: the configuration around it is implied
-    language = language_arg(args) or (language_for_path(target) if target.is_file() else None)
+    one_file = len(targets) == 1 and targets[0].is_file()
+    language = language_arg(args) or (language_for_path(targets[0]) if one_file else None)
     if isinstance(value, Mapping) and "language" not in value and not language:
         raise ToolError('rule: no language; give "language" in the rule or as an argument (python, typescript, ...)')
     try:
@@ -59,15 +60,16 @@ def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], target: Path) -> Rul
         raise ToolError(f"{exc}; nothing was run.") from exc
 
 
-def scan_rule(searcher: Searcher, config: RuleConfig, target: str | Path, budget: Budget | None = None) -> RuleScan:
-    """The rule's findings in its language's files under `target`, until the budget (by
+def scan_rule(searcher: Searcher, config: RuleConfig, targets: Sequence[str | Path],
+              budget: Budget | None = None) -> RuleScan:
+    """The rule's findings in its language's files under `targets`, until the budget (by
     default the searcher's: the time and memory one search call may spend) runs out."""
     budget = (budget or searcher.budget()).start()
     ruleset = RuleSet([config])
     findings: list[Finding] = []
     sources: dict[str, bytes] = {}
     searched = skipped = 0
-    for real in searcher.collect([target], config.language):
+    for real in searcher.collect(targets, config.language):
         if budget.spent():
             break
         shown = searcher.display(real)

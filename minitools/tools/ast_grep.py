@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 from collections.abc import Mapping
 from difflib import get_close_matches
 from pathlib import Path
@@ -15,10 +17,12 @@ from minitools.match import (
     PathError,
     Pattern,
     PatternError,
+    Regex,
     Searcher,
     UnknownLanguage,
     available_languages,
     compile_pattern,
+    glob_regex,
     language_for_path,
     one_language,
     plan_languages,
@@ -30,7 +34,10 @@ from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rul
 from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "format_match", "compile_for", "languages_note", "one_of_pattern_or_rule", "shared_searcher"]
+__all__ = ["build", "format_match", "compile_for", "languages_note", "one_of_pattern_or_rule", "shared_searcher",
+           "targets_for"]
+
+_GLOB_CHARS = "*?["
 
 DESCRIPTION = (
     "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
@@ -49,7 +56,8 @@ PARAMETERS: dict[str, Any] = {
         "rule": RULE_PARAMETER,
         "path": {
             "type": "string",
-            "description": "File or directory to search, relative to the workspace root; defaults to the whole workspace.",
+            "description": "File or directory to search, or a glob of files (src/**/*.ts), relative to the workspace "
+                           "root; defaults to the whole workspace.",
         },
         "language": {
             "type": "string",
@@ -143,24 +151,57 @@ def shared_searcher(ctx: RunContext) -> Searcher | None:
     return searcher
 
 
-def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan, Path]:
-    """The search plan and the target of an ast_grep/ast_edit call.
+def targets_for(ctx: RunContext, searcher: Searcher, raw_path: str | None) -> tuple[list[Path], str]:
+    """What an ast_grep/ast_edit `path` names, and how to show it: the root, a file or a folder;
+    or, for a glob that names nothing as it is written (`src/**/*.ts`, `lib/*.dart`: a model's
+    first call often writes one), the files a search of its fixed folder meets (ignore rules
+    kept) whose path from the root the glob matches, in gitignore's syntax."""
+    if not raw_path:
+        return [ctx.root], "."
+    if not any(c in raw_path for c in _GLOB_CHARS) or os.path.lexists(ctx.root / raw_path):
+        target = ctx.resolve_path(raw_path)
+        return [target], ctx.relpath(target)
+    glob = raw_path.removeprefix(str(ctx.root).rstrip("/") + "/").removeprefix("./")
+    first = min(glob.find(c) for c in _GLOB_CHARS if c in glob)
+    folder = ctx.resolve_path(glob[:first].rpartition("/")[0] or None)
+    if glob.startswith("/") or ".." in glob.split("/") or not folder.is_dir():
+        raise ToolError(f'path "{raw_path}" (a glob) must lie in a folder of the workspace; give a glob relative '
+                        f"to the root {ctx.root}, such as src/**/*.py")
+    try:
+        matcher = Regex(re.compile(rf"(?:{glob_regex(glob)})\Z"), backtracking=3)
+    except re.error as exc:
+        raise ToolError(f'path "{raw_path}" is not a glob that can be read ({exc}); write it as *.py or src/**/*.ts') from None
+    try:
+        found = searcher.collect([folder], None)
+    except PathError as exc:
+        raise ToolError(str(exc)) from exc
+    files = [Path(f) for f in found if matcher.search(Path(f).relative_to(ctx.root).as_posix())]
+    if not files:
+        raise ToolError(f'path "{raw_path}" (a glob) matches no file of a known language under {ctx.relpath(folder)}; '
+                        "loosen it, or give a folder")
+    return files, raw_path
+
+
+def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan, list[Path], str]:
+    """The search plan of an ast_grep/ast_edit call, what it searches and how to show that
+    (`targets_for`).
 
     With `language`, or a `path` naming a file of a known language, the pattern is compiled in
-    that language. Otherwise each file under the target is searched in the language its
+    that language. Otherwise each file under the targets is searched in the language its
     extension names (the pattern compiled once per language; languages it does not parse in
     are skipped with a note), and the call is refused only when it parses in none.
     """
     source = args["pattern"]
     raw_path = args.get("path")
-    target = ctx.resolve_path(raw_path) if raw_path else ctx.root
-    language = language_arg(args) or (language_for_path(target) if target.is_file() else None)
-    if language:
-        return one_language(_compile(source, language)), target
     searcher = shared_searcher(ctx)
     assert searcher is not None  # the families that plan a search are built only with one
+    targets, where = targets_for(ctx, searcher, raw_path)
+    one_file = len(targets) == 1 and targets[0].is_file()
+    language = language_arg(args) or (language_for_path(targets[0]) if one_file else None)
+    if language:
+        return one_language(_compile(source, language)), targets, where
     try:
-        plan = plan_languages(source, searcher, [target])
+        plan = plan_languages(source, searcher, targets)
     except PatternError as exc:
         raise ToolError(f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement).") from exc
     except UnknownLanguage as exc:
@@ -171,7 +212,7 @@ def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan,
         reasons = "; ".join(f"{skip.language} ({plural(skip.files, 'file')}): {skip.reason}" for skip in plan.skipped)
         raise ToolError(f'"{source}" parses in none of the languages under "{raw_path or "."}": {reasons}. '
                         "Pass language, or write a fragment of the files' language.")
-    return plan, target
+    return plan, targets, where
 
 
 def _compile(source: str, language: str) -> Pattern:
@@ -218,14 +259,13 @@ class AstGrepFamily:
         source = args["pattern"]
         if args.get("strictness", "smart") != "smart":
             return await self._by_rule(_as_rule(args), pattern=(source, args["strictness"]))
-        plan, target = compile_for(self.ctx, args)
+        plan, targets, where = compile_for(self.ctx, args)
         limit = int(args.get("max_results", 50))
         offset = int(args.get("offset") or 0)
         try:
-            result = await asyncio.to_thread(search_languages, self.searcher, plan, [target], max_results=offset + limit)
+            result = await asyncio.to_thread(search_languages, self.searcher, plan, targets, max_results=offset + limit)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
-        where = self.ctx.relpath(target)
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
         patterns = [pattern for pattern, _ in plan.searches]
         if len(patterns) == 1:
@@ -304,13 +344,12 @@ class AstGrepFamily:
     async def _by_rule(self, args: Mapping[str, Any], pattern: tuple[str, str] | None = None) -> ToolResult:
         """A rule's matches; for a `pattern` at a strictness other than smart (run as the rule
         `_as_rule` makes), reported as the pattern's."""
-        raw_path = args.get("path")
-        target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
-        config = read_rule_arg(self.ctx, args, target)
+        targets, where = targets_for(self.ctx, self.searcher, args.get("path"))
+        config = read_rule_arg(self.ctx, args, targets)
         limit = int(args.get("max_results", 50))
         offset = int(args.get("offset") or 0)
         try:
-            scan = await asyncio.to_thread(scan_rule, self.searcher, config, target)
+            scan = await asyncio.to_thread(scan_rule, self.searcher, config, targets)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         total = len(scan.findings)
@@ -318,7 +357,7 @@ class AstGrepFamily:
         what = f"rule {config.id}" if pattern is None else f'"{pattern[0]}"'
         how = config.language if pattern is None else f"{config.language}, strictness {pattern[1]}"
         head = (f"{plural(total, 'match', 'matches')} of {what} ({how}) in {files_matched} of "
-                f"{plural(scan.files_searched, 'file')} under {self.ctx.relpath(target)}")
+                f"{plural(scan.files_searched, 'file')} under {where}")
         if scan.skipped:
             head += f"; skipped {scan.skipped} (oversized, binary or unreadable)"
         parts = [head]

@@ -17,7 +17,7 @@ from minitools.tools._context import RunContext
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, rule_edits, scan_rule
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
-from minitools.tools.ast_grep import compile_for, languages_note, one_of_pattern_or_rule, shared_searcher
+from minitools.tools.ast_grep import compile_for, languages_note, one_of_pattern_or_rule, shared_searcher, targets_for
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["Proposal", "build", "propose_rewrite", "unified_diff"]
@@ -38,7 +38,8 @@ AST_EDIT_PARAMETERS: dict[str, Any] = {
         "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\" "
                     "(with rule: the fix, when the rule has none)."},
         "rule": RULE_PARAMETER,
-        "path": {"type": "string", "description": "File or directory to rewrite in, relative to the workspace root; defaults to the whole workspace."},
+        "path": {"type": "string", "description": "File or directory to rewrite in, or a glob of files (src/**/*.ts), "
+                 "relative to the workspace root; defaults to the whole workspace."},
         "language": {"type": "string",
                      "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); without "
                      "it each file is rewritten in the language its extension names."},
@@ -210,7 +211,7 @@ class EditFamily:
             return await self._by_rule(args)
         if args.get("rewrite") is None:
             raise ToolError('give rewrite: the text to put in place of each match, e.g. "$X.dispose()"')
-        plan, target = compile_for(self.ctx, args)
+        plan, targets, where = compile_for(self.ctx, args)
         template = Template.parse(args["rewrite"])
         try:
             for pattern, _files in plan.searches:
@@ -219,10 +220,9 @@ class EditFamily:
             raise ToolError(str(exc)) from exc
         try:
             staged, inner, files_data, broken, vanished = await asyncio.to_thread(propose_rewrite, self.searcher, plan,
-                                                                                   template, [target])
+                                                                                   template, targets)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
-        where = self.ctx.relpath(target)
         note = "\n".join(filter(None, [languages_note(plan), _vanished_note(vanished)]))
         if not staged:
             return ToolResult(
@@ -259,22 +259,20 @@ class EditFamily:
         return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
     async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
-        raw_path = args.get("path")
-        target = self.ctx.resolve_path(raw_path) if raw_path else self.ctx.root
-        config = read_rule_arg(self.ctx, args, target)
+        targets, where = targets_for(self.ctx, self.searcher, args.get("path"))
+        config = read_rule_arg(self.ctx, args, targets)
         if config.fix is None:
             if args.get("rewrite") is None:
                 raise ToolError(f'rule {config.id} has no fix; give one in the rule ("fix": "...") or as rewrite')
             config = config._replace(fix=_plain_fix(args["rewrite"]))
         try:
-            scan = await asyncio.to_thread(scan_rule, self.searcher, config, target)
+            scan = await asyncio.to_thread(scan_rule, self.searcher, config, targets)
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         if scan.stopped:
             raise ToolError(f"the search for rule {config.id} {scan.stopped}, before every file was searched, so "
                             "nothing was staged (a partial rewrite would be wrong); narrow the path or the rule.")
         staged, inner, broken = rule_edits(self.searcher, scan)
-        where = self.ctx.relpath(target)
         if not staged:
             return ToolResult(
                 ok=True,

@@ -107,10 +107,11 @@ async def test_numbers_and_booleans_written_as_text_are_taken_as_meant(tmp_path)
     ("nothing.py", "check the spelling"),
 ])
 async def test_a_path_in_a_form_a_model_writes_says_which_path_it_stands_for(tmp_path, path, hint):
+    """Where a path must name one file or folder (here ast_grep's explain; a search takes a glob)."""
     from minitools import Run
 
     (tmp_path / "a.py").write_text("print(1)\nprint(2)\n")
     (tmp_path / "pkg").mkdir()
     async with Run(tmp_path, resources={"lsp": False}) as run:
-        refused = await run.call("ast_grep", {"pattern": "print($A)", "path": path})
+        refused = await run.call("ast_grep", {"pattern": "print($A)", "path": path, "explain": True, "line": 1})
     assert not refused.ok and f'path "{path}" does not exist' in refused.text and hint in refused.text, refused.text

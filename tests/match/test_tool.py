@@ -175,3 +175,25 @@ def test_grammars_list_and_vendor(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert entry["language"] == "go" and entry["source"] == "tree-sitter-language-pack" and entry["version"] == "0.13.0"
     assert len(entry["sha256"]) == 64 and (tmp_path / entry["file"]).exists()
     assert _cli(grammars_cmd, ["vendor", "no_such_lang", "--dest", str(tmp_path)]) == 1
+
+
+@pytest.mark.parametrize(("path", "files"), [("pkg/*.py", 2), ("**/*.py", 3), ("pkg/b*.py", 1), ("**/c.py", 1)])
+async def test_a_glob_path_searches_and_rewrites_the_files_it_names(tmp_path: Path, path: str, files: int) -> None:
+    """A model's first call often writes path as a glob: it names the files it matches (ignore
+    rules kept: the ignored folder's file is not among them)."""
+    (tmp_path / "a.py").write_text("print(1)\n")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "b.py").write_text("print(2)\n")
+    (tmp_path / "pkg" / "c.py").write_text("print(3)\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "d.py").write_text("print(4)\n")
+    async with Run(tmp_path, resources={"lsp": False}, approve=lambda spec, args: True) as run:
+        found = await run.call("ast_grep", {"pattern": "print($A)", "path": path})
+        ruled = await run.call("ast_grep", {"rule": {"pattern": "print($A)"}, "language": "python", "path": path})
+        staged = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)", "path": path})
+        refused = await run.call("ast_grep", {"pattern": "print($A)", "path": "pkg/*.rs"})
+    assert found.ok and found.data["total"] == files and f"under {path}" in found.text, found.text
+    assert "node_modules" not in found.text
+    assert ruled.ok and len(ruled.data["matches"]) == files, ruled.text
+    assert staged.ok and staged.data["replacements"] == files, staged.text
+    assert not refused.ok and 'path "pkg/*.rs" (a glob) matches no file' in refused.text
