@@ -384,6 +384,10 @@ class DAPSession:
                 return stop
             mark = resumed[-1] + 1
 
+    async def run_on(self, timeout: float) -> dict[str, Any]:
+        """Wait for the next stop or the end of a program that is running already."""
+        return await self.wait_event(STOP_EVENTS, len(self.events), timeout, "the program to stop")
+
     # Shutdown ---------------------------------------------------------------------------
 
     def pids(self) -> list[int]:

@@ -361,9 +361,12 @@ class DebugFamily:
         by_pid = [a for a in ADAPTERS if a.attach_pid is not None]
         if args.get("adapter"):
             adapter = adapter_by_id(args["adapter"])
-        else:  # a python interpreter is debugpy's; anything else a native program for lldb
-            adapter = next((a for a in by_pid if a.python_package and exe.startswith("python")),
-                           next((a for a in by_pid if a.native), None))
+        elif exe.startswith("python"):  # a python interpreter is debugpy's
+            adapter = next((a for a in by_pid if a.python_package), None)
+        elif _built_by_go(pid):  # a Go program is delve's
+            adapter = adapter_by_id("delve")
+        else:  # anything else a native program for lldb
+            adapter = next((a for a in by_pid if a.native), None)
         if adapter is None or adapter.attach_pid is None:
             names = ", ".join(a.id for a in by_pid)
             raise ToolError(f"attach by process id is supported for {names}; {args.get('adapter')} has none. "
@@ -421,6 +424,11 @@ class DebugFamily:
         s = self._session()
         if s.stop.state is RunState.EXITED:
             raise ToolError(f"the program has already ended; {args['op']} has nothing to do. Call output or terminate.")
+        if command == "continue" and s.stop.state is RunState.RUNNING:
+            # the program runs already (delve lets a process it attached to run on): continuing
+            # is waiting for its next stop; the adapter would refuse the request
+            await s.run_on(self.timeout)
+            return ToolResult(True, await self._where(s), {"state": s.stop.state, "reason": s.stop.reason})
         thread = await self._thread(s, args)
         await s.step(command, {"threadId": thread}, self.timeout)
         text = await self._where(s)
@@ -512,6 +520,23 @@ class DebugFamily:
         await self.sup.end(self.ctx.conversation_id)
         slot.ended_note = ""
         return ToolResult(True, "the debug session was terminated; the program and the adapter are stopped.", {"pids": pids})
+
+
+# the header of a Go program's build information (its .go.buildinfo section), within the first
+# GO_MARK_BYTES of the file in the binaries Go links
+GO_MARK = b"\xff Go buildinf:"
+GO_MARK_BYTES = 64 << 20
+
+
+def _built_by_go(pid: int) -> bool:
+    """Whether process `pid` runs a program Go built (read from /proc; False when unreadable)."""
+    import mmap
+
+    try:
+        with open(f"/proc/{pid}/exe", "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            return data.find(GO_MARK, 0, GO_MARK_BYTES) != -1
+    except (OSError, ValueError):
+        return False
 
 
 def build(ctx: RunContext) -> list[Tool]:

@@ -111,6 +111,35 @@ async def test_attach_by_process_id_with_lldb(tmp_path: Path) -> None:
         program.wait()
 
 
+SPIN_GO = ('package main\n\nimport "time"\n\nfunc tick(n int) int {\n\treturn n + 1\n}\n\nfunc main() {\n\tn := 0\n'
+           '\tfor {\n\t\tn = tick(n)\n\t\ttime.Sleep(100 * time.Millisecond)\n\t}\n}\n')
+
+
+async def test_attach_by_process_id_picks_delve_for_a_go_program_and_continue_waits_for_its_stop(tmp_path: Path) -> None:
+    """A Go program is delve's (its build information says Go built it; lldb was chosen and
+    refused it for want of a CMakeLists.txt); delve lets the process run on after attaching, so
+    `continue` waits for its next stop instead of being refused ("debuggee is running")."""
+    if shutil.which("dlv") is None or shutil.which("go") is None:
+        pytest.skip("dlv or go is not installed")
+    (tmp_path / "go.mod").write_text("module example.com/spin\n\ngo 1.19\n")
+    (tmp_path / "main.go").write_text(SPIN_GO)
+    subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "spin", "."], cwd=tmp_path, check=True)
+    program = subprocess.Popen([str(tmp_path / "spin")])
+    try:
+        async with make_run(tmp_path) as run:
+            await run.call("debug", {"op": "breakpoints", "file": "main.go", "lines": [6]})
+            r = await run.call("debug", {"op": "attach", "pid": program.pid})
+            assert r.ok and f"attached process {program.pid} (spin) with delve" in r.text, r.text
+            r = await run.call("debug", {"op": "continue"})
+            assert r.ok and "main.go:6" in r.text and "tick" in r.text, r.text
+            r = await run.call("debug", {"op": "evaluate", "expression": "n >= 0"})
+            assert r.ok and r.data["result"] == "true", r.text
+            await run.call("debug", {"op": "terminate"})
+    finally:
+        program.kill()
+        program.wait()
+
+
 async def test_attach_by_process_id_picks_debugpy_for_python(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[project]\nname='t'\nversion='0'\n")
     (tmp_path / "spin.py").write_text(SPIN_PY)
