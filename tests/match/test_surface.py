@@ -24,8 +24,8 @@ def test_public_surface_is_pinned() -> None:
         "PNode", "STRICTNESS", "match_at_strictness",
         # a rule scan's budget, watched inside a match
         "watched",
-        # regexes in linear time (a rule's regex, ignore-file globs)
-        "Regex",
+        # regexes in linear time (a rule's regex and replace, ignore-file globs), in Rust's syntax
+        "Regex", "python_regex",
         # a language as callers name it ("TypeScript", "ts", "C++")
         "language_named", "LANGUAGE_NAMES",
     ])
