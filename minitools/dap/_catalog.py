@@ -58,6 +58,7 @@ class Adapter:
     python_package: str = ""
     # it debugs native executables: a file with the execute bit and one of `suffixes`
     native: bool = False
+    go_programs: bool = False  # attach by pid: the adapter for a program Go built
     # a program is a package directory (Go): a directory holding files with one of `suffixes`
     # is debuggable, and launch is given the program file's directory
     package_dirs: bool = False
@@ -122,6 +123,7 @@ ADAPTERS: tuple[Adapter, ...] = (
         package_dirs=True,
         launch={"mode": "debug"},
         attach_pid={"mode": "local"},
+        go_programs=True,
         pid_key="processId",
         notes="dlv 1.20 writes the program's stdout to its own stdout, not to output events",
     ),

@@ -364,7 +364,7 @@ class DebugFamily:
         elif exe.startswith("python"):  # a python interpreter is debugpy's
             adapter = next((a for a in by_pid if a.python_package), None)
         elif _built_by_go(pid):  # a Go program is delve's
-            adapter = adapter_by_id("delve")
+            adapter = next((a for a in by_pid if a.go_programs), None)
         else:  # anything else a native program for lldb
             adapter = next((a for a in by_pid if a.native), None)
         if adapter is None or adapter.attach_pid is None:
