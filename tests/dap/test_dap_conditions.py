@@ -47,12 +47,17 @@ async def test_debugpy_condition_hit_count_and_log_point(tmp_path: Path) -> None
         await run.call("debug", {"op": "terminate"})
 
 
-async def test_lldb_condition_and_hit_count(tmp_path: Path) -> None:
+def _c_program(root: Path, name: str, source: str) -> None:
+    """`name`.c built with debug information in `root` (a CMake project: lldb's marker)."""
     if shutil.which("gcc") is None or shutil.which("lldb-vscode-16") is None:
         pytest.skip("gcc or lldb-vscode-16 (apt lldb-16) is not installed")
-    (tmp_path / "CMakeLists.txt").write_text("project(t C)\nadd_executable(loop loop.c)\n")
-    (tmp_path / "loop.c").write_text(C_LOOP)
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(tmp_path / "loop"), str(tmp_path / "loop.c")], check=True)
+    (root / "CMakeLists.txt").write_text(f"project(t C)\nadd_executable({name} {name}.c)\n")
+    (root / f"{name}.c").write_text(source)
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(root / name), str(root / f"{name}.c")], check=True)
+
+
+async def test_lldb_condition_and_hit_count(tmp_path: Path) -> None:
+    _c_program(tmp_path, "loop", C_LOOP)
     async with make_run(tmp_path) as run:
         await _stops_on_i(run, "loop.c", 5, "loop", {"condition": "i == 4"}, "4")
         await _stops_on_i(run, "loop.c", 5, "loop", {"hit_condition": "3"}, "2")
@@ -89,26 +94,28 @@ SPIN_C = ("#include <unistd.h>\nint tick(int n) {\n    return n + 1;\n}\nint mai
 SPIN_PY = "import time\nn = 0\nwhile True:\n    n += 1\n    time.sleep(0.1)\n"
 
 
-async def test_attach_by_process_id_with_lldb(tmp_path: Path) -> None:
-    if shutil.which("gcc") is None or shutil.which("lldb-vscode-16") is None:
-        pytest.skip("gcc or lldb-vscode-16 (apt lldb-16) is not installed")
-    (tmp_path / "CMakeLists.txt").write_text("project(t C)\nadd_executable(spin spin.c)\n")
-    (tmp_path / "spin.c").write_text(SPIN_C)
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(tmp_path / "spin"), str(tmp_path / "spin.c")], check=True)
-    program = subprocess.Popen([str(tmp_path / "spin")])
+async def _attach_stop_and_evaluate(root: Path, source: str, line: int, adapter: str) -> None:
+    """Attach by pid (no adapter named) to the running `spin` built in `root`, break in `tick`,
+    continue to it and evaluate there."""
+    program = subprocess.Popen([str(root / "spin")])
     try:
-        async with make_run(tmp_path) as run:
-            await run.call("debug", {"op": "breakpoints", "file": "spin.c", "lines": [3]})
+        async with make_run(root) as run:
+            await run.call("debug", {"op": "breakpoints", "file": source, "lines": [line]})
             r = await run.call("debug", {"op": "attach", "pid": program.pid})
-            assert r.ok and f"attached process {program.pid} (spin) with lldb" in r.text, r.text
+            assert r.ok and f"attached process {program.pid} (spin) with {adapter}" in r.text, r.text
             r = await run.call("debug", {"op": "continue"})
-            assert r.ok and "spin.c:3" in r.text and "tick" in r.text, r.text
+            assert r.ok and f"{source}:{line}" in r.text and "tick" in r.text, r.text
             r = await run.call("debug", {"op": "evaluate", "expression": "n >= 0"})
             assert r.ok and r.data["result"] == "true", r.text
             await run.call("debug", {"op": "terminate"})
     finally:
         program.kill()
         program.wait()
+
+
+async def test_attach_by_process_id_with_lldb(tmp_path: Path) -> None:
+    _c_program(tmp_path, "spin", SPIN_C)
+    await _attach_stop_and_evaluate(tmp_path, "spin.c", 3, "lldb")
 
 
 SPIN_GO = ('package main\n\nimport "time"\n\nfunc tick(n int) int {\n\treturn n + 1\n}\n\nfunc main() {\n\tn := 0\n'
@@ -124,20 +131,7 @@ async def test_attach_by_process_id_picks_delve_for_a_go_program_and_continue_wa
     (tmp_path / "go.mod").write_text("module example.com/spin\n\ngo 1.19\n")
     (tmp_path / "main.go").write_text(SPIN_GO)
     subprocess.run(["go", "build", "-gcflags=all=-N -l", "-o", "spin", "."], cwd=tmp_path, check=True)
-    program = subprocess.Popen([str(tmp_path / "spin")])
-    try:
-        async with make_run(tmp_path) as run:
-            await run.call("debug", {"op": "breakpoints", "file": "main.go", "lines": [6]})
-            r = await run.call("debug", {"op": "attach", "pid": program.pid})
-            assert r.ok and f"attached process {program.pid} (spin) with delve" in r.text, r.text
-            r = await run.call("debug", {"op": "continue"})
-            assert r.ok and "main.go:6" in r.text and "tick" in r.text, r.text
-            r = await run.call("debug", {"op": "evaluate", "expression": "n >= 0"})
-            assert r.ok and r.data["result"] == "true", r.text
-            await run.call("debug", {"op": "terminate"})
-    finally:
-        program.kill()
-        program.wait()
+    await _attach_stop_and_evaluate(tmp_path, "main.go", 6, "delve")
 
 
 async def test_attach_by_process_id_picks_debugpy_for_python(tmp_path: Path) -> None:
