@@ -64,7 +64,7 @@ def _folds(ch: str) -> set[str]:
 
 class _Program:
     """The expression as states: CHAR (a test, then `out`), SPLIT (both ways), JUMP, ASSERT
-    (a position test), MATCH."""
+    (a position test), MATCH; with `captures`, SAVE (a group's end: the position, in a slot)."""
 
     def __init__(self, captures: bool = False) -> None:
         self.kind: list[int] = []

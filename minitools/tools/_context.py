@@ -62,6 +62,19 @@ BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
 _UNSET: Any = object()
 
 
+
+GLOB_CHARS = "*?["
+
+
+def is_glob(path: str) -> bool:
+    """Whether `path` holds a glob's wildcards."""
+    return any(c in path for c in GLOB_CHARS)
+
+
+def glob_folder(glob: str) -> str:
+    """The folder a glob's wildcards lie below ("" for the root's): `src/**/*.ts` -> `src`."""
+    return glob[: min(glob.find(c) for c in GLOB_CHARS if c in glob)].rpartition("/")[0]
+
 class DiagnosticsService(Protocol):
     """Write-time diagnostics (the lsp family's, tools/lsp/_written.py): after a write,
     the diagnostics of the written files that the write introduced."""
@@ -169,10 +182,9 @@ class RunContext:
         name, _, line = path.rpartition(":")
         if name and line.isdigit() and (self.root / name).is_file():
             return f'"{name}" is a file: give it alone as the path (a line number does not go in a path)'
-        if any(c in path for c in "*?["):
-            folder = path[: min(path.find(c) for c in "*?[" if c in path)].rpartition("/")[0] or "."
-            return (f'a glob is not expanded here: give a file or a folder ("{folder}"), and narrow by file type '
-                    "with language")
+        if is_glob(path):
+            return (f'a glob is not expanded here: give a file or a folder ("{glob_folder(path) or "."}"), and narrow '
+                    "by file type with language")
         return "check the spelling or list the directory"
 
     def relpath(self, path: str | os.PathLike[str]) -> str:

@@ -28,6 +28,12 @@ class StagedFile:
     new: bytes | None  # None: the edit deletes it
     replacements: int
 
+    @classmethod
+    def of_text(cls, path: Path, display: str, before: str | None, after: str | None, replacements: int) -> StagedFile:
+        """A file change given as text (None: absent before, so created; absent after, so deleted)."""
+        return cls(path, display, None if before is None else before.encode("utf-8"),
+                   None if after is None else after.encode("utf-8"), replacements)
+
 
 @dataclass
 class StagedEdit:

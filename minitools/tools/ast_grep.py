@@ -28,7 +28,7 @@ from minitools.match import (
     plan_languages,
     search_languages,
 )
-from minitools.tools._context import RunContext
+from minitools.tools._context import RunContext, glob_folder, is_glob
 from minitools.tools._language import language_arg
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
 from minitools.tools._text import page_note, plural
@@ -36,8 +36,6 @@ from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build", "format_match", "compile_for", "languages_note", "one_of_pattern_or_rule", "shared_searcher",
            "targets_for"]
-
-_GLOB_CHARS = "*?["
 
 DESCRIPTION = (
     "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
@@ -158,12 +156,11 @@ def targets_for(ctx: RunContext, searcher: Searcher, raw_path: str | None) -> tu
     kept) whose path from the root the glob matches, in gitignore's syntax."""
     if not raw_path:
         return [ctx.root], "."
-    if not any(c in raw_path for c in _GLOB_CHARS) or os.path.lexists(ctx.root / raw_path):
+    if not is_glob(raw_path) or os.path.lexists(ctx.root / raw_path):
         target = ctx.resolve_path(raw_path)
         return [target], ctx.relpath(target)
     glob = raw_path.removeprefix(str(ctx.root).rstrip("/") + "/").removeprefix("./")
-    first = min(glob.find(c) for c in _GLOB_CHARS if c in glob)
-    folder = ctx.resolve_path(glob[:first].rpartition("/")[0] or None)
+    folder = ctx.resolve_path(glob_folder(glob) or None)
     if glob.startswith("/") or ".." in glob.split("/") or not folder.is_dir():
         raise ToolError(f'path "{raw_path}" (a glob) must lie in a folder of the workspace; give a glob relative '
                         f"to the root {ctx.root}, such as src/**/*.py")

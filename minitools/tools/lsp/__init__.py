@@ -256,10 +256,5 @@ def _write_plan(plan: list[FileChange], root: Path, relpath: Callable[[Path], st
     made, or removed: a server's file operations) by its folder's descriptor; a folder swapped
     for a symlink meanwhile is refused, not followed."""
     check_plan(plan)  # read-only or changed files refused first, with the lsp's own words
-    EditStore.commit(StagedEdit("lsp_rename", [staged_change(c, relpath(c.path)) for c in plan], ""), root)
-
-
-def staged_change(change: FileChange, display: str) -> StagedFile:
-    """A planned file change as a staged file (absent before: created; absent after: deleted)."""
-    return StagedFile(change.path, display, None if change.before is None else change.before.encode("utf-8"),
-                      None if change.after is None else change.after.encode("utf-8"), change.edits)
+    files = [StagedFile.of_text(c.path, relpath(c.path), c.before, c.after, c.edits) for c in plan]
+    EditStore.commit(StagedEdit("lsp_rename", files, ""), root)

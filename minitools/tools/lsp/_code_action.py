@@ -125,12 +125,13 @@ def _merged(edits: list[dict[str, Any]]) -> dict[str, Any]:
     """One workspace edit of several (a command may send its edits in parts)."""
     if len(edits) == 1:
         return edits[0]
-    changes: list[Any] = []
-    for edit in edits:
-        changes += edit.get("documentChanges") or [
-            {"textDocument": {"uri": uri, "version": None}, "edits": text_edits}
-            for uri, text_edits in (edit.get("changes") or {}).items()]
-    return {"documentChanges": changes}
+    return {"documentChanges": [op for edit in edits for op in _document_changes(edit)]}
+
+
+def _document_changes(edit: dict[str, Any]) -> list[Any]:
+    """A workspace edit's changes as `documentChanges` (a `changes` map in that form)."""
+    return edit.get("documentChanges") or [{"textDocument": {"uri": uri, "version": None}, "edits": text_edits}
+                                          for uri, text_edits in (edit.get("changes") or {}).items()]
 
 
 # a file system's clock ticks coarsely: a file made just after the command started may carry
@@ -144,7 +145,7 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
     writes a refactor's new file, empty, before it sends the edit that fills it, so a
     discarded "Move to a new file" would leave that file behind. Such a file is one the edit
     names, empty, a regular file inside the root made after the command started."""
-    changes = _merged([edit, {}])["documentChanges"]
+    changes = _document_changes(edit)
     made = []
     for uri in dict.fromkeys(op["textDocument"]["uri"] for op in changes if "textDocument" in op):
         path = os.path.realpath(uri_to_path(uri))
@@ -166,8 +167,8 @@ def _resolves(capabilities: Mapping[str, Any]) -> bool:
 
 
 def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
-    """One planned file change as a staged file, its original the exact bytes on disk (a file
-    the action creates must still be absent, one it deletes or renames away still there)."""
+    """One planned file change as a staged file, checked against the bytes on disk (a file the
+    action creates must still be absent, one it deletes or renames away still there)."""
     try:
         original: bytes | None = change.path.read_bytes()
     except FileNotFoundError:
@@ -176,5 +177,4 @@ def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
             original is not None and original.decode("utf-8", errors="replace") != change.before):
         raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed; nothing was staged. '
                         "Ask again.")
-    return StagedFile(change.path, display, original, None if change.after is None else change.after.encode("utf-8"),
-                      change.edits)
+    return StagedFile.of_text(change.path, display, change.before, change.after, change.edits)
