@@ -24,7 +24,7 @@ from minitools.tracing import Tracer
 from minitools.vibe import RosterSource
 
 __all__ = ["CALL_SURFACE", "READ_ONLY_SURFACES", "RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource",
-           "shown_path", "unusable_path"]
+           "shown_path", "unusable_path", "GLOB_CHARS", "is_glob", "glob_folder"]
 
 NAME_MAX = 255  # bytes in one path component (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path (Linux)
