@@ -26,6 +26,7 @@ from minitools.match import (
     PatternError,
     Searcher,
     UnknownLanguage,
+    UnsafeSource,
     compile_pattern,
     has_grammar,
     language_named,
@@ -294,6 +295,11 @@ def main(args: argparse.Namespace) -> int:
     finally:
         searcher.close()
     printer.close()
+    from minitools.tools import plural
+
+    deep = result.skipped.get(UnsafeSource.skip_reason)
+    if deep:  # the other skips (binary, oversized) are silent, as in the ast-grep CLI; this one is ours
+        print(f"minitools ast-grep: skipped {plural(deep, 'file')} {UnsafeSource.skip_reason}", file=sys.stderr)
     if result.stopped:
         flag = "--time-budget" if result.stopped.endswith(" s") else "--memory-budget"
         print(f"minitools ast-grep: {result.stopped}: narrow the path or the pattern, or raise {flag}", file=sys.stderr)

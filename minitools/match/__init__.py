@@ -25,10 +25,12 @@ from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
+    UnsafeSource,
     available_languages,
     grammar_source,
     has_grammar,
     load_language,
+    parse_source,
     vendor_grammars,
 )
 from minitools.match._ladder import ladder_for
@@ -126,6 +128,8 @@ __all__ = [
     "watched",
     "Regex",
     "python_regex",
+    "UnsafeSource",
+    "parse_source",
 ]
 
 

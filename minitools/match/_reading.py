@@ -12,7 +12,7 @@ from enum import IntEnum
 
 import tree_sitter
 
-from minitools.match._grammars import load_language, parser_for
+from minitools.match._grammars import UnsafeSource, check_safe, load_language, parser_for
 from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, SUB_CONSTRUCTS, TYPE_LOOKALIKES, ladder_for
 from minitools.match._rules import CONTINUATIONS
 
@@ -525,6 +525,10 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 written = written.replace("\n", "\n" + indent)  # an indented body's later lines
             text = prefix + written + suffix
             span = len(written.encode("utf-8"))
+            try:
+                check_safe(language, text.encode("utf-8"))
+            except UnsafeSource as e:
+                raise PatternError(f'pattern "{source}" is {e}; write a shallower pattern') from None
             tree = parser.parse(text.encode("utf-8"))
             check_depth(tree.root_node, source)
             recovery = _recovery(tree.root_node, text, char, len(pre) + span)

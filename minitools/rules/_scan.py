@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, Regex, glob_regex, node_match, parser_for, watched
+from minitools.match import Budget, MetaVarEnv, NodeMatch, Regex, glob_regex, node_match, parse_source, watched
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
 from minitools.rules._hidden import WALK, begin_file
@@ -90,11 +90,12 @@ class RuleSet:
 
     def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None) -> list[Finding]:
         """The findings in one file; a file lacking a word a rule's patterns write is not
-        searched for that rule, and not parsed at all when no rule is left."""
+        searched for that rule, and not parsed at all when no rule is left. UnsafeSource, before
+        parsing, for a file its parser would crash on (match.parse_source)."""
         configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
         if not configs:
             return []
-        tree = parser_for(language).parse(source)
+        tree = parse_source(language, source)
         return scan_tree(configs, tree.root_node, source, language, path, budget)
 
 

@@ -39,16 +39,15 @@ _ESCAPES = {
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 
 
-def _parser() -> tree_sitter.Parser:
-    from minitools.match import parser_for
-
-    return parser_for("yaml")
-
-
 def load_documents(text: str) -> list[Any]:
     """Every document in `text`, in order (an empty document is None)."""
+    from minitools.match import UnsafeSource, parse_source
+
     source = text.encode("utf-8")
-    tree = _parser().parse(source)
+    try:
+        tree = parse_source("yaml", source)
+    except UnsafeSource:  # measured before parsing: the grammar's parser would crash on it
+        raise YamlError(f"the YAML nests deeper than {MAX_DEPTH} levels; rule files need far fewer") from None
     _check(tree.root_node, text)
     loader = _Loader(source)
     docs = []

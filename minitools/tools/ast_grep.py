@@ -356,7 +356,7 @@ class AstGrepFamily:
         head = (f"{plural(total, 'match', 'matches')} of {what} ({how}) in {files_matched} of "
                 f"{plural(scan.files_searched, 'file')} under {where}")
         if scan.skipped:
-            head += f"; skipped {scan.skipped} (oversized, binary or unreadable)"
+            head += f"; skipped {scan.skipped} (oversized, binary, unreadable or nested too deep to parse)"
         parts = [head]
         if scan.stopped:
             parts.append(f"{scan.stopped}: these are the matches found until then; narrow the path or the rule.")

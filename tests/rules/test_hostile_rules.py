@@ -1,0 +1,102 @@
+"""Hostile rule files and rule texts (issue 39): each ends in a clear error or a search that
+says what it skipped, never a crash, a freeze or memory out of bounds. Inputs the process
+could die on run in a child process, so a crash is a failed assertion, not a dead test run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from minitools.match import UnsafeSource, parse_source
+from minitools.match._yaml_nesting import YAML_MAX_NESTING, yaml_nesting
+
+# 300 block mappings, one inside the other: the YAML grammar's scanner overflows its state
+# buffer past 253 (match/_yaml_nesting.py) and the process died with signal 11
+DEEP_BLOCKS = "".join("  " * i + "a:\n" for i in range(300)) + "  " * 300 + "b\n"
+DEEP_INLINE = "- " * 300 + "b\n"
+
+
+def _minitools(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "minitools", *argv], cwd=cwd, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+
+
+@pytest.fixture
+def deep_project(tmp_path: Path) -> Path:
+    (tmp_path / "deep.yaml").write_text(DEEP_BLOCKS)
+    (tmp_path / "inline.yml").write_text(DEEP_INLINE)
+    (tmp_path / "ok.yaml").write_text("a: 1\n")
+    return tmp_path
+
+
+def test_a_search_over_deep_yaml_skips_it_and_says_so(deep_project: Path) -> None:
+    proc = _minitools("ast-grep", "$A", "--lang", "yaml", ".", cwd=deep_project)
+    assert proc.returncode == 0, proc.stderr  # signal 11 (-11) on main
+    assert "ok.yaml:1:" in proc.stdout
+    assert "deep.yaml" not in proc.stdout
+    assert "skipped 2 files nested too deep to parse" in proc.stderr
+
+
+def test_the_tool_search_reports_the_skip(deep_project: Path) -> None:
+    proc = _minitools("call", "ast_grep", json.dumps({"pattern": "a: $X"}), cwd=deep_project)
+    assert proc.returncode == 0, proc.stderr
+    assert "skipped 1 nested too deep to parse" in proc.stdout
+    proc = _minitools("call", "ast_grep", json.dumps({"rule": "id: r\nlanguage: yaml\nrule:\n  pattern: 'a: $X'\n"}),
+                      cwd=deep_project)
+    assert proc.returncode == 0, proc.stderr
+    assert "skipped 1 (oversized, binary, unreadable or nested too deep to parse)" in proc.stdout
+
+
+def test_a_deep_rule_file_or_rule_text_is_refused(tmp_path: Path) -> None:
+    rule = "id: r\nlanguage: python\nrule:\n  pattern: foo()\nmetadata:\n" + "".join(
+        "  " * (i + 1) + "k:\n" for i in range(300)) + "  " * 301 + "v\n"
+    (tmp_path / "deep.yml").write_text(rule)
+    (tmp_path / "a.py").write_text("foo()\n")
+    proc = _minitools("ast-grep", "scan", "--rule", "deep.yml", ".", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "deep.yml: the YAML nests deeper than 200 levels; rule files need far fewer; nothing was run" in proc.stderr
+    proc = _minitools("call", "ast_grep", json.dumps({"rule": rule}), cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    assert "the YAML nests deeper than 200 levels" in proc.stdout
+
+
+def test_a_rule_scan_over_deep_yaml_skips_it_and_says_so(deep_project: Path) -> None:
+    (deep_project / "r.yml").write_text("id: r\nlanguage: yaml\nrule:\n  pattern: 'a: $X'\n")
+    proc = _minitools("ast-grep", "scan", "--rule", "r.yml", ".", cwd=deep_project)
+    assert proc.returncode == 0, proc.stderr
+    assert "ok.yaml:1:1" in proc.stdout
+    assert "skipped deep.yaml (YAML nested more than 250 levels deep" in proc.stderr
+
+
+def test_parse_source_refuses_before_parsing() -> None:
+    with pytest.raises(UnsafeSource, match="YAML nested more than 250 levels deep"):
+        parse_source("yaml", DEEP_INLINE.encode())
+    assert parse_source("yaml", b"a: [[[[1]]]]\n").root_node.has_error is False
+
+
+def _depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max((_depth(v) for v in value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max((_depth(v) for v in value), default=0)
+    return 0
+
+
+_scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8))
+_docs = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, min_size=1, max_size=3),
+                                                        st.dictionaries(st.text(min_size=1, max_size=5), inner,
+                                                                        min_size=1, max_size=3)), max_leaves=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_docs, st.integers(min_value=1, max_value=4))
+def test_the_measure_bounds_the_block_nesting(doc: object, indent: int) -> None:
+    text = yaml.safe_dump(doc, default_flow_style=False, indent=max(2, indent), allow_unicode=True)
+    assert yaml_nesting(text.encode(), limit=10**6) >= _depth(doc) or yaml_nesting(text.encode()) > YAML_MAX_NESTING
