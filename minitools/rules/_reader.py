@@ -151,9 +151,13 @@ class RuleReader:
     def regex(self, value: Any, where: str) -> Rule:
         text = expect(value, str, where, "a regular expression")
         try:
-            return RegexRule(re.compile(python_regex(text)))
+            compiled = re.compile(python_regex(text))
         except re.error as exc:
             raise RuleError(f'{where}: "{text}" is not a regular expression: {exc}') from None
+        try:
+            return RegexRule(compiled)
+        except re.error as exc:  # what the linear search refuses (match/_regex.py)
+            raise RuleError(f'{where}: "{text}" is refused: {exc}') from None
 
     def nth_child(self, value: Any, where: str) -> Rule:
         reverse = False

@@ -108,9 +108,13 @@ def _check_args(op: str, args: dict[str, Any], where: str) -> dict[str, Any]:
             if not isinstance(args.get(key), str):
                 raise RuleError(f"{where}.{key}: expected text")
         try:
-            args["regex"] = Regex(re.compile(python_regex(args["replace"])))
+            compiled = re.compile(python_regex(args["replace"]))
         except re.error as exc:
             raise RuleError(f"{where}.replace: not a regular expression: {exc}") from None
+        try:
+            args["regex"] = Regex(compiled)
+        except re.error as exc:  # what the linear search refuses (match/_regex.py)
+            raise RuleError(f'{where}.replace: "{args["replace"]}" is refused: {exc}') from None
     else:
         if args.get("toCase") not in CASES:
             raise RuleError(f"{where}.toCase: expected one of {', '.join(CASES)}, got {args.get('toCase')!r}")

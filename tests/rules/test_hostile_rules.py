@@ -100,3 +100,36 @@ _docs = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, min_size=
 def test_the_measure_bounds_the_block_nesting(doc: object, indent: int) -> None:
     text = yaml.safe_dump(doc, default_flow_style=False, indent=max(2, indent), allow_unicode=True)
     assert yaml_nesting(text.encode(), limit=10**6) >= _depth(doc) or yaml_nesting(text.encode()) > YAML_MAX_NESTING
+
+
+BACKTRACKER = r"^(a+)+\1$"  # on `re`, a 3,000-character name held the interpreter for minutes
+
+
+async def test_a_regex_rust_lacks_is_refused_by_the_tool_by_name(tmp_path: Path) -> None:
+    from minitools import Run
+
+    (tmp_path / "a.py").write_text("a" * 3000 + "b = 1\n")
+    rule = {"id": "r", "language": "python", "rule": {"kind": "identifier", "regex": BACKTRACKER}}
+    replace = {"id": "r", "language": "python", "rule": {"pattern": "$A = 1"},
+               "transform": {"B": {"replace": {"source": "$A", "replace": "(a)(?=b)", "by": "x"}}}}
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        refused = await run.call("ast_grep", {"rule": rule})
+        replaced = await run.call("ast_grep", {"rule": replace})
+    assert not refused.ok
+    assert (f'rule.rule.regex: "{BACKTRACKER}" is refused: backreferences are not supported (Rust\'s regex, which '
+            "ast-grep runs, has none); write the expression without it") in refused.text
+    assert not replaced.ok
+    assert ('rule.transform.B.replace.replace: "(a)(?=b)" is refused: look-around, including look-ahead and '
+            "look-behind, is not supported") in replaced.text
+
+
+def test_the_cli_refuses_such_a_regex_in_a_rule_and_in_filter(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("a" * 3000 + "b = 1\n")
+    rule = json.dumps({"id": "r", "language": "python", "rule": {"kind": "identifier", "regex": BACKTRACKER}})
+    proc = _minitools("ast-grep", "scan", "--inline-rules", rule, ".", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "backreferences are not supported" in proc.stderr
+    fine = json.dumps({"id": "r", "language": "python", "rule": {"kind": "identifier"}})
+    proc = _minitools("ast-grep", "scan", "--inline-rules", fine, "--filter", r"(a)\1", ".", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "--filter '(a)\\\\1' is refused: backreferences are not supported" in proc.stderr
