@@ -3,9 +3,11 @@
 A search builds at most `max_results` matches (the rest are only counted: no text, no
 captures), counts at most `count_limit` candidates past that cap (beyond, the total is "at
 least"), and ends early, with what it found so far and a note saying so, once it has run for
-`seconds` or grown the process by `memory_bytes`. The budget crosses into forked children and
+`seconds` or grown the process by `memory_bytes`, or once it is cancelled (`cancel()`, from
+another thread: the call it serves was cancelled). The budget crosses into forked children and
 shard workers as plain numbers: the deadline is on the machine's monotonic clock, and each
-process measures its own growth.
+process measures its own growth; a cancel reaches a shard worker through its pipe
+(match/_pool.py), through the hooks `on_cancel` registers.
 """
 
 from __future__ import annotations
@@ -56,7 +58,8 @@ class Budget:
     """The bounds of one search call; `start()` it when the call begins (again in each
     process that searches a share, which then measures its own memory growth)."""
 
-    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "_next_look", "stopped", "counted", "exact")
+    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "_next_look", "stopped",
+                 "counted", "exact", "cancelled", "_hooks")
 
     def __init__(
         self,
@@ -78,6 +81,23 @@ class Budget:
         self.stopped: str | None = None  # why the search stopped early, once it has
         self.counted = 0  # candidates verified past the cap, only to be counted
         self.exact = True  # False once counting stopped at count_limit: totals are "at least"
+        self.cancelled = False  # set by `cancel`, from any thread; `start` keeps it
+        self._hooks: list[Callable[[], None]] = []
+
+    def cancel(self) -> None:
+        """End the search at its next look at the budget, here and (through the hooks) in the
+        processes it shared the work with; safe from any thread."""
+        self.cancelled = True
+        for hook in list(self._hooks):
+            hook()
+
+    def on_cancel(self, hook: Callable[[], None]) -> Callable[[], None]:
+        """Call `hook` when the budget is cancelled (at once if it is already); returns what
+        takes the hook off again."""
+        self._hooks.append(hook)
+        if self.cancelled:
+            hook()
+        return lambda: self._hooks.remove(hook) if hook in self._hooks else None
 
     def start(self) -> Budget:
         """Begin the clock (unless a parent process began it) and the memory baseline."""
@@ -93,6 +113,9 @@ class Budget:
     def spent(self) -> bool:
         """Whether the time or the memory ran out; `stopped` then says which, as a note."""
         if self.stopped is not None:
+            return True
+        if self.cancelled:
+            self.stopped = "cancelled"
             return True
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
@@ -122,6 +145,8 @@ class Budget:
         self.stopped = None
         self.counted = 0
         self.exact = True
+        self.cancelled = False
+        self._hooks = []
 
     def watch(self, candidates: Iterable[T], capped: Callable[[], bool]) -> Iterator[T]:
         """`candidates`, until the time or memory runs out, or until `count_limit` of them
