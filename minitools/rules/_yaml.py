@@ -186,14 +186,13 @@ class _Loader:
     def mapping_of(self, pairs: list[tree_sitter.Node]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         for pair in pairs:
-            if pair.type == "flow_node":  # `{a}`: a key without a value
-                out[self.value(pair)] = None
-                continue
-            key_node = pair.child_by_field_name("key")
-            value_node = pair.child_by_field_name("value")
+            key_node = pair if pair.type == "flow_node" else pair.child_by_field_name("key")  # `{a}`: no value
+            value_node = None if pair.type == "flow_node" else pair.child_by_field_name("value")
             key = None if key_node is None else self.value(key_node)
-            if isinstance(key, (list, dict)):
-                raise YamlError(f"a mapping key at line {pair.start_point[0] + 1} is not a scalar")
+            if isinstance(key, (list, dict)):  # `{{ x }}`, a template's placeholder, read as YAML
+                row = pair.start_point[0]
+                raise YamlError(f'a mapping key at line {row + 1} is not a scalar: "{self.lines[row].strip()}"; '
+                                "quote text that holds braces or brackets")
             if key in out:
                 raise YamlError(f'duplicate key "{key}" at line {pair.start_point[0] + 1}')
             out[key] = None if value_node is None else self.value(value_node)

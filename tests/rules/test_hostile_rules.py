@@ -23,9 +23,9 @@ DEEP_BLOCKS = "".join("  " * i + "a:\n" for i in range(300)) + "  " * 300 + "b\n
 DEEP_INLINE = "- " * 300 + "b\n"
 
 
-def _minitools(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _minitools(*argv: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "minitools", *argv], cwd=cwd, capture_output=True, text=True,
-                          timeout=120, stdin=subprocess.DEVNULL)
+                          timeout=timeout, stdin=subprocess.DEVNULL)
 
 
 @pytest.fixture
@@ -133,3 +133,81 @@ def test_the_cli_refuses_such_a_regex_in_a_rule_and_in_filter(tmp_path: Path) ->
     proc = _minitools("ast-grep", "scan", "--inline-rules", fine, "--filter", r"(a)\1", ".", cwd=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert "--filter '(a)\\\\1' is refused: backreferences are not supported" in proc.stderr
+
+
+RULE = "id: r\nlanguage: python\nrule:\n  pattern: foo()\n"
+
+
+@pytest.fixture
+def rule_project(tmp_path: Path) -> Path:
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "rules" / "r.yml").write_text(RULE)
+    (tmp_path / "a.py").write_text("x = foo()\n")
+    (tmp_path / "sgconfig.yml").write_text("ruleDirs: [rules]\nutilDirs: [utils]\n")
+    return tmp_path
+
+
+def test_a_fifo_among_the_rules_is_skipped_and_named(rule_project: Path) -> None:
+    import os
+
+    os.mkfifo(rule_project / "rules" / "fifo.yml")  # the scan blocked on it for good
+    proc = _minitools("ast-grep", "scan", cwd=rule_project, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "a.py:1:5: hint[r]" in proc.stdout
+    assert 'fifo.yml" is not a regular file (a FIFO, a device or a socket)' in proc.stderr
+
+
+def test_a_link_to_dev_zero_among_the_utils_is_refused(rule_project: Path) -> None:
+    (rule_project / "utils" / "zero.yml").symlink_to("/dev/zero")  # read until memory ran out
+    proc = _minitools("ast-grep", "scan", cwd=rule_project, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert f'the utility file "{rule_project / "utils" / "zero.yml"}" is not a regular file' in proc.stderr
+    assert "nothing was run" in proc.stderr
+
+
+def test_a_utils_file_not_in_utf8_is_refused_by_name(rule_project: Path) -> None:
+    (rule_project / "utils" / "bad.yml").write_bytes(b"id: u\nlanguage: python\nrule:\n  pattern: \xff\n")
+    proc = _minitools("ast-grep", "scan", cwd=rule_project)
+    assert proc.returncode == 2, proc.stderr  # a UnicodeDecodeError traceback before
+    assert "Traceback" not in proc.stderr
+    assert f'the utility file "{rule_project / "utils" / "bad.yml"}" is not UTF-8 text (byte 40' in proc.stderr
+
+
+def test_a_rule_folder_of_the_whole_file_system_is_refused(rule_project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import minitools.rules._project as project
+
+    monkeypatch.setattr(project, "MAX_WALK_ENTRIES", 50)  # `/` holds more than any limit
+    for k in range(60):
+        (rule_project / "rules" / f"x{k}.txt").write_text("")
+    with pytest.raises(project.RuleError, match=r'the folder ".*rules" holds more than 50 files and folders; ruleDirs'):
+        project.load_project(rule_project / "sgconfig.yml")
+    (rule_project / "sgconfig.yml").write_text("ruleDirs: [/]\n")
+    proc = _minitools("ast-grep", "scan", cwd=rule_project, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert 'the folder "/" holds more than 100,000 files and folders' in proc.stderr
+
+
+def test_braces_read_as_a_mapping_key_are_a_rule_error(rule_project: Path) -> None:
+    text = "id: r\nlanguage: python\nrule:\n  pattern: {{ x }}\n"  # a workflow file's placeholder
+    (rule_project / "rules" / "flow.yml").write_text(text)
+    proc = _minitools("ast-grep", "scan", cwd=rule_project)
+    assert proc.returncode == 0, proc.stderr  # a TypeError traceback before
+    assert 'a mapping key at line 4 is not a scalar: "pattern: {{ x }}"; quote text that holds braces' in proc.stderr
+    proc = _minitools("call", "ast_grep", json.dumps({"rule": text}), cwd=rule_project)
+    assert proc.returncode == 1, proc.stdout  # an internal error of the tool before
+    assert 'a mapping key at line 4 is not a scalar: "pattern: {{ x }}"' in proc.stdout
+
+
+def test_a_chain_of_utilities_too_long_to_match_is_refused() -> None:
+    from minitools.rules import RuleError, RuleSet, load_rule_text
+
+    def chain(n: int) -> str:
+        utils = "".join(f"  u{k}:\n    matches: u{k + 1}\n" for k in range(n)) + f"  u{n}:\n    pattern: foo()\n"
+        return f"id: r\nlanguage: python\nutils:\n{utils}rule:\n  matches: u0\n"
+
+    with pytest.raises(RuleError, match=r"utils: the utility rules u\d+ -> .* nest deeper than 120 rule levels "
+                                        r"through matches; shorten the chain"):
+        load_rule_text(chain(900), "r.yml")  # RecursionError before
+    (config,) = load_rule_text(chain(100), "r.yml")
+    assert len(RuleSet([config]).scan_source(b"foo()\n", "python")) == 1
