@@ -131,8 +131,8 @@ def main(args: argparse.Namespace) -> int:
         if ruleset.for_file(language, relative):
             todo[real] = (shown, relative, language)
     outcome = _scan_files(searcher, ruleset, todo)
-    for why in outcome.skipped:
-        print(f"minitools ast-grep scan: skipped {why}", file=sys.stderr)
+    for note in outcome.skipped:
+        print(f"minitools ast-grep scan: {note}", file=sys.stderr)
     findings = []
     sources: dict[str, bytes] = {}
     for shown, _relative, _language in todo.values():
@@ -150,26 +150,31 @@ def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str
     """The findings per file (display path -> (source, [(rule index, match, fix)])), the files
     shared out over forked copies of this process when there are enough of them (each copy
     has the rules already read), else in this one."""
-    from minitools.match import FilesOutcome, UnsafeSource, fork_available, forked_search
+    from minitools.match import Budget, FilesOutcome, UnsafeSource, fork_available, forked_search
 
     index = {id(c): k for k, c in enumerate(ruleset.configs)}
 
     def scan(chunk: Any) -> FilesOutcome:
         per_file: dict[str, Any] = {}
-        skipped: dict[str, int] = {}
+        notes: dict[str, int] = {}  # what to say on stderr, each once
+        # no time limit, as ast-grep has none; the memory bound keeps a rule's transformations
+        # from building gigabytes (match.charge)
+        budget = Budget(seconds=None)
         for real in chunk:
             shown, relative, language = todo[real]
             source = searcher.read_source(real)
             if source is None:
                 continue
             try:
-                found = ruleset.scan_source(source, language, relative)
+                found = ruleset.scan_source(source, language, relative, budget.start())
             except UnsafeSource as exc:
-                skipped[f"{shown} ({exc})"] = 1
+                notes[f"skipped {shown} ({exc})"] = 1
                 continue
+            if budget.stopped:
+                notes[f"{shown}: {budget.stopped}; the findings before are shown"] = 1
             if found:
                 per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix, dict(f.transformed), f.secondary) for f in found])
-        return FilesOutcome(per_file, skipped, len(chunk))
+        return FilesOutcome(per_file, notes, len(chunk))
 
     files = list(todo)
     if len(files) >= FORK_MIN_FILES and searcher.workers > 1 and fork_available():

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from minitools.exports import lazy_getattr
-from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget, watched
+from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget, charge, watched
 from minitools.match._by_language import (
     LanguagePlan,
     Skipped,
@@ -130,6 +130,7 @@ __all__ = [
     "python_regex",
     "UnsafeSource",
     "parse_source",
+    "charge",
 ]
 
 

@@ -18,7 +18,8 @@ from _thread import _local as _ThreadLocal  # threading.local, without the threa
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT", "OutOfBudget", "WATCHED", "watched"]
+__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT", "OutOfBudget", "WATCHED", "charge",
+           "watched"]
 
 DEFAULT_SECONDS = 60.0
 DEFAULT_MEMORY_BYTES = 1 << 30
@@ -30,6 +31,8 @@ MEMORY_EVERY = 0.01  # seconds between two looks at the memory
 # takes 0.8 s and a 147 MB tree): a parse that could outrun what is left of the budget is
 # watched as it goes (`may_overrun`).
 TREE_BYTES_PER_BYTE = 160
+# the largest text a rule's transformation may build: four times the largest file searched
+MAX_BUILT_BYTES = 16 << 20
 PARSE_SECONDS_PER_BYTE = 2e-6
 WATCH_FROM_BYTES = 64 << 10  # smaller sources are never worth the look
 T = TypeVar("T")
@@ -127,6 +130,16 @@ class Budget:
                 self.stopped = f"stopped after {_amount(self.memory_bytes)}"
         return self.stopped is not None
 
+    def holds(self, size: int) -> bool:
+        """Whether `size` more bytes fit what is left of the memory (and the time has not run
+        out); `stopped` says why not."""
+        if self.spent():
+            return False
+        if self.memory_bytes is not None and _rss() - self._base + size > self.memory_bytes:
+            self.stopped = f"stopped after {_amount(self.memory_bytes)}"
+            return False
+        return True
+
     def may_overrun(self, size: int) -> bool:
         """Whether parsing `size` bytes could, at worst, take more time or memory than is left."""
         if size < WATCH_FROM_BYTES:
@@ -177,6 +190,22 @@ class _Watched(_ThreadLocal):
 
 WATCHED = _Watched()
 MATCH_STEPS = 4096
+
+
+def charge(size: int) -> None:
+    """Before a rule builds a text of `size` bytes (a transformation's result): OutOfBudget
+    when the watched budget's time has run out or its memory cannot hold that much more, so
+    what a rule's `transform` makes counts in the search's budget like what the search finds;
+    and past MAX_BUILT_BYTES whatever the budget."""
+    budget = WATCHED.budget
+    if size > MAX_BUILT_BYTES:
+        why = (f"stopped where a rule's transformation would make a text of {_amount(size)} "
+               f"(more than {_amount(MAX_BUILT_BYTES)})")
+        if budget is not None:
+            budget.stopped = why
+        raise OutOfBudget(why)
+    if budget is not None and not budget.holds(size):
+        raise OutOfBudget(budget.stopped)
 
 
 def watched(budget: Budget | None, run: Callable[[], T]) -> T | None:

@@ -107,10 +107,9 @@ def scan_tree(
     a `budget`, those found before its time or memory ran out (`budget.stopped` says so),
     also in the middle of one node's match."""
     found: list[tuple[int, int, int, Finding]] = []
-    if budget is None:
-        _scan_tree(configs, root, source, language, path, None, found)
-    else:
-        watched(budget, lambda: _scan_tree(configs, root, source, language, path, budget, found))
+    # watched without a budget too: a transformation's text has a bound of its own (match.charge)
+    watched(budget or Budget(seconds=None, memory_bytes=None),
+            lambda: _scan_tree(configs, root, source, language, path, budget, found))
     found.sort(key=lambda f: f[:3])
     return [f[3] for f in found]
 
