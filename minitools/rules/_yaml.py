@@ -22,6 +22,9 @@ MAX_DEPTH = 200  # nesting levels of collections (the loader reads them recursiv
 # values a document holds once its aliases are expanded (ast-grep 0.51.1 stops at 250,000 too):
 # an alias shares what its anchor names, but whatever walks the result walks every copy
 MAX_VALUES = 250_000
+# The grammar's scanner keeps its line number in 16 bits: past this line it misreads the text
+# (a 33,000-item list was "a syntax error at line 1, column 1")
+MAX_LINES = 32_767
 
 
 class YamlError(ValueError):
@@ -44,6 +47,11 @@ def load_documents(text: str) -> list[Any]:
     from minitools.match import UnsafeSource, parse_source
 
     source = text.encode("utf-8")
+    lines = source.count(b"\n") + source.count(b"\r") + 1  # the scanner ends a line at each of them
+    if lines > MAX_LINES:
+        crlf = " (a \\r\\n line ending counts as two)" if b"\r\n" in source else ""
+        raise YamlError(f"the YAML has {lines:,} lines{crlf}; its parser counts lines in 16 bits and cannot read past "
+                        f"line {MAX_LINES:,}: split the rules over several files (or write them as JSON)")
     try:
         tree = parse_source("yaml", source)
     except UnsafeSource:  # measured before parsing: the grammar's parser would crash on it

@@ -211,3 +211,15 @@ def test_a_chain_of_utilities_too_long_to_match_is_refused() -> None:
         load_rule_text(chain(900), "r.yml")  # RecursionError before
     (config,) = load_rule_text(chain(100), "r.yml")
     assert len(RuleSet([config]).scan_source(b"foo()\n", "python")) == 1
+
+
+def test_a_rule_list_past_the_parser_s_line_counter_says_so() -> None:
+    from minitools.rules import RuleError, load_rule_text
+
+    text = "".join(f"- id: r{k}\n  language: python\n" for k in range(32766))  # "syntax error at line 1, column 1"
+    with pytest.raises(RuleError, match=r"list.yml: the YAML has 65,533 lines; its parser counts lines in 16 bits and "
+                                        r"cannot read past line 32,767: split the rules over several files"):
+        load_rule_text(text, "list.yml")
+    crlf = "".join(f"- r{k}\r\n" for k in range(17000))  # the parser ends a line at \r and at \n
+    with pytest.raises(RuleError, match=r"34,001 lines \(a \\r\\n line ending counts as two\)"):
+        load_rule_text(crlf, "crlf.yml")
