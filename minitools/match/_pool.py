@@ -14,6 +14,7 @@ it found (match/_shard_worker.py).
 from __future__ import annotations
 
 import _thread
+import contextlib
 import os
 import struct
 import sys
@@ -146,10 +147,8 @@ class ShardPool:
             if self._running is not budget:
                 return
             for proc in self._procs:
-                try:
+                with contextlib.suppress(OSError, ValueError):  # a worker gone: its reply's absence says so
                     send_message(proc.stdin, ("cancel",))  # type: ignore[arg-type]
-                except (OSError, ValueError):  # a worker gone: its reply's absence says so
-                    pass
 
     def _stop(self) -> None:
         import subprocess

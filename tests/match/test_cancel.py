@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from minitools import Run
-from minitools.match import Budget, FilesOutcome, Searcher, compile_pattern
+from minitools.match import FilesOutcome, Searcher, compile_pattern
 
 DENSE = "".join(f"f(x{i})\n" for i in range(3000))  # about 30 KB of calls: a file takes a while
 

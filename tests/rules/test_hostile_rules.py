@@ -223,3 +223,23 @@ def test_a_rule_list_past_the_parser_s_line_counter_says_so() -> None:
     crlf = "".join(f"- r{k}\r\n" for k in range(17000))  # the parser ends a line at \r and at \n
     with pytest.raises(RuleError, match=r"34,001 lines \(a \\r\\n line ending counts as two\)"):
         load_rule_text(crlf, "crlf.yml")
+
+
+# pieces of rule files, hostile ones among them: the invariant is h11's, for rule texts
+PIECES = ["id: r\n", "language: python\n", "rule:\n", "  pattern: foo($A)\n", "  kind: call\n", "  regex: ", "{{ x }}",
+          "[", "]", "{", "}", ": ", "- ", "? ", "|\n", ">\n", "  ", "\n", "&a ", "*a", "!t ", '"', "'", "\\", "$A",
+          "utils:\n", "  u: {matches: u}\n", "  matches: u\n", "transform:\n",
+          "  B: replace($A, replace='(a)\\1', by='x')\n", "constraints:\n", "  A: {regex: '^(a+)+$'}\n", "fix: $B\n",
+          "---\n", "#", "\t", "\xff", "\r", "0x1F", ".inf", "~", "null", "true", "1e999", "%YAML 1.2\n", "...\n"]
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join))
+def test_whatever_rule_text_arrives_it_is_a_rule_error_or_it_runs(text: str) -> None:
+    from minitools.rules import RuleError, RuleSet, load_rule_text
+
+    try:
+        configs = load_rule_text(text, "r.yml")
+    except RuleError:
+        return
+    RuleSet(configs).scan_source(b"foo(a)\nfoo(aaaa)\n", "python")
