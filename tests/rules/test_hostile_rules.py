@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from minitools.match import UnsafeSource, parse_source
-from minitools.match._yaml_nesting import YAML_MAX_NESTING, yaml_nesting
+from minitools.match._yaml_nesting import walk_lines, yaml_nesting
 
 # 300 block mappings, one inside the other: the YAML grammar's scanner overflows its state
 # buffer past 253 (match/_yaml_nesting.py) and the process died with signal 11
@@ -75,9 +75,11 @@ def test_a_rule_scan_over_deep_yaml_skips_it_and_says_so(deep_project: Path) -> 
     assert "skipped deep.yaml (YAML nested more than 250 levels deep" in proc.stderr
 
 
-def test_parse_source_refuses_before_parsing() -> None:
+@pytest.mark.parametrize("text", [DEEP_BLOCKS, DEEP_INLINE, "".join("  " * i + "-\n" for i in range(254)) + "  " * 254 + "b",
+                                  "- a: " * 130 + "b", "? " * 260 + "b"])
+def test_parse_source_refuses_before_parsing(text: str) -> None:
     with pytest.raises(UnsafeSource, match="YAML nested more than 250 levels deep"):
-        parse_source("yaml", DEEP_INLINE.encode())
+        parse_source("yaml", text.encode())
     assert parse_source("yaml", b"a: [[[[1]]]]\n").root_node.has_error is False
 
 
@@ -98,8 +100,10 @@ _docs = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, min_size=
 @settings(max_examples=300, deadline=None)
 @given(_docs, st.integers(min_value=1, max_value=4))
 def test_the_measure_bounds_the_block_nesting(doc: object, indent: int) -> None:
-    text = yaml.safe_dump(doc, default_flow_style=False, indent=max(2, indent), allow_unicode=True)
-    assert yaml_nesting(text.encode(), limit=10**6) >= _depth(doc) or yaml_nesting(text.encode()) > YAML_MAX_NESTING
+    text = yaml.safe_dump(doc, default_flow_style=False, indent=max(2, indent), allow_unicode=True).encode()
+    assert walk_lines(text, 10**6) >= _depth(doc)  # the walk, and the quick bounds before it
+    assert yaml_nesting(text, 10**6) >= _depth(doc)
+    assert yaml_nesting(text, 0) >= min(_depth(doc), 1)
 
 
 BACKTRACKER = r"^(a+)+\1$"  # on `re`, a 3,000-character name held the interpreter for minutes
