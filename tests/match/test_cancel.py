@@ -1,4 +1,4 @@
-"""A cancelled search stops (issue 39): the cancel of a tool call reaches the thread that
+"""A cancelled search stops: the cancel of a tool call reaches the thread that
 searches, through the search's budget, and the shard workers that share the search, through
 their pipes. No timings: each test waits, bounded, for the search to return, and asserts it
 returned early, having searched only part of the files, saying why."""

@@ -1,4 +1,4 @@
-"""`minitools mcp` over a project with a file its YAML parser could die on (issue 39): one
+"""`minitools mcp` over a project with a file its YAML parser could die on: one
 `tools/call` whose pattern reads as YAML ended the server with signal 11."""
 
 from __future__ import annotations

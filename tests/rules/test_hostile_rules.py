@@ -1,4 +1,4 @@
-"""Hostile rule files and rule texts (issue 39): each ends in a clear error or a search that
+"""Hostile rule files and rule texts: each ends in a clear error or a search that
 says what it skipped, never a crash, a freeze or memory out of bounds. Inputs the process
 could die on run in a child process, so a crash is a failed assertion, not a dead test run."""
 
