@@ -308,8 +308,8 @@ class Regex:
         # no program: `re` always, being linear enough without repetitions
         self._program, self._start = (None, -1) if not unbounded and not nested else _compile(parsed)
         if self._program is None and (unbounded or nested):
-            raise re.error(f"its counted repetitions need more than {MAX_STATES:,} states to search in linear time; "
-                           "write smaller counts (such as {2,} for {2,5000})")
+            raise re.error(f"it needs more than {MAX_STATES:,} states to search in linear time (a large counted "
+                           "repetition such as {5000}, or a very long expression); write it smaller")
         self._capturing: tuple[_Program | None, int] | None = None  # `sub`'s states, made on first use
 
     def on_re(self, text: str) -> bool:

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, Regex, glob_regex, node_match, parse_source, watched
+from minitools.match import Budget, MetaVarEnv, NodeMatch, node_match, parse_source, watched
 from minitools.rules._candidates import candidates
-from minitools.rules._config import RuleConfig
+from minitools.rules._config import RuleConfig, glob_matcher
 from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
 from minitools.rules._rule import new_file
@@ -52,12 +52,13 @@ _METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
 
 class _Globs:
     def __init__(self, globs: Sequence[str]) -> None:
-        # linear beyond a few `*`s: a hostile glob cannot hang a scan (match/_regex.py)
-        either = "|".join(f"(?:{glob_regex(g.removeprefix('./'))})" for g in globs)
-        self.regex = Regex(re.compile(f"^(?:{either})\\Z"), backtracking=3) if globs else None
+        # linear beyond a few `*`s: a hostile glob cannot hang a scan (match/_regex.py); one
+        # expression a glob, each checked when the rule was read (rules/_config.py)
+        self.regexes = [glob_matcher(g) for g in globs]
 
     def hits(self, path: str) -> bool:
-        return self.regex is not None and self.regex.search(path)
+        return any(regex.search(path) for regex in self.regexes)
+
 
 
 class RuleSet:

@@ -247,3 +247,19 @@ def test_whatever_rule_text_arrives_it_is_a_rule_error_or_it_runs(text: str) -> 
     except RuleError:
         return
     RuleSet(configs).scan_source(b"foo(a)\nfoo(aaaa)\n", "python")
+
+
+def test_a_glob_too_large_for_a_linear_search_is_refused_or_left_out(tmp_path: Path) -> None:
+    """Thousands of `*`s: more states than the linear search runs, so `re` would have taken
+    it on (exponential time); a rule's glob is refused, an ignore file's line left out."""
+    from minitools.rules import RuleError, read_config
+
+    hostile = "*a" * 8000
+    with pytest.raises(RuleError, match=r'rule.files\[0\]: "\*a\*a.*…" is refused: it needs more than 20,000 states'):
+        read_config({"id": "r", "language": "python", "rule": {"pattern": "foo()"}, "files": [hostile]})
+    (tmp_path / ".gitignore").write_text(hostile + "b\nz.py\n")
+    (tmp_path / "x.py").write_text("foo()\n")
+    (tmp_path / "z.py").write_text("foo()\n")
+    proc = _minitools("ast-grep", "foo()", "--lang", "python", ".", cwd=tmp_path, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "x.py:1:1: foo()\n"
