@@ -21,6 +21,7 @@ from minitools.match._by_language import (
     plan_languages,
     search_languages,
 )
+from minitools.match._catalog import LANGUAGES, Language, ladder_for, language_row
 from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
@@ -31,7 +32,6 @@ from minitools.match._grammars import (
     load_language,
     vendor_grammars,
 )
-from minitools.match._ladder import ladder_for
 from minitools.match._many_files import PathError, Searcher
 from minitools.match._matcher import MetaVarEnv, match_in_env
 from minitools.match._one_file import (
@@ -107,6 +107,9 @@ __all__ = [
     "grammar_source",
     "has_grammar",
     "ladder_for",
+    "LANGUAGES",
+    "Language",
+    "language_row",
     "match_at_strictness",
     "match_in_env",
     "language_for_path",

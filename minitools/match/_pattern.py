@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from minitools.match._catalog import language_row
 from minitools.match._grammars import parser_for
-from minitools.match._ladder import METAVAR_CHAR
 from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode, read
-from minitools.match._rules import TERMINATORS
 
 __all__ = [
     "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",
@@ -196,11 +195,12 @@ def compile_pattern(source: str, language: str) -> Pattern:
     (docs/architecture.md, "Matcher"). Raises PatternError when no rung does, or when the
     pattern is a lone `$$$` sequence, which would match every node."""
     fragment = check_fragment(source)
-    char = METAVAR_CHAR.get(language, "$")
+    row = language_row(language)
+    char = row.metavar_char
     if char != "$":
         fragment = _METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)
     chosen = read(fragment, language, char, source)
-    optional = TERMINATORS.get(language)  # a terminator a line break can stand for
+    optional = row.terminator  # a terminator a line break can stand for
     patterns = []
     for r in chosen:
         literals, loose = _literals(r.nodes, optional)

@@ -12,9 +12,8 @@ from enum import IntEnum
 
 import tree_sitter
 
+from minitools.match._catalog import HOLE_KINDS, SUB_CONSTRUCTS, language_row
 from minitools.match._grammars import load_language, parser_for
-from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, SUB_CONSTRUCTS, TYPE_LOOKALIKES, ladder_for
-from minitools.match._rules import CONTINUATIONS
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -311,7 +310,7 @@ def _is_body_run(hole: list[tree_sitter.Node], start: int, end: int, language: s
     __mt $A = $E`, C `int $A` as the type and name of a declaration) are no run a user means:
     as a pattern they would match those children inside any such node. Dart's continuing
     siblings (`foo` `.bar()`) are one expression wherever they sit."""
-    continuing = CONTINUATIONS.get(language, ())
+    continuing = language_row(language).continuations
     if continuing and all(n.type in continuing for n in hole[1:]):
         return True
     up = hole[0].parent
@@ -392,20 +391,11 @@ def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
     return False
 
 
-# Where the grammar wants a string literal after a keyword (a module to import from), a
-# metavariable there is also read as that string: TypeScript `import { $$$ } from $M`.
-STRING_SLOTS: dict[str, str] = {
-    **dict.fromkeys(["javascript", "typescript", "tsx"], r"\b(?:from|import)\s+"),
-    "go": r"\bimport\s+(?:\(\s*)?(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?",
-    "dart": r"\b(?:import|export|part)\s+",
-}
-
-
 def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, tuple[int, ...]] | None:
-    """The fragment with each metavariable in a STRING_SLOTS place that ends the statement
+    """The fragment with each metavariable in the row's `string_slot` place that ends the statement
     (`from $M`, not the `import $A` of `import $A from $M`) written as a string:
     (bytes, offsets of the quotes opened), or None where there is none."""
-    slot = STRING_SLOTS.get(language)
+    slot = language_row(language).string_slot
     if slot is None:
         return None
     out, opened, last = b"", [], 0
@@ -422,12 +412,12 @@ def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, tuple[int, 
 def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...], tuple[int, ...]]]:
     """The fragment as written, and, where the language ends a statement with a token a
     `$$$` before `}` lacks (Dart reads `{ $$$ }` as a set literal), with that token written
-    after each such `$$$`; and with a metavariable where a string is wanted quoted (STRING_SLOTS):
+    after each such `$$$`; and with a metavariable where a string is wanted quoted (`string_slot`):
     (bytes, offsets of the tokens written, offsets of the quotes written)."""
     as_written = fragment.encode("utf-8")
     quoted = _quoted(fragment, language, char)
     more = [(quoted[0], (), quoted[1])] if quoted else []
-    end = STATEMENT_END.get(language)
+    end = language_row(language).statement_end
     if end is None:
         return [(as_written, (), ()), *more]
     c = re.escape(char)
@@ -466,7 +456,7 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     when a statement or expression needed less; and a fragment that
     reads as an expression means the expression, not a class member or declaration the same
     text can be (TypeScript `foo($A)` in a class body is a method signature), nor a type unless
-    the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
+    the expression is one a type is spelled like (the row's `type_lookalikes`: `Promise<$T>`); a decorator
     or annotation reading stays (C# `[Obsolete]` is a collection expression too); a reading that
     is a bare metavariable is dropped when another keeps some of what the fragment writes
     (JavaScript `$A;` read as a class field named `$A` would match every node); and a fragment of
@@ -483,7 +473,7 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
         readings = [r for r in readings if r.recovery != UNENDED]
     if any("expression" in r.rungs for r in readings):
         expressions = [r for r in readings if _EXPRESSION_RUNGS.intersection(r.rungs)]
-        lookalikes = TYPE_LOOKALIKES.get(language, frozenset())
+        lookalikes = language_row(language).type_lookalikes
         typed = any(len(r.nodes) == 1 and r.nodes[0].kind in lookalikes for r in expressions)
         # a decorator or annotation rung accepts only that kind of node: such a reading is meant
         readings = [
@@ -512,8 +502,9 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
     tried: list[str] = []
     # each distinct tree, with the rungs that read the fragment so, in ladder order
     found: dict[tuple[object, ...], Reading] = {}
+    row = language_row(language)
     for body, added, quotes in _spellings(fragment, language, char):
-        for name, prefix, suffix in ladder_for(language):
+        for name, prefix, suffix in row.rungs:
             if name not in tried:
                 tried.append(name)
             pre = prefix.encode("utf-8")
@@ -534,13 +525,13 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             hole = _hole(tree.root_node, len(pre), len(pre) + span, absorb)
             if not hole:
                 continue
-            hole = _statement_run(hole, BODY_RUNS.get(language, frozenset()))
+            hole = _statement_run(hole, row.body_runs)
             if len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named and (
-                name in _MEMBER_RUNGS or hole[0].type in SPECIFIERS.get(language, ())
+                name in _MEMBER_RUNGS or hole[0].type in row.specifiers
             ):
                 # a member and the `;` after it, siblings in a class or interface body: the
                 # member (the `;` a separator it may go without, as a match's extent does);
-                # a type declared with its body and the `;` after it: the type (SPECIFIERS)
+                # a type declared with its body and the `;` after it: the type (`specifiers`)
                 hole = hole[:-1]
             if len(hole) > 1 and (name in SUB_CONSTRUCTS or not _is_body_run(hole, len(pre), len(pre) + span, language)):
                 continue
