@@ -29,6 +29,7 @@ from minitools.match import (
     compile_pattern,
     has_grammar,
     language_named,
+    no_files_note,
     one_language,
     plan_languages,
     search_languages,
@@ -305,6 +306,8 @@ def main(args: argparse.Namespace) -> int:
     finally:
         searcher.close()
     printer.close()
+    if single is not None and result.files_searched == 0 and not result.stopped:
+        print(f"minitools ast-grep: {no_files_note(single.language, ' '.join(args.paths) or '.')}", file=sys.stderr)
     if result.stopped:
         flag = "--time-budget" if result.stopped.endswith(" s") else "--memory-budget"
         print(f"minitools ast-grep: {result.stopped}: narrow the path or the pattern, or raise {flag}", file=sys.stderr)

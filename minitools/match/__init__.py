@@ -21,7 +21,7 @@ from minitools.match._by_language import (
     plan_languages,
     search_languages,
 )
-from minitools.match._catalog import LANGUAGES, Language, ladder_for, language_row
+from minitools.match._catalog import LANGUAGES, Language, ladder_for, language_row, no_files_note
 from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
@@ -110,6 +110,7 @@ __all__ = [
     "LANGUAGES",
     "Language",
     "language_row",
+    "no_files_note",
     "match_at_strictness",
     "match_in_env",
     "language_for_path",

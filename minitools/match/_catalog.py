@@ -47,7 +47,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 __all__ = ["Rung", "Language", "LANGUAGES", "EXTENSIONS", "LANGUAGE_NAMES", "HOLE_KINDS", "SUB_CONSTRUCTS",
-           "language_row", "ladder_for"]
+           "language_row", "ladder_for", "no_files_note"]
 
 Rung = tuple[str, str, str]
 
@@ -141,7 +141,7 @@ _C_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifie
 
 _ROWS: tuple[Language, ...] = (
     Language(
-        "python", names=("py", "python3", "py3"), extensions=(".py", ".pyi"), metavar_char=_MU, tuned=True,
+        "python", names=("py", "python3", "py3"), extensions=(".py", ".pyi", ".py3", ".bzl"), metavar_char=_MU, tuned=True,
         ladder=(
             ("statement", "", ""),
             ("expression", "__mt = ", "\n"),
@@ -222,7 +222,7 @@ _ROWS: tuple[Language, ...] = (
         subconstructs=_C_SUB, specifiers=_C_SPECIFIERS,
     ),
     Language(
-        "cpp", names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"),
+        "cpp", names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cu", ".ino"),
         metavar_char="\U00010000",
         ladder=(
             *_C_LADDER,
@@ -301,7 +301,7 @@ _ROWS: tuple[Language, ...] = (
         statement_end=";",
     ),
     Language(
-        "kotlin", names=("kt", "kts"), extensions=(".kt", ".kts"), metavar_char=_MU,
+        "kotlin", names=("kt", "kts"), extensions=(".kt", ".kts", ".ktm"), metavar_char=_MU,
         ladder=(
             ("statement", "fun __mt() {\n", "\n}"),
             ("expression", "val __mt = ", "\n"),
@@ -310,23 +310,62 @@ _ROWS: tuple[Language, ...] = (
             ("declaration", "", ""),
         ),
     ),
-    Language("ruby", names=("rb",), extensions=(".rb",), metavar_char=_MU),
+    Language("ruby", names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
     Language("php", extensions=(".php",), metavar_char=_MU),
     Language("swift", extensions=(".swift",), metavar_char=_MU),
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
     Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
-    Language("css", extensions=(".css",), metavar_char="_"),
-    Language("nix", extensions=(".nix",), metavar_char="_"),
-    Language("bash", names=("sh", "shell", "zsh"), extensions=(".sh", ".bash")),
-    Language("lua", extensions=(".lua",)),
-    Language("scala", extensions=(".scala",)),
-    Language("html", extensions=(".html",)),
-    Language("json", extensions=(".json",)),
+    Language(
+        "css", extensions=(".css", ".scss"), metavar_char="_",
+        ladder=(
+            ("statement", "", ""),
+            ("declaration", ".__mt {\n", "\n}"),
+            ("declaration", ".__mt {\n", ";\n}"),
+            ("selector", "", " {}"),
+        ),
+    ),
+    Language(
+        "nix", extensions=(".nix",), metavar_char="_",
+        ladder=(
+            ("expression", "", ""),
+            ("binding", "{\n", "\n}"),
+            ("binding", "{\n", ";\n}"),
+            ("parameters", "", ": __mt"),
+        ),
+    ),
+    Language("bash", names=("sh", "shell", "zsh"), extensions=(
+        ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
+    )),
+    Language(
+        "lua", extensions=(".lua",),
+        ladder=(
+            ("statement", "", ""),
+            ("expression", "__mt = ", "\n"),
+            ("table field", "__mt = {", "}\n"),
+        ),
+    ),
+    Language("scala", extensions=(".scala", ".sc", ".sbt")),
+    Language("html", extensions=(".html", ".htm", ".xhtml")),
+    Language("json", extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
     Language("yaml", names=("yml",), extensions=(".yaml", ".yml")),
     Language("toml", extensions=(".toml",)),
     Language("zig", extensions=(".zig",)),
     Language("sql", extensions=(".sql",)),
-    Language("solidity", names=("sol",)),
+    Language(
+        "solidity", names=("sol",), extensions=(".sol",),
+        ladder=(
+            ("declaration", "", ""),
+            ("statement", "contract __MT { function __mt() public {\n", "\n} }"),
+            ("statement", "contract __MT { function __mt() public {\n", ";\n} }"),
+            ("expression", "contract __MT { function __mt() public {\n__mt = ", ";\n} }"),
+            ("class member", "contract __MT {\n", "\n}"),
+        ),
+    ),
+    Language(
+        "hcl", names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
+        ladder=(("declaration", "", ""), ("expression", "__mt = ", "\n")),
+    ),
+    Language("markdown", names=("md",), extensions=(".md", ".markdown")),
 )
 
 LANGUAGES: dict[str, Language] = {row.id: row for row in _ROWS}
@@ -349,6 +388,14 @@ def language_row(language: str) -> Language:
 
 
 _BARE: dict[str, Language] = {}
+
+
+def no_files_note(language: str, where: str) -> str:
+    """What to say when a search in `language` met no file of it under `where` (no silent zero)."""
+    extensions = language_row(language).extensions
+    named = f"{language} file ({', '.join(extensions)})" if extensions else f"file the walk reads as {language}"
+    return (f"no {named} is under {where}: check the language, or give a path that holds {language} files "
+            f"(or name the files themselves)")
 
 
 def ladder_for(language: str) -> list[Rung]:

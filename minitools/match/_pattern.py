@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from minitools.match._catalog import language_row
 from minitools.match._grammars import parser_for
-from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode, read
+from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, METAVAR_IN_SOURCE, MULTI, NONE, SINGLE, PatternError, PNode, read
 
 __all__ = [
     "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",
@@ -18,7 +18,6 @@ __all__ = [
 ]
 
 # `$` then A–Z or `_`, then A–Z, `_`, 0–9; `$$$` alone is an anonymous sequence.
-_METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
 
 
 class Pattern:
@@ -198,7 +197,7 @@ def compile_pattern(source: str, language: str) -> Pattern:
     row = language_row(language)
     char = row.metavar_char
     if char != "$":
-        fragment = _METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)
+        fragment = METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)
     chosen = read(fragment, language, char, source)
     optional = row.terminator  # a terminator a line break can stand for
     patterns = []

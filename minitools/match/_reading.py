@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from enum import IntEnum
 
 import tree_sitter
@@ -15,7 +16,7 @@ import tree_sitter
 from minitools.match._catalog import HOLE_KINDS, SUB_CONSTRUCTS, language_row
 from minitools.match._grammars import load_language, parser_for
 
-__all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
+__all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "METAVAR_IN_SOURCE", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
 class MetaKind(IntEnum):
     """What a pattern node is as a metavariable (`re` imports `enum` already: no start-up cost)."""
@@ -133,9 +134,29 @@ def _is_literal_context(kind: str) -> bool:
 _INTERPOLATIONS = frozenset({"template_substitution", "interpolation", "interpolated_expression", "string_interpolation"})
 
 
+def _restorer(char: str, source: str) -> Callable[[str], str]:
+    """How a pattern node's text gets its metavariables back as `$` spellings. Where the
+    substitute can also be written literally (CSS and Nix write `$A` as `_A`, and `my_class` has
+    a `_` of its own) only the spellings the source's own metavariables became are restored,
+    each a whole word; elsewhere every substitute character is one."""
+    if char == "$":
+        return lambda text: text
+    if char != "_":
+        return lambda text: text.replace(char, "$")
+    spelled = {m.replace("$", char): m for m in METAVAR_IN_SOURCE.findall(source)}
+    if not spelled:
+        return lambda text: text
+    words = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(spelled, key=len, reverse=True))) + r")(?![\w-])")
+    return lambda text: words.sub(lambda m: spelled[m.group(0)], text)
+
+
+# a metavariable as a pattern spells it (`$A`, `$$A`, `$$$`, `$$$A`, `$_`)
+METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
+
+
 def _build(
     node: tree_sitter.Node,
-    char: str,
+    restore: Callable[[str], str],
     regexes: tuple[re.Pattern[str], ...],
     literal: bool,
     added: frozenset[int],
@@ -150,7 +171,7 @@ def _build(
         m = regexes[2].fullmatch(inner)
         if m:
             name = None if m.group(1).startswith("_") else m.group(1)
-            return PNode(node.kind_id, node.type, node.is_named, inner.replace(char, "$"), (), SINGLE, name)
+            return PNode(node.kind_id, node.type, node.is_named, restore(inner), (), SINGLE, name)
     if node.is_extra and not node.is_error:
         return None  # comments and line continuations: the matcher skips them in the target too
     if node.is_missing:
@@ -162,7 +183,7 @@ def _build(
         text = text[:-1].rstrip()  # `$$$;` is the statement the `$$$` stands for
     if node.is_error:
         text = text.strip()  # an ERROR node _recovery let through is one metavariable
-    restored = text.replace(char, "$") if char != "$" else text
+    restored = restore(text)
     if not literal and (node.is_named or node.child_count == 0 or node.is_error):
         multi, any_, single = regexes
         for kind, rx in ((MULTI, multi), (ANY, any_), (SINGLE, single)):
@@ -182,9 +203,9 @@ def _build(
         if content is not None and child.id == content[0].id:
             name = content[2]
             text_of = (child.text or b"").decode("utf-8")
-            children.append(PNode(child.kind_id, child.type, child.is_named, text_of.replace(char, "$"), (), content[1], name))
+            children.append(PNode(child.kind_id, child.type, child.is_named, restore(text_of), (), content[1], name))
             continue
-        built = _build(child, char, regexes, literal, added, quoted)
+        built = _build(child, restore, regexes, literal, added, quoted)
         if built is not None:
             children.append(built)
     if children and literal and _hides_text(node):
@@ -499,6 +520,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
     in ladder order. Raises PatternError, quoting `source`, when no rung reads it."""
     parser = parser_for(language)
     regexes = _metavar_regexes(char)
+    restore = _restorer(char, source)
     tried: list[str] = []
     # each distinct tree, with the rungs that read the fragment so, in ladder order
     found: dict[tuple[object, ...], Reading] = {}
@@ -540,7 +562,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 continue
             at = frozenset(len(pre) + a for a in added)
             opened = frozenset(len(pre) + q for q in quotes)
-            built = tuple(b for b in (_build(n, char, regexes, False, at, opened) for n in hole) if b is not None)
+            built = tuple(b for b in (_build(n, restore, regexes, False, at, opened) for n in hole) if b is not None)
             if recovery == UNENDED and any(_names_a_keyword(b, load_language(language)) for b in built):
                 continue  # no declaration: Java `return $A, nil` as a field of type `return`
             if built:

@@ -24,6 +24,7 @@ from minitools.match import (
     compile_pattern,
     glob_regex,
     language_for_path,
+    no_files_note,
     one_language,
     plan_languages,
     search_languages,
@@ -290,7 +291,10 @@ class AstGrepFamily:
             more = more.replace(f" of {result.total}", f" of at least {result.total}")
         if more:
             parts.append(f"… {more}; or narrow with path or a more specific pattern.")
-        if result.total == 0 and not result.stopped:
+        if result.files_searched == 0 and not result.stopped and len(patterns) == 1:
+            note = no_files_note(patterns[0].language, where)
+            parts.append(note[:1].upper() + note[1:] + ".")
+        elif result.total == 0 and not result.stopped:
             parts.append("No match. Check the language, or loosen the pattern with $_ / $$$ where details vary.")
         data = {
             "pattern": source,

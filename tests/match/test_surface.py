@@ -29,7 +29,7 @@ def test_public_surface_is_pinned() -> None:
         # a language as callers name it ("TypeScript", "ts", "C++")
         "language_named", "LANGUAGE_NAMES",
         # the language catalog: a row per language, what the rules and tools ask about one
-        "LANGUAGES", "Language", "language_row",
+        "LANGUAGES", "Language", "language_row", "no_files_note",
     ])
     assert issubclass(match.PatternError, ValueError)
 
