@@ -1,5 +1,5 @@
 """The language catalog: one row per language, everything the matcher, the rules, the walk and
-the CLI ask about it (docs/architecture.md, "Where a change goes": a new language is a row here
+the CLI ask about it (docs/architecture.md, "Adding a language": a new language is a row here
 and its tests).
 
 A row says:
