@@ -311,7 +311,24 @@ _ROWS: tuple[Language, ...] = (
         ),
     ),
     Language("ruby", names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
-    Language("php", extensions=(".php",), metavar_char=_MU),
+    # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
+    Language(
+        "php", extensions=(".php",), metavar_char=_MU,
+        ladder=(
+            ("statement", "<?php\n", ""),
+            ("statement", "<?php\n", ";"),
+            ("expression", "<?php\n$__mt = ", ";"),
+            ("class member", "<?php\nclass __MT {\n", "\n}"),
+            ("file", "", ""),
+        ),
+        subconstructs=(
+            ("argument", "<?php\n__mt(", ");"),
+            ("parameter", "<?php\nfunction __mt(", ") {}"),
+            ("array entry", "<?php\n$__mt = [", "];"),
+            ("case", "<?php\nswitch ($__mt) {\n", "\n}"),
+            ("clause", "<?php\ntry {} ", ""),
+        ),
+    ),
     Language("swift", extensions=(".swift",), metavar_char=_MU),
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
     Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),

@@ -264,7 +264,9 @@ def _run_starts(root: tree_sitter.Node, source: bytes, token: bytes, kind: int) 
     return out
 
 
-_WORD_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+# `$` is no word character here: PHP's `$this` and Bash's `$HOME` lex as `$` and a name (in
+# JavaScript a `$` that is part of a name only makes the pre-filter's "maybe" looser)
+_WORD_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _WORD = _WORD_START | frozenset(b"0123456789")
 
 

@@ -401,11 +401,12 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
     """Whether the tree has a named leaf (a name) whose text the grammar also knows as a
-    keyword token."""
+    keyword token; a leaf whose kind is its text is that keyword (PHP's `null`), no name."""
     if p.meta:
         return False
     if not p.children:
-        return p.named and _WORD.fullmatch(p.text) is not None and grammar.id_for_node_kind(p.text, False) is not None
+        return (p.named and p.kind != p.text and _WORD.fullmatch(p.text) is not None
+                and grammar.id_for_node_kind(p.text, False) is not None)
     for c in p.children:  # noqa: SIM110 - a loop, not any(generator): see _shape
         if _names_a_keyword(c, grammar):
             return True

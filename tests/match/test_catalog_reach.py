@@ -103,3 +103,21 @@ def test_one_node_fragments_have_rungs(tmp_path: Path) -> None:
             starts = [source.encode()[: f[1]].count(b"\n") + 1 for f in theirs]
             assert starts == [int(e.split(":")[0]) for e in expected], (language, pattern, theirs)
         (tmp_path / name).unlink()
+
+
+PHP_PATTERNS = [
+    "$this->$M($$$)", "$this->load($A)", "return $X;", "throw new $E($M);", "if ($C) { $$$ }",
+    "foreach ($A as $K => $V) { $$$ }", "use $N;", "$A + $B", "$A === null", "new $C($$$A)",
+]
+
+
+def test_php_patterns_find_what_ast_grep_finds(tmp_path: Path) -> None:
+    """The pack's PHP grammar reads text without `<?php` as inline HTML: every pattern found
+    nothing. Each rung now opens PHP first; the matches equal the CLI's, extent and captures."""
+    from reference_tools import ast_grep_run, minitools_matches
+
+    (tmp_path / "user_model.php").write_bytes((Path(__file__).parent / "data" / "user_model.php").read_bytes())
+    for pattern in PHP_PATTERNS:
+        ours = minitools_matches(tmp_path, pattern, "php")
+        assert ours, pattern
+        assert ours == ast_grep_run(tmp_path, pattern, "php"), pattern
