@@ -99,7 +99,7 @@ def load_rules(
 
 def main(args: argparse.Namespace) -> int:
     from minitools.match import PathError, Searcher, language_for_path
-    from minitools.rules import Finding, RuleSet
+    from minitools.rules import Finding, RuleSet, unused_config
 
     root = Path(args.root) if args.root else Path.cwd()
     searcher = Searcher(root, one_shot=True)
@@ -130,24 +130,28 @@ def main(args: argparse.Namespace) -> int:
             relative = shown
         if ruleset.for_file(language, relative):
             todo[real] = (shown, relative, language)
-    outcome = _scan_files(searcher, ruleset, todo)
+    # ast-grep reports unused suppressions in a whole project's scan only (no -r, --inline-rules, --filter)
+    whole = args.rule is None and args.inline_rules is None and args.filter is None
+    outcome = _scan_files(searcher, ruleset, todo, unused=whole)
     findings = []
     sources: dict[str, bytes] = {}
-    for shown, _relative, _language in todo.values():
+    for shown, _relative, language in todo.values():
         got = outcome.per_file.get(shown)
         if got:
             sources[shown], found = got
-            findings += [(shown, Finding(ruleset.configs[k], *rest)) for k, *rest in found]
+            findings += [(shown, Finding(ruleset.configs[k] if k >= 0 else unused_config(language), *rest))
+                         for k, *rest in found]
     if args.update_all:
         return _update_all(searcher, findings, sources)
     _print(findings, sources, args.json)
     return EXIT_ERRORS if any(f.config.severity == "error" for _, f in findings) else EXIT_CLEAN
 
 
-def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str]]) -> Any:
+def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str]], *, unused: bool) -> Any:
     """The findings per file (display path -> (source, [(rule index, match, fix)])), the files
     shared out over forked copies of this process when there are enough of them (each copy
-    has the rules already read), else in this one."""
+    has the rules already read), else in this one. `unused`: with a finding for each suppression
+    comment that silenced none."""
     from minitools.match import FilesOutcome, fork_available, forked_search
 
     index = {id(c): k for k, c in enumerate(ruleset.configs)}
@@ -159,9 +163,12 @@ def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str
             source = searcher.read_source(real)
             if source is None:
                 continue
-            found = ruleset.scan_source(source, language, relative)
+            unused_found: list[Any] | None = [] if unused else None
+            found = ruleset.scan_source(source, language, relative, unused=unused_found)
+            found += unused_found or []  # -1: the unused-suppression hint (rules.unused_config)
             if found:
-                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix, dict(f.transformed), f.secondary) for f in found])
+                per_file[shown] = (source, [(index.get(id(f.config), -1), f.match, f.fix, dict(f.transformed), f.secondary)
+                                            for f in found])
         return FilesOutcome(per_file, {}, len(chunk))
 
     files = list(todo)

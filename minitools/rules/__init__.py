@@ -19,7 +19,7 @@ from minitools.rules._project import (
     read_documents,
 )
 from minitools.rules._reader import read_rule
-from minitools.rules._scan import Finding, RuleSet
+from minitools.rules._scan import Finding, RuleSet, unused_config
 from minitools.rules._testing import TestOutcome, run_tests
 from minitools.rules._transform import Fix
 from minitools.rules._yaml import YamlError, load_documents
@@ -31,6 +31,7 @@ __all__ = [
     "RuleConfig",
     "RuleError",
     "RuleSet",
+    "unused_config",
     "RuleTest",
     "TestOutcome",
     "YamlError",

@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
 import tree_sitter
 
 from minitools.match import Budget, MetaVarEnv, NodeMatch, Regex, glob_regex, node_match, parser_for, watched
+from minitools.rules._atomic import KindRule
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig
 from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
 from minitools.rules._rule import new_file
+from minitools.rules._suppress import MARK, UNUSED_ID, UNUSED_MESSAGE, silencer, suppressions
 
-__all__ = ["Finding", "RuleSet", "scan_tree"]
+__all__ = ["Finding", "RuleSet", "scan_tree", "unused_config"]
 
 
 class Finding(NamedTuple):
@@ -88,30 +91,51 @@ class RuleSet:
             out.append(config)
         return out
 
-    def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None) -> list[Finding]:
+    def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None,
+                    unused: list[Finding] | None = None) -> list[Finding]:
         """The findings in one file; a file lacking a word a rule's patterns write is not
-        searched for that rule, and not parsed at all when no rule is left."""
+        searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
+        an `ast-grep-ignore` comment to report)."""
         configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
-        if not configs:
+        if not configs and (unused is None or MARK not in source):
             return []
         tree = parser_for(language).parse(source)
-        return scan_tree(configs, tree.root_node, source, language, path, budget)
+        return scan_tree(configs, tree.root_node, source, language, path, budget, unused)
 
 
 def scan_tree(
     configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
-    budget: Budget | None = None,
+    budget: Budget | None = None, unused: list[Finding] | None = None,
 ) -> list[Finding]:
     """Every finding of `configs` (one language's) in one parsed file, in source order; with
     a `budget`, those found before its time or memory ran out (`budget.stopped` says so),
-    also in the middle of one node's match."""
+    also in the middle of one node's match. Findings an `ast-grep-ignore` comment silences
+    are left out (rules/_suppress.py); `unused` takes a finding for each such comment that
+    silenced none."""
     found: list[tuple[int, int, int, Finding]] = []
     if budget is None:
         _scan_tree(configs, root, source, language, path, None, found)
     else:
         watched(budget, lambda: _scan_tree(configs, root, source, language, path, budget, found))
     found.sort(key=lambda f: f[:3])
-    return [f[3] for f in found]
+    silencing = suppressions(root, source) if found or unused is not None else None
+    if silencing is None:
+        return [f[3] for f in found]
+    kept, used = [], set()
+    for start, negative_end, _, finding in found:
+        k = silencer(silencing, finding.config.id, start, -negative_end)
+        if k is None:
+            kept.append(finding)
+        else:
+            used.add(k)
+    if unused is not None:
+        config = unused_config(language)
+        for k, row in enumerate(silencing.rows):
+            if k not in used:
+                node = row.comment
+                m = node_match(language, source, path, node, node, {})
+                unused.append(Finding(config, m, (node.start_byte, node.end_byte, "")))
+    return kept
 
 
 def _scan_tree(
@@ -143,6 +167,14 @@ def _scan_tree(
                 continue
             m = node_match(language, source, path, node, node, env)
             found.append((node.start_byte, -node.end_byte, order[id(config)], _finding(config, m, node, env, source)))
+
+
+@lru_cache(maxsize=64)
+def unused_config(language: str) -> RuleConfig:
+    """The rule an unused suppression comment is reported under, as ast-grep names it (a hint;
+    it is never run)."""
+    return RuleConfig(UNUSED_ID, language, KindRule("comment", frozenset()), "hint", UNUSED_MESSAGE, "", {}, [], None,
+                      [], [], "")
 
 
 def _finding(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> Finding:
