@@ -58,6 +58,16 @@ def _find_config(start: Path) -> Path | None:
     return None
 
 
+def _root_for(here: Path, paths: list[str]) -> Path:
+    """The search root without --root: the working folder, or, where a path lies outside it
+    (`scan ../other`, as ast-grep takes it), the folder they all share with it."""
+    real = [os.path.realpath(p) for p in paths]
+    inside = str(here.resolve())
+    if all(r == inside or r.startswith(inside.rstrip(os.sep) + os.sep) for r in real):
+        return here
+    return Path(os.path.commonpath([inside, *real]))
+
+
 def load_rules(
     args: argparse.Namespace, languages: frozenset[str] | None = None
 ) -> tuple[list[Any], Path | None, list[tuple[str, str]]] | int:
@@ -101,10 +111,11 @@ def main(args: argparse.Namespace) -> int:
     from minitools.match import PathError, Searcher, language_for_path
     from minitools.rules import Finding, RuleSet, unused_config
 
-    root = Path(args.root) if args.root else Path.cwd()
+    here = Path.cwd()
+    root = Path(args.root) if args.root else _root_for(here, args.paths)
     searcher = Searcher(root, one_shot=True)
     try:
-        files = searcher.collect([Path(p) for p in args.paths] or None, None)
+        files = searcher.collect([Path(os.path.abspath(p)) for p in args.paths] or None, None)
     except PathError as exc:
         return _fail(str(exc), EXIT_ERRORS)
     finally:
@@ -123,7 +134,8 @@ def main(args: argparse.Namespace) -> int:
         language = language_for_path(real)
         if language is None:
             continue
-        shown = searcher.display(real)
+        # as ast-grep shows a path outside the working folder: from here (`../other/b.py`)
+        shown = searcher.display(real) if root == here else os.path.relpath(real, here).replace(os.sep, "/")
         try:
             relative = Path(real).resolve().relative_to(base).as_posix()
         except ValueError:

@@ -1,6 +1,7 @@
-"""`ast-grep-ignore` suppression comments, as ast-grep 0.51.1 honours them: every finding of a
-scan, the unused-suppression hints included, equals the CLI's, row for row (each row: place,
-rule, message, captures, fix, labels). Before, every suppressed finding was reported."""
+"""A rule project's scan as its owners run it, against ast-grep 0.51.1: `ast-grep-ignore`
+suppression comments (every finding of a scan, the unused-suppression hints included, equals
+the CLI's, row for row: place, rule, message, captures, fix, labels; before, every suppressed
+finding was reported), and paths outside the working folder."""
 
 from __future__ import annotations
 
@@ -57,3 +58,16 @@ def test_the_rule_tool_leaves_suppressed_findings_out(tmp_path: Path) -> None:
                           "--root", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert "print(1)" in run.stdout, run.stdout + run.stderr
     assert "print(2)" not in run.stdout and "print(3)" not in run.stdout
+
+
+def test_scan_takes_a_path_outside_the_working_folder(tmp_path: Path) -> None:
+    """`scan ../other` from a project folder was refused as outside the search root; ast-grep
+    scans it with the project's rules and shows its files from here."""
+    project = _project(tmp_path / "proj", "a.py", "print(1)\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "b.py").write_text("print(2)\n")
+    theirs = scan_findings([ast_grep_cli(), "scan", "--json=stream", "../other", "a.py"], project)
+    ours = scan_findings([sys.executable, "-m", "minitools", "ast-grep", "scan", "--json=stream", "../other", "a.py"],
+                         project)
+    assert {row[0] for row in theirs} == {"../other/b.py", "a.py"}
+    assert ours == theirs
