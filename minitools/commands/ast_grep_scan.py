@@ -274,22 +274,13 @@ def _node_json(source: bytes, start: int, end: int) -> dict[str, Any]:
 
 
 def _labels(f: Any, source: bytes) -> list[dict[str, Any]]:
-    """The finding's labels as ast-grep's JSON has them: the rule's `labels` for the
-    metavariables the match bound (a `$$$` capture from its first node to its last), else
-    the match (primary) and the nodes its relational parts found (secondary)."""
-    m = f.match
-    if not f.config.labels:
-        return [{**_node_json(source, m.start_byte, m.end_byte), "style": "primary"},
-                *({**_node_json(source, start, end), "style": "secondary"} for start, end in f.secondary)]
+    """The finding's labels as ast-grep's JSON has them (`Finding.labels`)."""
     out = []
-    for name, label in f.config.labels.items():
-        capture = m.metavars.get(name)
-        if capture is None or (name in m.multi and not m.multi[name]):
-            continue  # unbound here, or an empty `$$$`: no label, as ast-grep does
-        shown = _node_json(source, capture.start_byte, capture.end_byte)
-        if label.message is not None:
-            shown["message"] = label.message
-        shown["style"] = label.style
+    for start, end, style, message in f.labels:
+        shown = _node_json(source, start, end)
+        if message is not None:
+            shown["message"] = message
+        shown["style"] = style
         out.append(shown)
     return out
 

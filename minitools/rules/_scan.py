@@ -47,6 +47,24 @@ class Finding(NamedTuple):
 
         return _METAVAR.sub(value, self.config.message)
 
+    @property
+    def labels(self) -> list[tuple[int, int, str, str | None]]:
+        """(start byte, end byte, style, message) of each label, as ast-grep shows them: the
+        rule's `labels` for the metavariables the match bound (a `$$$` capture from its first
+        node to its last; an empty one has none), else the match (primary) and the nodes its
+        relational parts found (secondary)."""
+        m = self.match
+        if not self.config.labels:
+            return [(m.start_byte, m.end_byte, "primary", None),
+                    *((start, end, "secondary", None) for start, end in self.secondary)]
+        out = []
+        for name, label in self.config.labels.items():
+            capture = m.metavars.get(name)
+            if capture is None or (name in m.multi and not m.multi[name]):
+                continue
+            out.append((capture.start_byte, capture.end_byte, label.style, label.message))
+        return out
+
 
 CHECK_EVERY = 1024  # candidates between two looks at the budget
 
