@@ -85,7 +85,7 @@ _WHOLE_FILE: tuple[Rung, ...] = (("statement", "", ""),)
 # decorator scaffold must not turn `Promise<$T>` into a comparison with the method after it.
 HOLE_KINDS: dict[str, frozenset[str]] = {
     "decorator": frozenset({"decorator"}),
-    "annotation": frozenset({"annotation", "marker_annotation", "attribute_list"}),
+    "annotation": frozenset({"annotation", "marker_annotation", "attribute_list", "attribute"}),
 }
 
 _MU = "µ"  # a letter in every grammar that takes it in identifiers
@@ -298,6 +298,7 @@ _ROWS: tuple[Language, ...] = (
             ("type", "class __MT { ", " __mt; }"),
             ("declaration", "", ""),
         ),
+        subconstructs=(("arrow body", "class __MT { int __mt ", "; }"),),
         statement_end=";",
     ),
     Language(
@@ -329,7 +330,13 @@ _ROWS: tuple[Language, ...] = (
             ("clause", "<?php\ntry {} ", ""),
         ),
     ),
-    Language("swift", extensions=(".swift",), metavar_char=_MU),
+    Language(
+        "swift", extensions=(".swift",), metavar_char=_MU,
+        ladder=(
+            ("statement", "", ""),
+            ("annotation", "", " func __mt() {}"),
+        ),
+    ),
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
     Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
     Language(
@@ -361,8 +368,18 @@ _ROWS: tuple[Language, ...] = (
             ("table field", "__mt = {", "}\n"),
         ),
     ),
-    Language("scala", extensions=(".scala", ".sc", ".sbt")),
-    Language("html", extensions=(".html", ".htm", ".xhtml")),
+    # `new $T { $$$ }` is a call with a block at a script's top level and an instance with a
+    # template body inside a class or object: both readings
+    Language(
+        "scala", extensions=(".scala", ".sc", ".sbt"),
+        ladder=(
+            ("statement", "", ""),
+            ("expression", "object __MT {\n  val __mt = ", "\n}"),
+            ("class member", "object __MT {\n", "\n}"),
+        ),
+    ),
+    # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
+    Language("html", extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
     Language("json", extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
     Language("yaml", names=("yml",), extensions=(".yaml", ".yml")),
     Language("toml", extensions=(".toml",)),

@@ -112,8 +112,8 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageKi
     if t.kind_id != p.kind_id:
         return None
     if not p.children:
-        if t.text == p.btext:
-            return env
+        if t.text == p.btext or p.is_alias:
+            return env  # an aliased token is its kind, however written (Ruby's `'x'` and `"x"`)
         # a directive's token: `# include` is `#include`
         return env if p.btext[:1] == b"#" and b"".join((t.text or b"").split()) == p.btext else None
     r = match_seq(p.children, 0, t.children, 0, env, rules)

@@ -96,6 +96,8 @@ def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[tu
         if p.meta:
             return
         if not p.children:
+            if p.is_alias:
+                return  # a token the grammar aliases (Ruby's `'` as `"`) may be written otherwise
             token = p.text.strip()
             directive = _DIRECTIVE.fullmatch(token)
             if directive:
@@ -131,7 +133,8 @@ def _anchors(
             return
         here = (p.kind_id, *above)
         if not p.children:
-            if p.btext and p.btext.strip() == p.btext and p.text != optional and not _DIRECTIVE.fullmatch(p.text):
+            if p.btext and p.btext.strip() == p.btext and p.text != optional and not _DIRECTIVE.fullmatch(p.text) \
+                    and not p.is_alias:
                 paths.setdefault(p.btext, {})[here] = None
             return
         for c in _required(p.children):

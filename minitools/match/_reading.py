@@ -34,11 +34,14 @@ class PatternError(ValueError):
     """A pattern that cannot be compiled: the message quotes it and names what was tried."""
 
 
+_QUOTES = frozenset({'"', "'", "`"})
+
+
 class PNode:
     """One node of a compiled pattern (a plain class: the dataclasses module costs a CLI run
     20 ms to import)."""
 
-    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext", "names", "memo")
+    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext", "names", "memo", "is_alias")
 
     def __init__(
         self,
@@ -58,6 +61,11 @@ class PNode:
         self.meta = meta
         self.name = name  # metavariable name; None for `$_`-style and anonymous `$$$`
         self.btext = text.encode("utf-8")  # compared against target leaves
+        # an unnamed token that compares by its kind alone: a quote (Ruby's `'` and `"` around a
+        # string are one kind of token, as the CLI, which compares kinds, finds them; where they
+        # are two kinds, as in JavaScript, the kind tells them apart), or a token whose kind is not
+        # its text (one the grammar aliases)
+        self.is_alias = not named and not children and not meta and (kind != text or text in _QUOTES)
         # the metavariable names the subtree binds
         self.names: frozenset[str] = frozenset({name} if name else ()).union(*(c.names for c in children))
         # for a `$$$`: whether the siblings after it bind no name those up to it bind, so a
@@ -131,6 +139,7 @@ def _is_literal_context(kind: str) -> bool:
 
 
 # the node kinds, across grammars, of code interpolated into a string or template literal
+_EXPANSIONS = frozenset({"simple_expansion", "expansion"})  # Bash's `$NAME`, `${NAME}`
 _INTERPOLATIONS = frozenset({"template_substitution", "interpolation", "interpolated_expression", "string_interpolation"})
 
 
@@ -205,7 +214,8 @@ def _build(
             text_of = (child.text or b"").decode("utf-8")
             children.append(PNode(child.kind_id, child.type, child.is_named, restore(text_of), (), content[1], name))
             continue
-        built = _build(child, restore, regexes, literal, added, quoted)
+        # a shell's `$A` in a string is an expansion, and a metavariable as the CLI reads it
+        built = _build(child, restore, regexes, literal and child.type not in _EXPANSIONS, added, quoted)
         if built is not None:
             children.append(built)
     if children and literal and _hides_text(node):

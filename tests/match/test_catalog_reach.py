@@ -87,6 +87,14 @@ FRAGMENTS = [
      "emit $E($$$A);", ["2:53"], False),
     ("hcl", "main.tf", 'variable "r" {\n  default = "eu"\n}\n', "default = $D", ["2:3"], False),
     ("hcl", "main.tf", "x = var.name\n", "var.$N", ["1:5"], False),
+    ("scala", "a.scala", 'object A {\n  val r = new Runnable { def run(): Unit = println("x") }\n}\n',
+     "new $T { $$$ }", ["2:11"], True),
+    ("swift", "a.swift", "@objc func f() {}\n", "@$A", ["1:1"], True),
+    ("csharp", "a.cs", "class A { int L => s.Length; }\n", "=> $A.Length", ["1:17"], False),
+    ("html", "a.html", '<div class="a"><p>hi</p></div>\n<span class="b">x</span>\n', '<$A class="$B">$$$</$A>',
+     ["1:1", "2:1"], True),
+    ("ruby", "a.rb", "puts \"x\"\nputs 'x'\n", 'puts "x"', ["1:1", "2:1"], True),
+    ("bash", "a.sh", 'echo "$HOME"\necho "${X}"\necho plain\n', 'echo "$A"', ["1:1", "2:1"], True),
 ]
 
 
