@@ -8,6 +8,8 @@ all its language's rules. Exit codes as ast-grep's: 1 when a finding has error s
 from __future__ import annotations
 
 import argparse
+import bisect
+import functools
 import json
 import os
 import sys
@@ -223,11 +225,25 @@ def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: st
 
 
 def _range(source: bytes, start: int, end: int) -> dict[str, Any]:
+    starts = _line_starts(source)
+
     def point(byte: int) -> dict[str, int]:
-        line_start = source.rfind(b"\n", 0, byte) + 1
-        return {"line": source.count(b"\n", 0, byte), "column": len(source[line_start:byte].decode("utf-8", "replace"))}
+        line = bisect.bisect_right(starts, byte) - 1
+        return {"line": line, "column": len(source[starts[line] : byte].decode("utf-8", "replace"))}
 
     return {"byteOffset": {"start": start, "end": end}, "start": point(start), "end": point(end)}
+
+
+@functools.lru_cache(maxsize=8)
+def _line_starts(source: bytes) -> list[int]:
+    """Where each line of a file starts (a file's findings are printed together: one count of
+    its lines, not one per position; a bytes object keeps its hash, so the look-up is cheap)."""
+    starts = [0]
+    at = source.find(b"\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = source.find(b"\n", at + 1)
+    return starts
 
 
 def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:

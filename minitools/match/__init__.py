@@ -33,7 +33,7 @@ from minitools.match._grammars import (
     vendor_grammars,
 )
 from minitools.match._many_files import PathError, Searcher
-from minitools.match._matcher import MetaVarEnv, match_in_env
+from minitools.match._matcher import PROBE_BYTES, MetaVarEnv, match_in_env
 from minitools.match._one_file import (
     DEFAULT_MAX_FILE_BYTES,
     Capture,
@@ -113,6 +113,7 @@ __all__ = [
     "no_files_note",
     "match_at_strictness",
     "match_in_env",
+    "PROBE_BYTES",
     "language_for_path",
     "language_named",
     "LANGUAGE_NAMES",

@@ -295,10 +295,20 @@ def match_in_env(pattern: Pattern, node: tree_sitter.Node, env: MetaVarEnv) -> M
     """`env` extended by matching `pattern` (its own tree, else one of its alternatives') at
     `node`, or None: how a rule's `pattern` sees a node, with the metavariables the rule
     has bound so far. Sibling-run trees are not tried (a rule matches one node)."""
+    literals = pattern.literals
+    if literals and node.end_byte - node.start_byte <= PROBE_BYTES and literals[0] not in (node.text or b""):
+        return None  # a match writes every token the pattern writes (the longest, the rarest, is asked)
     rules = kinds_for(pattern.language)
+    if not pattern.alternatives:
+        return None if len(pattern.nodes) > 1 else match_node(pattern.nodes[0], node, env, rules)
     for p in (pattern, *pattern.alternatives):
         if not p.is_sequence:
             got = match_node(p.nodes[0], node, env, rules)
             if got is not None:
                 return got
     return None
+
+
+# A node up to this size is first asked for the pattern's rarest token (its text is copied to
+# ask); a larger one is matched at once, so no node costs more than this to rule out.
+PROBE_BYTES = 512

@@ -18,7 +18,7 @@ def test_public_surface_is_pinned() -> None:
         "Budget", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MEMORY_BYTES", "DEFAULT_SECONDS", "MAX_PATTERN_BYTES",
         "MAX_PATTERN_DEPTH",
         # what the rule engine (minitools.rules) and the rule scan build on
-        "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "node_match", "parser_for", "render", "explain_pattern",
+        "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "PROBE_BYTES", "node_match", "parser_for", "render", "explain_pattern",
         "line_tree", "FilesOutcome", "fork_available", "forked_search",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
