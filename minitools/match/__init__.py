@@ -58,14 +58,14 @@ from minitools.match._regex import Regex, python_regex
 from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
 
 if TYPE_CHECKING:
-    from minitools.match._explain import explain_pattern, line_tree
+    from minitools.match._explain import explain_pattern, line_tree, source_tree
     from minitools.match._rewrite import Edit, Template, TemplateError, apply_edits, plan_edits, render
     from minitools.match._strictness import STRICTNESS, match_at_strictness
 
 # rewriting loads on first use: a search (the CLI's cold start) does not pay for it
 _LAZY = dict.fromkeys(
     ("Edit", "Template", "TemplateError", "apply_edits", "plan_edits", "render"), "minitools.match._rewrite"
-) | dict.fromkeys(("explain_pattern", "line_tree"), "minitools.match._explain") | dict.fromkeys(
+) | dict.fromkeys(("explain_pattern", "line_tree", "source_tree"), "minitools.match._explain") | dict.fromkeys(
     ("STRICTNESS", "match_at_strictness"), "minitools.match._strictness"
 )
 
@@ -118,6 +118,7 @@ __all__ = [
     "language_named",
     "LANGUAGE_NAMES",
     "line_tree",
+    "source_tree",
     "load_language",
     "node_match",
     "one_language",

@@ -32,6 +32,7 @@ from minitools.match import (
 from minitools.tools._context import RunContext, glob_folder, is_glob
 from minitools.tools._language import language_arg
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
+from minitools.tools._snippet import code_bytes, explain_code, scan_code, search_code
 from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
@@ -62,6 +63,11 @@ PARAMETERS: dict[str, Any] = {
             "type": "string",
             "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...). Without it, each "
                            "file is searched in the language its extension names.",
+        },
+        "code": {
+            "type": "string",
+            "description": "A snippet to search instead of files (with language, or a rule that names its own): to try a "
+                           "pattern or rule on a few lines. With explain, shows the snippet's syntax tree.",
         },
         "strictness": {
             "type": "string",
@@ -247,6 +253,8 @@ class AstGrepFamily:
         self.searcher = searcher
 
     async def ast_grep(self, args: Mapping[str, Any]) -> ToolResult:
+        if args.get("code") is not None:
+            return await asyncio.to_thread(self._code, args)
         if args.get("explain"):
             return await asyncio.to_thread(self._explain, args)
         if one_of_pattern_or_rule(args) == "rule":
@@ -314,6 +322,26 @@ class AstGrepFamily:
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
 
+
+    def _code(self, args: Mapping[str, Any]) -> ToolResult:
+        """`code`: the pattern or rule on the snippet the call gives (tools/_snippet.py)."""
+        source = code_bytes(args)
+        limit = int(args.get("max_results", 50))
+        offset = int(args.get("offset") or 0)
+        language = language_arg(args)
+        if args.get("explain"):
+            if not language:
+                raise ToolError("explain with code needs language: the grammar to read the code with (python, typescript, ...)")
+            pattern = _compile(args["pattern"], language) if args.get("pattern") is not None else None
+            return explain_code(source, language, pattern)
+        which = one_of_pattern_or_rule(args)
+        if which == "pattern" and args.get("strictness", "smart") == "smart":
+            if not language:
+                raise ToolError("code needs language: the grammar to read the code with (python, typescript, ...)")
+            return search_code(_compile(args["pattern"], language), source, limit, offset, format_match)
+        config = read_rule_arg(self.ctx, args if which == "rule" else _as_rule(args), [])
+        what = f"rule {config.id}" if which == "rule" else f'"{args["pattern"]}" at strictness {args["strictness"]}'
+        return scan_code(config, source, limit, offset, format_match, what)
 
     def _explain(self, args: Mapping[str, Any]) -> ToolResult:
         """`explain`: the pattern's reading and the tree of a line, without searching."""

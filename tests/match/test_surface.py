@@ -19,7 +19,7 @@ def test_public_surface_is_pinned() -> None:
         "MAX_PATTERN_DEPTH",
         # what the rule engine (minitools.rules) and the rule scan build on
         "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "PROBE_BYTES", "node_match", "parser_for", "render", "explain_pattern",
-        "line_tree", "FilesOutcome", "fork_available", "forked_search",
+        "line_tree", "source_tree", "FilesOutcome", "fork_available", "forked_search",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
         # a rule scan's budget, watched inside a match
