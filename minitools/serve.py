@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
+from minitools.config import Config
 from minitools.protocol import INVALID_PARAMS
 from minitools.registry import Surface
 from minitools.run import Run
@@ -98,11 +99,12 @@ async def serve_stdio(
     questions: str | None = None,
     approve: str = "host",
     vibe: str | None = None,
+    config: Config | None = None,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
 ) -> int:
     """Serve one Run over stdin/stdout until stdin closes. A bad root or roster raises
-    ValueError before anything is read."""
+    ValueError before anything is read. `config`: the configuration file's settings."""
     server = Server()
     port = None
     if questions == "host":
@@ -114,7 +116,7 @@ async def serve_stdio(
         approver = server.approve_via_host
     elif approve == "all":
         approver = lambda spec, args: True  # noqa: E731
-    server.run = Run(root, questions=port, approve=approver, vibe=load_roster(vibe))
+    server.run = Run(root, questions=port, approve=approver, vibe=load_roster(vibe), config=config)
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout)
     server.attach(endpoint)
     try:

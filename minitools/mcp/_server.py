@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 import minitools
+from minitools.config import Config
 from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
@@ -218,6 +219,7 @@ async def serve_mcp(
     approve: str = "host",
     vibe: str | None = None,
     structured: bool = False,
+    config: Config | None = None,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     progress_interval: float = 1.0,
@@ -230,7 +232,7 @@ async def serve_mcp(
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
     server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval, structured=structured)
     port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
-    server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe))
+    server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe), config=config)
     server.run.add_tool(server.written_tool())
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")

@@ -144,7 +144,7 @@ def shared_searcher(ctx: RunContext) -> Searcher | None:
     """The Run's searcher (the "parser" resource), shared by ast_grep and ast_edit; None when
     the embedder left it unwired. The first family to ask registers its shutdown."""
     fresh = "parser" not in ctx.resources
-    searcher: Searcher | None = ctx.resource("parser", lambda: Searcher(ctx.root))
+    searcher: Searcher | None = ctx.resource("parser", lambda: _new_searcher(ctx))
     if searcher is not None and fresh:
 
         async def close_searcher() -> None:
@@ -154,6 +154,18 @@ def shared_searcher(ctx: RunContext) -> Searcher | None:
 
         ctx.on_close(close_searcher)
     return searcher
+
+
+def _new_searcher(ctx: RunContext) -> Searcher:
+    """The Run's searcher, with the budgets its options (the configuration's [search]) set."""
+    bounds: dict[str, Any] = {}
+    if ctx.option("search_seconds", None) is not None:
+        bounds["max_seconds"] = float(ctx.option("search_seconds", None))
+    if ctx.option("search_memory_mb", None) is not None:
+        bounds["max_memory_bytes"] = int(ctx.option("search_memory_mb", None)) << 20
+    if ctx.option("search_max_file_kb", None) is not None:
+        bounds["max_file_bytes"] = int(ctx.option("search_max_file_kb", None)) << 10
+    return Searcher(ctx.root, **bounds)
 
 
 def targets_for(ctx: RunContext, searcher: Searcher, raw_path: str | None) -> tuple[list[Path], str]:

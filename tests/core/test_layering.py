@@ -18,6 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": set(),
     "tracing": set(),
     "toolspec": set(),
+    "config": set(),  # the configuration file's keys, checked (docs/reference.md, "Configuration")
     "schema": {"toolspec"},
     "transport": {"protocol", "tracing"},
     "lsp": {"protocol", "transport", "tracing"},
@@ -29,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "vibe": {"transport", "protocol", "tracing"},
     "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing"},
     "registry": {"toolspec", "schema", "ask"},
-    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing"},
+    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing", "config"},
 }
 for _imports_of in ALLOWED.values():
     _imports_of.add("exports")
