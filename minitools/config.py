@@ -35,7 +35,8 @@ class Key:
     name: str
     option: str
     expected: str  # what the value must be, as the error says it
-    check: Callable[[object], bool]
+    # whether the value is right; or, for a table of fields, what is wrong with it ("[0].id: ...")
+    check: Callable[[object], bool | str]
     doc: str
 
     @property
@@ -67,6 +68,38 @@ def _choice(*choices: str) -> Callable[[object], bool]:
     return lambda value: value in choices
 
 
+# a server the configuration adds: field -> (required, what it must be, check)
+_SERVER_FIELDS: dict[str, tuple[bool, str, Callable[[object], bool]]] = {
+    "id": (True, "a name", lambda v: isinstance(v, str) and bool(v.strip())),
+    "command": (True, "the command as a list of words ([\"my-ls\", \"--stdio\"])", lambda v: _strings(v) and bool(v)),
+    "languages": (True, "a list of language names (the first is the default)", lambda v: _strings(v) and bool(v)),
+    "extensions": (True, "a list of file name endings starting with a dot ([\".my\"])",
+                   lambda v: isinstance(v, list) and _strings(v) and bool(v) and all(e.startswith(".") for e in v)),
+    "root_markers": (False, "a list of file names that mark a project's root (none: the workspace root)", _strings),
+    "checker": (False, "the project checker's command as a list of words", lambda v: _strings(v) and bool(v)),
+    "init_options": (False, "a table (initializationOptions, as sent)", lambda v: isinstance(v, dict)),
+    "settings": (False, "a table (answers to workspace/configuration)", lambda v: isinstance(v, dict)),
+    "language_ids": (False, "a table of ending = languageId", lambda v: isinstance(v, dict) and all(
+        isinstance(x, str) for x in v.values())),
+}
+
+
+def _servers(value: object) -> bool | str:
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        return False
+    for k, entry in enumerate(value):
+        for name, (required, expected, check) in _SERVER_FIELDS.items():
+            if name not in entry:
+                if required:
+                    return f"[{k}].{name}: missing; a server takes {', '.join(_SERVER_FIELDS)}"
+            elif not check(entry[name]):
+                return f"[{k}].{name}: expected {expected}, got {_shown(entry[name])}"
+        unknown = [n for n in entry if n not in _SERVER_FIELDS]
+        if unknown:
+            return f"[{k}].{unknown[0]}: unknown key; a server takes {', '.join(_SERVER_FIELDS)}"
+    return True
+
+
 _SECONDS = "a number of seconds above 0 (at most a day)"
 _COUNT = "a whole number above 0"
 
@@ -84,6 +117,8 @@ KEYS: tuple[Key, ...] = (
     Key("lsp", "prefer", "lsp_servers", "a table of language = [server ids] (python = [\"pylsp\"])", _preferences,
         "which catalog servers a language uses, in order, instead of the catalog's preference"),
     Key("lsp", "path", "lsp_path", "a list of folders", _strings, "folders searched for server binaries before PATH"),
+    Key("lsp", "servers", "lsp_added_servers", "a list of server tables ([[lsp.servers]] with id, command, languages, "
+        "extensions)", _servers, "language servers to add, or built-ins to change by their id (before the catalog's)"),
     Key("lsp", "prestart", "prestart", "true or false", _bool,
         "start the servers the root needs at once, not at the first query (mcp does: true)"),
     Key("debug", "timeout", "debug_timeout", _SECONDS, _seconds, "how long a debug request waits for its adapter (30)"),
@@ -145,7 +180,10 @@ def read_config_table(table: Mapping[str, Any], where: str, base: Path) -> Confi
             if spec is None:
                 known = ", ".join(k.name for k in KEYS if k.table == name)
                 raise ConfigError(f"{where}: unknown key {name}.{key}; [{name}] takes {known}")
-            if not spec.check(value):
+            verdict = spec.check(value)
+            if isinstance(verdict, str):
+                raise ConfigError(f"{where}: {spec.path}{verdict}")
+            if not verdict:
                 raise ConfigError(f"{where}: {spec.path}: expected {spec.expected}, got {_shown(value)}")
             if spec.option == "vibe_roster":
                 value = str((base / str(value)).resolve()) if not os.path.isabs(str(value)) else str(value)

@@ -6,10 +6,13 @@ WorkspaceEdits applied all-or-nothing."""
 from __future__ import annotations
 
 from minitools.lsp._catalog import (
+    BUILT_IN,
     CATALOG,
     LANGUAGES,
+    ServerCatalog,
     ServerSpec,
     Unconfigured,
+    added_server,
     find_binary,
     find_root,
     language_id,
@@ -24,6 +27,9 @@ from minitools.lsp._positions import from_lsp_column, to_lsp_column
 from minitools.lsp._supervisor import Candidate, CheckerResult, NoServer, Supervisor
 
 __all__ = [
+    "BUILT_IN",
+    "ServerCatalog",
+    "added_server",
     "CATALOG",
     "LANGUAGES",
     "ServerSpec",

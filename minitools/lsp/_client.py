@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
+from minitools.lsp._catalog import ServerSpec, find_node_file
 from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
 from minitools.lsp._progress import WorkProgress
 from minitools.protocol import ProtocolError
@@ -265,7 +265,7 @@ class LSPClient:
         text = path.read_text(encoding="utf-8", errors="replace")
         assert self.rpc is not None
         if doc is None:
-            doc = Document(path, uri, language_id(path), 1, text, stamp)
+            doc = Document(path, uri, self.spec.language_id_of(path), 1, text, stamp)
             self.documents[uri] = doc
             await self.rpc.notify("textDocument/didOpen", {"textDocument": {
                 "uri": uri, "languageId": doc.language_id, "version": doc.version, "text": text}})

@@ -21,11 +21,13 @@ GOOD: dict[str, object] = {
     "vibe.roster": "roster.toml", "mcp.surface": "readonly", "mcp.approve": "none", "mcp.structured": True,
     "lsp.diagnostics_cap": 7, "kernel.max_output": 500, "search.memory_budget_mb": 64,
     "search.max_file_size_kb": 4, "vibe.max_workers": 2,
+    "lsp.servers": [{"id": "md", "command": ["md-ls", "--stdio"], "languages": ["markdown"], "extensions": [".md"]}],
 }
 BAD: dict[str, object] = {
     "lsp.prefer": {"python": "pylsp"}, "lsp.path": "/opt", "lsp.prestart": "yes", "vibe.roster": 5,
     "mcp.surface": "everything", "mcp.approve": "always", "mcp.structured": 1, "lsp.diagnostics_cap": 0,
     "kernel.max_output": 2.5, "search.memory_budget_mb": -1, "search.max_file_size_kb": "4k", "vibe.max_workers": True,
+    "lsp.servers": {"id": "md"},
 }
 
 
@@ -34,6 +36,8 @@ def _toml(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, dict):
         return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
     return json.dumps(value)
 
 
@@ -58,6 +62,13 @@ def test_every_key_is_taken_and_checked(key, tmp_path: Path) -> None:
     ("lsp = 3\n", "lsp must be a table ([lsp] with keys), got 3"),
     ("[lsp\ntimeout = 3\n", "not valid TOML"),
     ("[lsp]\ntimeout = 100000\n", "lsp.timeout: expected a number of seconds above 0 (at most a day), got 100000"),
+    ('[[lsp.servers]]\nid = "md"\ncommand = "md-ls"\nlanguages = ["markdown"]\nextensions = [".md"]\n',
+     "lsp.servers[0].command: expected the command as a list of words"),
+    ('[[lsp.servers]]\nid = "md"\ncommand = ["md-ls"]\nlanguages = ["markdown"]\n', "lsp.servers[0].extensions: missing"),
+    ('[[lsp.servers]]\nid = "md"\ncommand = ["md-ls"]\nlanguages = ["markdown"]\nextensions = ["md"]\n',
+     "lsp.servers[0].extensions: expected a list of file name endings starting with a dot"),
+    ('[[lsp.servers]]\nid = "md"\ncommand = ["md-ls"]\nlanguages = ["x"]\nextensions = [".md"]\nport = 3\n',
+     "lsp.servers[0].port: unknown key; a server takes id, command, languages"),
 ])
 def test_bad_files_are_refused_naming_the_key(text: str, said: str, tmp_path: Path) -> None:
     (tmp_path / "minitools.toml").write_text(text)

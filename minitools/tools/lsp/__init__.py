@@ -27,7 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, FileChange, Supervisor, check_plan, path_to_uri, plan_workspace_edit
+from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
@@ -136,8 +136,9 @@ def build(ctx: RunContext) -> list[Tool]:
 
     def factory() -> Supervisor:
         extra = [Path(p) for p in ctx.option("lsp_path", [])]
+        added = tuple(added_server(entry) for entry in ctx.option("lsp_added_servers", ()))
         return Supervisor(ctx.root, tracer=ctx.trace, search_path=extra, prefer=ctx.option("lsp_servers", None),
-                          init_timeout=float(ctx.option("lsp_init_timeout", 30.0)))
+                          init_timeout=float(ctx.option("lsp_init_timeout", 30.0)), catalog=ServerCatalog(added))
 
     supervisor = ctx.resource("lsp", factory)
     if supervisor is None:

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import LANGUAGES, ServerSpec, Unconfigured, find_binary, project_roots, servers_for
+from minitools.lsp import ServerSpec, Unconfigured, find_binary, project_roots
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
@@ -37,8 +37,8 @@ class ProjectChecker:
         outputs: list[dict[str, Any]] = []
         reasons: dict[str, list[str]] = {}  # why not checked -> the languages it applies to
         done: set[str] = set()
-        for lang in LANGUAGES:
-            specs = servers_for(lang, prefer.get(lang))
+        for lang in self.sup.catalog.languages:
+            specs = self.sup.catalog.servers_for(lang, prefer.get(lang))
             # the language's projects: at the root, or in the folders below it (a monorepo)
             rooted = [(s, roots) for s in specs if (roots := project_roots(self.ctx.root, s.root_markers))]
             if not rooted or any(s.id in done for s, _ in rooted):

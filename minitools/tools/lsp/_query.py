@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, language_of, path_to_uri, project_roots, split_lines, to_lsp_column
+from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.tools._text import page_note
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
@@ -326,12 +326,13 @@ class LSPQueries:
         """Start the server of each language whose project is at the root or in the folders
         below it (a monorepo's sub-projects); the servers that started."""
         clients = []
-        for lang in LANGUAGES:
-            spec = next(s for s in CATALOG if lang in s.languages)
+        catalog = self.sup.catalog
+        for lang in catalog.languages:
+            spec = next(s for s in catalog.specs if lang in s.languages)
             # the language's projects: at the root, or each sub-project of a monorepo
             for root in project_roots(self.ctx.root, spec.root_markers) or [self.ctx.root]:
                 probe = root / f"__probe__{spec.extensions[0]}"
-                if language_of(probe) != lang:
+                if catalog.language_of(probe) != lang:
                     break
                 try:
                     client, _ = await self.sup.client_for(probe)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from minitools.lsp import Document, LSPClient, NoServer, ServerGone, Supervisor, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.lsp import Document, LSPClient, NoServer, ServerGone, Supervisor, path_to_uri, split_lines, to_lsp_column
 from minitools.tools._context import RunContext
 from minitools.tools.lsp._position import Ambiguous, Resolved, resolve_symbol
 from minitools.toolspec import ToolError
@@ -165,7 +165,7 @@ class LSPSession:
                                 f"the identifier. The line is:\n{line}: {body}")
             column = len(body) - len(body.lstrip())
             return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, None
-        at = resolve_symbol(body, symbol, language_of(path), rel, line)
+        at = resolve_symbol(body, symbol, self.sup.catalog.language_of(path), rel, line)
         return line, {"line": line - 1, "character": to_lsp_column(body, at.column, client.encoding)}, at
 
     async def fresh_diagnostics(self, client: LSPClient, doc: Document, mark: int) -> list[dict[str, Any]] | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from minitools.lsp import Document, LSPClient, NoServer, ServerGone, language_of, path_to_uri
+from minitools.lsp import Document, LSPClient, NoServer, ServerGone, path_to_uri
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
 from minitools.tools._text import plural
@@ -133,7 +133,7 @@ class WriteDiagnostics:
             return path, rel, "outside the workspace root"
         if (must_exist and not path.is_file()) or path.is_dir():
             return path, rel, "not a file (deleted?)"
-        if language_of(path) is None:
+        if self.sup.catalog.language_of(path) is None:
             return path, rel, "no language server serves this kind of file"
         return path, rel, ""
 
