@@ -76,6 +76,10 @@ LSP_SPEC = ToolSpec(
                      "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
             "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call lists: "
                        "skip this many entries (a capped result names the offset of its next page)."},
+            "body": {"type": "boolean", "description": "definition, type_definition and implementation show the source "
+                     "of the symbol at each place they lead to (at most 3 places; a long body is cut, saying where the "
+                     "rest is); false leaves it out. With symbols, file and line: true shows the body of the entry "
+                     "at that line."},
         },
         "required": ["action"],
         "additionalProperties": False,

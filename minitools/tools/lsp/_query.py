@@ -11,6 +11,7 @@ from typing import Any
 
 from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.tools._text import page_note
+from minitools.tools.lsp._bodies import Body, bodies, body_of, format_body
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._session import LSPSession, Target
@@ -40,6 +41,7 @@ NAVIGATION = {  # action -> (LSP method, capability)
     "references": ("textDocument/references", "referencesProvider"),
     "hover": ("textDocument/hover", "hoverProvider"),
 }
+WITH_BODIES = ("definition", "type_definition", "implementation")  # answers shown with the symbol's source
 CAPS = {"references": 50, "workspace_symbols": 100, "document_symbols": 200, "code_actions": 50}
 
 
@@ -89,10 +91,14 @@ class LSPQueries:
             more = page_note(total, offset, len(shown))
             head = f"{label} of {where} ({total}" + (f"; {more})" if more else ")")
             body = "\n".join([head] + [f"{loc['file']}:{loc['line']}: {loc['text']}" for loc in shown])
+        sources: list[Body] = []
+        if action in WITH_BODIES and found and args.get("body", True):
+            sources = await bodies(client, result, self.ctx.relpath)  # the symbol's source: no file read next
+            body = "\n\n".join([body, *(format_body(b) for b in sources)])
         return ToolResult(ok=True, text="\n".join(notes + [body]),
                           data={"server": client.spec.id, "locations": shown, "total": total, "offset": offset,
                                 "truncated": offset + len(shown) < total, "position": place,
-                                "incomplete": client.progress.busy})
+                                "incomplete": client.progress.busy, "bodies": sources})
 
     async def calls(self, action: str, args: Mapping[str, Any]) -> ToolResult:
         """`incoming_calls` (who calls the symbol, at which line) or `outgoing_calls` (what it calls),
@@ -154,8 +160,17 @@ class LSPQueries:
             t = await s.target(args, "symbols", position="none")
             s.require(t.client, "documentSymbolProvider", "document symbols")
             result = await s.request(t.client, "textDocument/documentSymbol", {"textDocument": {"uri": t.doc.uri}}, "symbols")
-            return self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes,
-                                 int(args.get("offset") or 0))
+            outline = self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes,
+                                    int(args.get("offset") or 0))
+            if args.get("line") is not None and args.get("body"):
+                inside = enclosing(symbol_tree(result, t.doc.uri), int(args["line"]) - 1)
+                found = None if inside is None else await body_of(t.client, t.doc.uri, (inside.start[0], inside.end[0]),
+                                                                   self.ctx.relpath)
+                if found is not None:
+                    data = outline.data if isinstance(outline.data, dict) else {}
+                    outline = ToolResult(ok=True, text=f"{outline.text}\n\n{format_body(found)}",
+                                         data={**data, "bodies": [found]})
+            return outline
         clients: list[LSPClient] = []
         notes: list[str] = []
         if args.get("file"):
