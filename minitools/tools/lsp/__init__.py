@@ -35,7 +35,7 @@ from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._format import SYMBOL_KINDS
-from minitools.tools.lsp._query import NAVIGATION, LSPQueries
+from minitools.tools.lsp._query import HIERARCHIES, NAVIGATION, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -43,7 +43,7 @@ from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 __all__ = ["build"]
 
 ACTIONS = ("diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols",
-           "incoming_calls", "outgoing_calls", "code_actions", "status", "reload")
+           "incoming_calls", "outgoing_calls", "supertypes", "subtypes", "code_actions", "status", "reload")
 
 LSP_SPEC = ToolSpec(
     name="lsp",
@@ -56,6 +56,7 @@ LSP_SPEC = ToolSpec(
         "cap 100, `kind` to filter; or `file` for its outline, "
         "top-level entries first, cap 200, and with `line` too the entries inside the one at that line), "
         "incoming_calls (who calls the function, at which line; cap 50), outgoing_calls (what it calls), "
+        "supertypes and subtypes (what the type extends, what extends it; cap 50), "
         "code_actions, status (which servers run and why not), reload (restart the servers). Results are "
         "path:line with the line's text; a capped list names the `offset` of its next page."
     ),
@@ -70,11 +71,11 @@ LSP_SPEC = ToolSpec(
             "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` naming the symbol: its identifier "
                        "(a whole word found once on the line), or more of the line when it occurs several times; its "
                        "last identifier is the one meant. Required by definition, type_definition, implementation, "
-                       "references, hover, incoming_calls, outgoing_calls."},
+                       "references, hover, incoming_calls, outgoing_calls, supertypes, subtypes."},
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
             "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
                      "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
-            "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call lists: "
+            "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call and type lists: "
                        "skip this many entries (a capped result names the offset of its next page)."},
             "body": {"type": "boolean", "description": "definition, type_definition and implementation show the source "
                      "of the symbol at each place they lead to (at most 3 places; a long body is cut, saying where the "
@@ -169,7 +170,7 @@ class LSPFamily:
         self.code_action = CodeActions(session, self.queries)
         session.ctx.warmups.append(self.warm_up)
         navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
-        calls = {a: partial(self.queries.calls, a) for a in ("incoming_calls", "outgoing_calls")}
+        calls = {a: partial(self.queries.hierarchy, a) for a in HIERARCHIES}
         self.actions: dict[str, Action] = {
             **navigate, **calls, "diagnostics": self.diagnose, "symbols": self.queries.symbols,
             "code_actions": self.queries.code_actions, "status": self.status, "reload": self.reload,
