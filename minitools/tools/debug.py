@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from minitools.dap import (
@@ -22,7 +24,7 @@ from minitools.dap import (
     attach_adapters,
     detect,
 )
-from minitools.tools._context import RunContext
+from minitools.tools._context import RunContext, unusable_path
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]
@@ -129,15 +131,34 @@ def _cap(value: str, cap: int = VALUE_CAP) -> str:
     return value if len(value) <= cap else value[:cap] + f"… {len(value) - cap} more characters"
 
 
-def _source_line(path: str, line: int) -> str:
+SOURCE_WINDOW = 1 << 20  # bytes of a source file read to find a frame's line
+
+
+def _source_line(root: Path, path: str, line: int) -> tuple[str, str]:
+    """The text of line `line` of `path` and "", or "" and why it is not shown. An adapter names
+    whatever file it likes for a frame (a device, a FIFO, a file outside the workspace): only a
+    regular file inside the root is read, opened without blocking, and only its first
+    SOURCE_WINDOW bytes."""
+    if unusable_path(path):
+        return "", "not a usable path"
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for n, text in enumerate(f, 1):
-                if n == line:
-                    return text.strip()
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return "", ""
+    if real != root and root not in real.parents:
+        return "", "outside the workspace, not shown"
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        pass
-    return ""
+        return "", ""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "", "not a regular file, not read"
+        data = handle.read(SOURCE_WINDOW)
+    parts = data.split(b"\n", line) if line >= 1 else []
+    if len(parts) < line or (len(parts) == line and len(data) == SOURCE_WINDOW):
+        return "", ""  # no such line, or beyond the window
+    return _cap(parts[line - 1].decode("utf-8", "replace").strip()), ""
 
 
 Op = Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
@@ -253,10 +274,10 @@ class DebugFamily:
 
     def _frame_text(self, frame: dict[str, Any]) -> str:
         path = (frame.get("source") or {}).get("path") or ""
-        line = frame.get("line", 0)
-        text = _source_line(path, line) if path else ""
+        line = frame.get("line") or 0
+        text, note = _source_line(self.ctx.root, path, line) if path else ("", "")
         loc = f"{self.ctx.relpath(path)}:{line}" if path else "(no source)"
-        return f"{frame.get('name')} {loc}" + (f"  | {text}" if text else "")
+        return f"{frame.get('name')} {loc}" + (f"  | {text}" if text else "") + (f" ({note})" if note else "")
 
     async def op_breakpoints(self, args: Mapping[str, Any]) -> ToolResult:
         path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
