@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minitools.dap._state import RunState, allowed
-from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection, die_with_parent
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection, descendants, die_with_parent
 
 __all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS"]
 
@@ -437,7 +437,7 @@ class DAPSession:
                 await self.request("disconnect", {"terminateDebuggee": True}, 3.0)
         victims = [p for p in [self.debuggee_pid, *self._spawned] if p]
         if self.child is not None:
-            victims.extend(_descendants(self.child.pid))
+            victims.extend(descendants(self.child.pid))
         await self.conn.close()
         if self.child is not None:
             await self.child.stop(close_timeout=1.0, term_timeout=1.0, kill_timeout=2.0)
@@ -449,27 +449,6 @@ class DAPSession:
                 os.waitpid(pid, os.WNOHANG)
         for task in list(self._tasks):
             task.cancel()
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every live descendant of `pid`, read from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read().decode("utf-8", "replace")
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 # re-exported for the supervisor's error mapping

@@ -166,3 +166,44 @@ async def test_a_kernel_shell_command_dies_with_a_killed_host(tmp_path: Path) ->
     for pid in left:
         os.kill(pid, 9)  # a failing run leaves nothing behind either
     assert not left, f"the cell's command outlived its host's SIGKILL: {names}"
+
+
+WORKER_TREE_HOST = """
+import asyncio, sys
+from minitools import Run
+
+async def main(root):
+    # a worker with children of its own, one of them gone to a session (and group) of its own, as
+    # an agent CLI's shells may be: the parent-death signal reaches only the worker itself
+    worker = ["sh", "-c", "sleep 3000 & setsid sleep 3001 & wait"]
+    run = Run(root, approve=lambda spec, args: True, vibe={"fast": worker})
+    result = await run.call("vibe_spawn", {"brief": "a tree", "label": "tree"})
+    assert result.ok, result.text
+    print("started", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_a_workers_own_children_die_with_a_killed_host(tmp_path: Path) -> None:
+    host = await asyncio.create_subprocess_exec(sys.executable, "-c", WORKER_TREE_HOST, str(tmp_path),
+                                                stdout=asyncio.subprocess.PIPE)
+    loop = asyncio.get_running_loop()
+    try:
+        assert host.stdout is not None
+        assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
+        deadline = loop.time() + 60
+        while len(tree := [p for p in descendants(host.pid) if _name(p).startswith("sleep 300")]) < 2 and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        assert len(tree) == 2, "the worker's children never started"
+    finally:
+        host.kill()
+        await host.wait()
+    deadline = loop.time() + 10
+    while (left := [p for p in tree if _alive(p)]) and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    names = sorted((p, _name(p)) for p in left)
+    for pid in left:
+        os.kill(pid, 9)  # a failing run leaves nothing behind either
+    assert not left, f"the worker's children outlived their host's SIGKILL: {names}"

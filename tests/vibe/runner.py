@@ -67,7 +67,7 @@ elif word == "inspect":
     report = {
         "cwd": os.getcwd(),
         "stdin_is_devnull": (stdin.st_rdev, stdin.st_ino) == (null.st_rdev, null.st_ino),
-        "own_group": os.getpgid(0) == os.getpid(),
+        "pgid": os.getpgid(0),
         "tools": asyncio.run(tools()),
     }
     with open(result_file, "w") as out:
