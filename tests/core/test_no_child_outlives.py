@@ -6,6 +6,7 @@ import asyncio
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from minitools import Run
@@ -207,3 +208,29 @@ async def test_a_workers_own_children_die_with_a_killed_host(tmp_path: Path) -> 
     for pid in left:
         os.kill(pid, 9)  # a failing run leaves nothing behind either
     assert not left, f"the worker's children outlived their host's SIGKILL: {names}"
+
+
+def test_closing_a_searcher_mid_search_kills_its_shard_workers_without_waiting(tmp_path: Path) -> None:
+    # a host on SIGTERM closes its Run while a search may be in flight: the shard workers must go
+    # then, not when the search ends (basedpyright, closed after the searcher, waited with them)
+    import threading
+
+    from minitools.match import Searcher, compile_pattern
+
+    (tmp_path / "a.py").write_text("print(1)\n")
+    before = descendants(os.getpid())
+    searcher = Searcher(tmp_path, workers=2, pool_min_files=1, pool_min_bytes=1)
+    searcher.search(compile_pattern("print($A)", "python"))
+    workers = descendants(os.getpid()) - before
+    assert workers, "the searcher started no shard worker"
+    pool = searcher._pool
+    assert pool is not None
+    with pool._lock:  # what a search in flight holds while its workers search
+        closing = threading.Thread(target=searcher.close)
+        closing.start()
+        closing.join(20)
+        assert not closing.is_alive(), "close waited for the search in flight"
+        deadline = time.monotonic() + 10
+        while [p for p in workers if _alive(p)] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not [p for p in workers if _alive(p)], "the shard workers outlived the close"
