@@ -17,6 +17,7 @@ from minitools.dap import (
     DAPError,
     DAPSession,
     DebugSupervisor,
+    MalformedBody,
     RunState,
     StepTimeout,
     adapter_by_id,
@@ -208,6 +209,9 @@ class DebugFamily:
             raise ToolError(f"{op}: the adapter refused {exc.command}: {exc.message}", data={"error": exc.message}) from None
         except AdapterGone as exc:
             raise ToolError(f"{op}: {exc}. Call terminate to clean up, then launch again.", data={"error": str(exc)}) from None
+        except MalformedBody as exc:
+            raise ToolError(f"{op}: {exc}. The session is still there: call status, or terminate to end it.",
+                            data={"error": str(exc)}) from None
 
     def _need(self, args: Mapping[str, Any], name: str) -> Any:
         if args.get(name) is None:
@@ -408,7 +412,7 @@ class DebugFamily:
             await session.initialize(adapter.adapter_id, self.timeout)
             _, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout,
                                          exception_filters=self._filters)
-        except (DAPError, AdapterGone) as exc:
+        except (DAPError, AdapterGone, MalformedBody) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
             await self.sup.end(self.ctx.conversation_id)
             raise ToolError(f"{command} of {label} with {adapter.id} failed: {exc}" + (f"\nadapter stderr:\n{tail}" if tail else "")) from None
@@ -416,7 +420,7 @@ class DebugFamily:
         self.sup.arm_ttl(self.ctx.conversation_id)
         # adapters may verify (or move) breakpoints later with "breakpoint" events
         bps = [{**bp, "verified": s_bp.get("verified", bp.get("verified")), "message": s_bp.get("message", bp.get("message")),
-                "actual_line": s_bp.get("line", bp.get("actual_line"))} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
+                "actual_line": s_bp.get("line") or bp.get("actual_line")} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
                for bp in bps]
         lines = [f"{command}ed {label} with {adapter.id}" + (f" ({' '.join(det.command)})" if det else "") + (f"; {note}" if note else "")]
         if bps:

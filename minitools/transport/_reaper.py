@@ -17,6 +17,7 @@ STATUS_FD receives why the command could not start (nothing when it started), th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -52,10 +53,8 @@ def descendants(pid: int) -> list[int]:
 def kill_tree(pid: int) -> None:
     """SIGKILL the process group `pid` leads and every descendant of `pid`, wherever its group."""
     victims = descendants(pid)  # read first: once `pid` is dead its orphans are init's
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     _kill(victims)
 
 
@@ -91,10 +90,8 @@ def _kill_descendants() -> None:
 
 def _kill(pids: list[int]) -> None:
     for pid in pids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _main(args: list[str]) -> None:

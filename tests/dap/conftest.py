@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from dap_fakes import gone
 from minitools import Run
-from minitools.dap import DAPSession, Detection, DebugSupervisor
-from minitools.transport import ChildProcess, FramedConnection
 
 PY_PROGRAM = """\
 import sys
@@ -46,40 +42,4 @@ def make_run(root: Path, **options: object) -> Run:
     return Run(root, approve=lambda s, a: True, **options)
 
 
-class ScriptedSupervisor(DebugSupervisor):
-    """A supervisor whose adapter is tests/dap/fake_adapter.py playing `script`, whatever the
-    catalog chose: a hostile peer behind the real `debug` tool."""
-
-    def __init__(self, script: dict[str, Any], folder: Path) -> None:
-        super().__init__()
-        self.script_file = folder / "fake-adapter-script.json"
-        self.script_file.write_text(json.dumps(script))
-
-    async def start_adapter(self, det: Detection, cwd: Path) -> DAPSession:
-        fake = Path(__file__).with_name("fake_adapter.py")
-        child = await ChildProcess.start([sys.executable, str(fake), str(self.script_file)], peer="fake", cwd=cwd)
-        return DAPSession.over("fake", lambda m, c: FramedConnection.over_child(child, on_message=m, on_close=c), child)
-
-
-def scripted_run(root: Path, script: dict[str, Any], scratch: Path) -> Run:
-    """A Run whose `debug` launches talk to the scripted fake adapter (`prog.py` must exist)."""
-    return make_run(root, resources={"debug": ScriptedSupervisor(script, scratch)})
-
-
-def stopped_at(path: str, line: int = 1) -> dict[str, Any]:
-    """A script that stops at once in a frame whose source is `path`."""
-    return {"after_launch": [{"event": "stopped", "body": {"reason": "breakpoint", "threadId": 1}}],
-            "responses": {"stackTrace": {"stackFrames": [{"id": 1, "name": "f", "line": line, "source": {"path": path}}]},
-                          "threads": {"threads": [{"id": 1, "name": "main"}]}}}
-
-
-def gone(pid: int) -> bool:
-    """True when `pid` no longer runs (a zombie awaiting its reaper counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
-
-
-_ = os
+_ = os, gone  # gone: the tests import it from here

@@ -4,27 +4,23 @@ call hangs, none is an internal error, and memory stays bounded."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
 import pytest
-from conftest import PY_PROGRAM, make_run, scripted_run, stopped_at
 
+from dap_fakes import gone, scripted_project, scripted_run, stopped_at
+from dap_fakes import process_name as _name
+from minitools import Run
 from minitools.dap import OutputBuffer
-
-
-def _project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "prog.py").write_text(PY_PROGRAM)
-    (root / "pyproject.toml").write_text("[project]\nname='t'\nversion='0'\n")
-    return root
+from minitools.transport import descendants
 
 
 @pytest.mark.timeout(30)
 async def test_a_frame_in_a_fifo_is_not_read(tmp_path: Path) -> None:
     # opening a FIFO for reading blocks until a writer comes: the stop must be shown without it
-    root = _project(tmp_path)
+    root = scripted_project(tmp_path)
     os.mkfifo(root / "pipe.py")
     async with scripted_run(root, stopped_at(str(root / "pipe.py"), 3), tmp_path) as run:
         r = await run.call("debug", {"op": "launch", "program": "prog.py"})
@@ -35,7 +31,7 @@ async def test_a_frame_in_a_fifo_is_not_read(tmp_path: Path) -> None:
 
 
 async def test_a_frame_outside_the_workspace_says_where_and_shows_nothing_of_it(tmp_path: Path) -> None:
-    root = _project(tmp_path)
+    root = scripted_project(tmp_path)
     secret = tmp_path / "secret.txt"
     secret.write_text("password = hunter2\n")
     (root / "link.py").symlink_to(secret)  # inside by name, outside in fact
@@ -49,14 +45,14 @@ async def test_a_frame_outside_the_workspace_says_where_and_shows_nothing_of_it(
 
 async def test_a_frame_in_a_device_is_not_read(tmp_path: Path) -> None:
     # /dev/zero never ends: reading its first line would take all memory
-    root = _project(tmp_path)
+    root = scripted_project(tmp_path)
     async with scripted_run(root, stopped_at("/dev/zero", 2), tmp_path) as run:
         r = await run.call("debug", {"op": "launch", "program": "prog.py"})
         assert r.ok and "f /dev/zero:2 (outside the workspace, not shown)" in r.text, r.text
 
 
 async def test_a_frame_in_the_workspace_shows_its_line_from_a_bounded_window(tmp_path: Path) -> None:
-    root = _project(tmp_path)
+    root = scripted_project(tmp_path)
     (root / "big.py").write_text("x = 1\n" + "y = 2\n" * 400_000)  # 2.4 MB: line 300,000 is past the window
     async with scripted_run(root, stopped_at(str(root / "big.py"), 1), tmp_path) as run:
         r = await run.call("debug", {"op": "launch", "program": "prog.py"})
@@ -94,11 +90,112 @@ namespace["f"]()
 
 async def test_debugpy_with_a_frame_compiled_as_dev_zero(tmp_path: Path) -> None:
     # the real adapter names /dev/zero as a frame's source: the stack is shown, nothing is read
-    root = _project(tmp_path)
+    root = scripted_project(tmp_path)
     (root / "zero.py").write_text(DEV_ZERO_PROGRAM)
-    async with make_run(root) as run:
+    async with Run(root, approve=lambda s, a: True) as run:
         r = await run.call("debug", {"op": "breakpoints", "file": "zero.py", "lines": [2]})
         r = await run.call("debug", {"op": "launch", "program": "zero.py"})
         assert r.ok and "zero.py:2  | return 1" in r.text, r.text
         r = await run.call("debug", {"op": "stack"})
         assert r.ok and "f /dev/zero:2 (outside the workspace, not shown)" in r.text, r.text
+
+
+def _with(script: dict, **responses: object) -> dict:
+    return {**script, "responses": {**script["responses"], **responses}}
+
+
+FRAME = {"id": 1, "name": "f", "line": 1, "source": {"path": "prog.py"}}
+MALFORMED = [
+    # (what the adapter answers, the op, what the model reads)
+    ({"stackTrace": {"stackFrames": [5]}}, {"op": "stack"},
+     "stack: the adapter fake sent a stackTrace response that DAP does not allow: body.stackFrames[0]: expected object, got 5"),
+    ({"stackTrace": {"stackFrames": [{**FRAME, "source": "prog.py"}]}}, {"op": "stack"},
+     'body.stackFrames[0].source: expected object or null, got "prog.py"'),
+    ({"stackTrace": []}, {"op": "stack"}, "a stackTrace response that DAP does not allow: its body is list, not an object"),
+    ({"scopes": {"scopes": [{"name": "Locals"}]}}, {"op": "scopes", "frame_id": 1},
+     "scopes: the adapter fake sent a scopes response that DAP does not allow: body.scopes[0].variablesReference: is required"),
+    ({"variables": {"variables": [{"name": 7, "value": "1"}]}}, {"op": "variables", "reference": 1},
+     "a variables response that DAP does not allow: body.variables[0].name: expected string, got 7"),
+    ({"evaluate": "2"}, {"op": "evaluate", "expression": "1 + 1", "frame_id": 1},
+     "an evaluate response that DAP does not allow: its body is str, not an object"),
+    ({"threads": {"threads": {"id": 1}}}, {"op": "threads"},
+     'a threads response that DAP does not allow: body.threads: expected array or null, got {"id": 1}'),
+    ({"setBreakpoints": {"breakpoints": [{"verified": "yes"}]}}, {"op": "breakpoints", "file": "prog.py", "lines": [1]},
+     'a setBreakpoints response that DAP does not allow: body.breakpoints[0].verified: expected boolean or null, got "yes"'),
+]
+
+
+@pytest.mark.parametrize("responses, call, said", MALFORMED, ids=[c[1]["op"] + str(i) for i, c in enumerate(MALFORMED)])
+async def test_a_malformed_response_is_the_adapters_fault_said_as_such(tmp_path: Path, responses: dict, call: dict,
+                                                                       said: str) -> None:
+    root = scripted_project(tmp_path)
+    script = _with(stopped_at(str(root / "prog.py")), stackTrace={"stackFrames": [FRAME]})
+    async with scripted_run(root, _with(script, **responses), tmp_path) as run:
+        await run.call("debug", {"op": "launch", "program": "prog.py"})
+        r = await run.call("debug", call)
+        assert not r.ok and said in r.text, r.text
+        assert "The session is still there: call status, or terminate to end it." in r.text
+        assert (await run.call("debug", {"op": "terminate"})).ok
+
+
+async def test_a_malformed_event_is_said_where_it_is_read(tmp_path: Path) -> None:
+    root = scripted_project(tmp_path)
+    script = {"responses": {}, "after_launch": [
+        {"event": "output", "body": {"category": "stdout", "output": 5}},
+        {"event": "output", "body": {"category": "stdout", "output": "fine\n"}},
+        {"event": "breakpoint", "body": []},
+        {"event": "process", "body": {"systemProcessId": -1}},
+        {"event": "stopped", "body": {"reason": "entry", "threadId": 1}}]}
+    async with scripted_run(root, script, tmp_path) as run:
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "stopped (entry) in thread 1" in r.text, r.text
+        r = await run.call("debug", {"op": "output"})
+        assert r.ok and r.data["lines"] == [
+            "[minitools] the adapter fake sent an output event that DAP does not allow: body.output: expected string, got 5",
+            "fine"], r.text
+    script = {"responses": {}, "after_launch": [{"event": "stopped", "body": "here"}]}
+    async with scripted_run(root, script, tmp_path) as run:
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert not r.ok, r.text
+        assert "launch of prog.py with debugpy failed: the adapter fake sent a stopped event that DAP does not allow: " \
+               "its body is str, not an object" in r.text, r.text
+
+
+async def test_a_nul_in_a_frame_path_is_shown_not_opened(tmp_path: Path) -> None:
+    root = scripted_project(tmp_path)
+    async with scripted_run(root, stopped_at(str(root / "pro\x00g.py")), tmp_path) as run:
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "(not a usable path)" in r.text, r.text
+
+
+async def test_a_process_the_adapter_names_is_not_killed_unless_this_host_started_it(tmp_path: Path) -> None:
+    # the debuggee's pid comes from the adapter: naming this very process must not make terminate kill it
+    root = scripted_project(tmp_path)
+    script = {"responses": {}, "after_launch": [{"event": "process", "body": {"name": "x", "systemProcessId": os.getpid()}},
+                                                {"event": "exited", "body": {"exitCode": 0}}]}
+    async with scripted_run(root, script, tmp_path) as run:
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "ended with exit code 0" in r.text, r.text
+        assert (await run.call("debug", {"op": "terminate"})).ok
+
+
+async def test_what_runs_in_our_terminal_ends_with_terminate(tmp_path: Path) -> None:
+    # runInTerminal: the command and what it starts (here a child in its group and one gone to a
+    # session of its own) all end with the session
+    root = scripted_project(tmp_path)
+    command = ["sh", "-c", "sleep 3005 & setsid sleep 3006 & wait"]
+    script = {"responses": {}, "reverse": [{"seq": 90, "command": "runInTerminal", "arguments": {"args": command, "cwd": str(root)}}],
+              "after_launch": [{"event": "stopped", "body": {"reason": "entry", "threadId": 1}}]}
+    loop = asyncio.get_running_loop()
+    async with scripted_run(root, script, tmp_path) as run:
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok, r.text
+        deadline = loop.time() + 30
+        while len(tree := [p for p in descendants(os.getpid()) if _name(p).startswith("sleep 300")]) < 2 and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        assert len(tree) == 2, "the terminal's command never started its children"
+        assert (await run.call("debug", {"op": "terminate"})).ok
+        left = [p for p in tree if not gone(p)]
+    for pid in left:
+        os.kill(pid, 9)  # a failing run leaves nothing behind either
+    assert not left, f"processes run in our terminal outlived terminate: {left}"
