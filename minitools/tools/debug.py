@@ -173,6 +173,7 @@ class DebugFamily:
         self.ctx = ctx
         self.sup = sup
         self.timeout = float(ctx.option("debug_timeout", 30.0))
+        self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
         self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
@@ -258,7 +259,7 @@ class DebugFamily:
                     if frames:
                         where = " at " + self._frame_text(frames[0])
                         break
-                await asyncio.sleep(0.2 * (attempt + 1))
+                await asyncio.sleep(self.frame_retry * (attempt + 1))
         text = f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
         if st.reason == "exception" and st.thread_id is not None:
             text += " " + await self._exception_note(s, st.thread_id)
