@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minitools.dap._bodies import ERROR_BODY, EVENT_BODIES, REQUEST_ARGUMENTS, RESPONSE_BODIES, MalformedBody, check_body, check_message, named
+from minitools.dap._buffers import EventLog, OutputBuffer
 from minitools.dap._state import RunState, allowed
 from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection, descendants, die_with_parent, kill_tree
 
-__all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS", "MalformedBody"]
+__all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "STOP_EVENTS", "MalformedBody"]
 
 STOP_EVENTS = ("stopped", "terminated", "exited")
 TERMINALS = 4  # runInTerminal commands run per session (an adapter needs one)
@@ -54,71 +55,6 @@ class AdapterGone(Exception):
     """The adapter (or the connection to it) is gone."""
 
 
-class OutputBuffer:
-    """The debuggee's output since the last `take`, joined into lines, bounded: at most
-    `max_lines` lines of at most `max_line` characters each (the rest of a longer line is
-    counted, not kept). Each chunk costs its own length: a line that arrives in many chunks is
-    joined once, when it ends."""
-
-    def __init__(self, max_lines: int = 500, max_line: int = 2000) -> None:
-        self._lines: deque[str] = deque(maxlen=max_lines)
-        self.max_line = max_line
-        self._partial: dict[str, _Line] = {}
-        self.dropped = 0
-
-    def write(self, category: str, text: str) -> None:
-        """Append a chunk; chunks are not line-aligned, so a partial line waits for its end."""
-        *ended, rest = text.split("\n")
-        for piece in ended:
-            self._line(category).add(piece, self.max_line)
-            self._end(category)
-        if rest:
-            self._line(category).add(rest, self.max_line)
-
-    def held(self) -> int:
-        """Characters held for lines not yet ended (at most `max_line` per category)."""
-        return sum(line.kept for line in self._partial.values())
-
-    def _line(self, category: str) -> _Line:
-        return self._partial.setdefault(category, _Line())
-
-    def _end(self, category: str) -> None:
-        line = self._partial.pop(category)
-        if len(self._lines) == self._lines.maxlen:
-            self.dropped += 1
-        prefix = "" if category in ("stdout", "console") else f"[{category}] "
-        self._lines.append(prefix + line.text())
-
-    def take(self) -> tuple[list[str], int]:
-        """Lines since the last call (partial lines included) and how many were dropped."""
-        for category in list(self._partial):
-            self._end(category)
-        lines, dropped = list(self._lines), self.dropped
-        self._lines.clear()
-        self.dropped = 0
-        return lines, dropped
-
-
-@dataclass
-class _Line:
-    """A line being received: its first characters, and how many more were cut."""
-
-    pieces: list[str] = field(default_factory=list)
-    kept: int = 0
-    cut: int = 0
-
-    def add(self, piece: str, cap: int) -> None:
-        room = cap - self.kept
-        if room > 0 and piece:
-            self.pieces.append(piece[:room])
-            self.kept += min(len(piece), room)
-        self.cut += max(0, len(piece) - max(room, 0))
-
-    def text(self) -> str:
-        text = "".join(self.pieces).rstrip("\r")
-        return text + (f"… {self.cut:,} more characters on this line" if self.cut else "")
-
-
 @dataclass
 class StopState:
     state: RunState = RunState.STARTING
@@ -136,7 +72,7 @@ class DAPSession:
     conn: FramedConnection
     child: ChildProcess | None = None
     capabilities: dict[str, Any] = field(default_factory=dict)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
     output: OutputBuffer = field(default_factory=OutputBuffer)
     stop: StopState = field(default_factory=StopState)
     debuggee_pid: int | None = None
@@ -310,15 +246,21 @@ class DAPSession:
         return await self.await_response(await self.send_request(command, arguments), command, timeout)
 
     async def wait_event(self, names: tuple[str, ...], after: int, timeout: float, step: str) -> dict[str, Any]:
-        """The first buffered event named in `names` at index >= `after` (it may already be here)."""
+        """The first event named in `names` numbered `after` or later (it may already be here)."""
+        return (await self._wait_event(names, after, timeout, step))[1]
+
+    async def _wait_event(self, names: tuple[str, ...], after: int, timeout: float, step: str) -> tuple[int, dict[str, Any]]:
+        """The first event named in `names` numbered `after` or later, with its number. Each event
+        is looked at once, however many arrive while waiting."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            for event in self.events[after:]:
+            for number, event in self.events.since(after):
+                after = number + 1
                 if event.get("event") in names:
                     if "malformed" in event:
                         raise event["malformed"]
-                    return event
+                    return number, event
             if self.conn.is_closed:
                 raise AdapterGone(f"{self.peer} is gone while waiting for {step}: {self.closed_reason}")
             self._changed.clear()
@@ -379,7 +321,7 @@ class DAPSession:
         if self.capabilities.get("supportsConfigurationDoneRequest", True):
             await self.request("configurationDone", {}, timeout)
         await self.await_response(launch, command, timeout)
-        if command == "attach" and not any(e.get("event") in STOP_EVENTS for e in self.events[mark:]):
+        if command == "attach" and not any(e.get("event") in STOP_EVENTS for _, e in self.events.since(mark)):
             self._move(StopState(RunState.RUNNING))
             return {}, results
         stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the first stop after {command}")
@@ -446,12 +388,11 @@ class DAPSession:
                 self._move(before)
             raise
         while True:
-            stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
-            at = next(k for k in range(mark, len(self.events)) if self.events[k] is stop)
+            at, stop = await self._wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
             # a stop the adapter's `continued` then followed came before this request took effect
             # (debugpy attached to a running program: the breakpoint, then the resume): the stop
             # that answers the request is a later one
-            resumed = [k for k in range(at + 1, len(self.events)) if self.events[k].get("event") == "continued"]
+            resumed = [k for k, e in self.events.since(at + 1) if e.get("event") == "continued"]
             if stop.get("event") != "stopped" or not resumed:
                 return stop
             mark = resumed[-1] + 1

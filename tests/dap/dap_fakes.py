@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +71,23 @@ def process_name(pid: int) -> str:
             return f.read().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+class Link:
+    """An adapter as a function: each request the session sends is answered at once by `answer`."""
+
+    def __init__(self, answer: Callable[[dict[str, Any]], Iterator[Any]]) -> None:
+        self.answer = answer
+        self.is_closed = False
+        self.deliver: Callable[[Any], None] = lambda message: None
+
+    def bind(self, on_message: Callable[[Any], None], on_close: Callable[[BaseException], None]) -> Link:
+        self.deliver = on_message
+        return self
+
+    async def send(self, message: dict[str, Any]) -> None:
+        for reply in self.answer(message):
+            self.deliver(reply)
+
+    async def close(self) -> None:
+        self.is_closed = True

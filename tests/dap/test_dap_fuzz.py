@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dap_fakes import Link
 from minitools import Run
 from minitools.dap import AdapterGone, DAPError, DAPSession, DebugSupervisor, MalformedBody, StepTimeout
 from minitools.dap._bodies import EVENT_BODIES, REQUEST_ARGUMENTS, RESPONSE_BODIES
@@ -69,26 +70,6 @@ RESPONSES = st.fixed_dictionaries({c: like(b) for c, b in RESPONSE_BODIES.items(
 FAILS = st.dictionaries(st.sampled_from(sorted(RESPONSE_BODIES)), st.fixed_dictionaries({}, optional={
     "success": JSON, "command": JSON, "message": JSON, "body": JSON,
     "request_seq": JSON}), max_size=2)
-
-
-class Link:
-    """An adapter as a function: each request the session sends is answered at once by `answer`."""
-
-    def __init__(self, answer: Callable[[dict[str, Any]], Iterator[Any]]) -> None:
-        self.answer = answer
-        self.is_closed = False
-        self.deliver: Callable[[Any], None] = lambda message: None
-
-    def bind(self, on_message: Callable[[Any], None], on_close: Callable[[BaseException], None]) -> Link:
-        self.deliver = on_message
-        return self
-
-    async def send(self, message: dict[str, Any]) -> None:
-        for reply in self.answer(message):
-            self.deliver(reply)
-
-    async def close(self) -> None:
-        self.is_closed = True
 
 
 def fuzzed_adapter(responses: dict[str, Any], fails: dict[str, Any], stops: list[Any]) -> Callable[[dict[str, Any]], Iterator[Any]]:

@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
-from dap_fakes import gone, scripted_project, scripted_run, stopped_at
+from dap_fakes import Link, gone, scripted_project, scripted_run, stopped_at
 from dap_fakes import process_name as _name
 from minitools import Run
-from minitools.dap import OutputBuffer
+from minitools.dap import STOP_EVENTS, DAPSession, OutputBuffer
 from minitools.transport import descendants
 
 
@@ -199,3 +200,24 @@ async def test_what_runs_in_our_terminal_ends_with_terminate(tmp_path: Path) -> 
     for pid in left:
         os.kill(pid, 9)  # a failing run leaves nothing behind either
     assert not left, f"processes run in our terminal outlived terminate: {left}"
+
+
+async def test_the_events_held_are_bounded_and_a_stop_after_many_is_still_seen() -> None:
+    # 200,000 events (a module list, progress, anything): the session holds the latest few, and a
+    # wait that started before them looks at each once and finds the stop that follows
+    session = DAPSession.over("fake", Link(lambda request: iter(())).bind)
+    waiter = asyncio.ensure_future(session.wait_event(STOP_EVENTS, len(session.events), 60, "the stop"))
+    tracemalloc.start()
+    try:
+        for i in range(200_000):
+            session._on_message({"type": "event", "seq": i, "event": "module", "body": {"reason": "new", "module": {"id": i}}})
+            if i % 1000 == 0:
+                await asyncio.sleep(0)  # the waiter looks at what came
+        session._on_message({"type": "event", "event": "stopped", "body": {"reason": "pause", "threadId": 1}})
+        stop = await waiter
+        grown, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert stop["body"]["reason"] == "pause"
+    assert len(session.events) == 200_001 and session.events.held() <= 256
+    assert grown < 2 * 2**20, f"{grown:,} bytes held after 200,000 events"
