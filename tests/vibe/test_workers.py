@@ -133,12 +133,28 @@ async def test_closing_the_run_leaves_no_process(tmp_path, roster):
     await run.call("vibe_spawn", {"brief": "do: block", "label": "block"})
     await until(pids.exists, what="the worker to start its grandchild")
     listed = (await run.call("vibe_list", {})).data["workers"]
-    alive = [w["pid"] for w in listed] + [json.loads(pids.read_text())["grandchild"]]
+    tree = json.loads(pids.read_text())
+    alive = [w["pid"] for w in listed] + [tree["grandchild"], tree["escaped"]]
     folder = os.path.dirname(os.path.dirname(listed[0]["log"]))
     assert all(isinstance(pid, int) and is_alive(pid) for pid in alive)
     await run.close()
     await until(lambda: not any(is_alive(pid) for pid in alive), what="every worker process to end")
     assert not os.path.exists(folder)
+
+
+async def test_a_kill_takes_what_left_the_workers_group(tmp_path, roster):
+    # a grandchild in a session of its own is out of reach of a group kill: the reaper the worker
+    # runs under holds it
+    pids = tmp_path / "pids.json"
+    async with Run(tmp_path, vibe=roster) as run:
+        await run.call("vibe_spawn", {"brief": f"do: tree {pids}", "label": "tree"})
+        await until(pids.exists, what="the worker to start its grandchildren")
+        tree = json.loads(pids.read_text())
+        assert is_alive(tree["escaped"]) and os.getpgid(tree["escaped"]) != os.getpgid(tree["worker"])
+        killed = await run.call("vibe_kill", {"worker_id": "w1"})
+        assert killed.ok, killed.text
+        await until(lambda: not any(is_alive(tree[k]) for k in ("worker", "grandchild", "escaped")),
+                    what="the worker and all it started to end")
 
 
 async def test_a_runner_that_cannot_start_is_reported_at_once(tmp_path):
