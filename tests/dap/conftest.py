@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-from dap_fakes import gone
-from minitools import Run
 
 PY_PROGRAM = """\
 import sys
@@ -38,8 +34,3 @@ def pyproject(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def make_run(root: Path, **options: object) -> Run:
-    return Run(root, approve=lambda s, a: True, **options)
-
-
-_ = os, gone  # gone: the tests import it from here

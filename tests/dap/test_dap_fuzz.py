@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dap_fakes import Link
+from dap_helpers import Link
 from minitools import Run
 from minitools.dap import AdapterGone, DAPError, DAPSession, DebugSupervisor, MalformedBody, StepTimeout
 from minitools.dap._bodies import EVENT_BODIES, REQUEST_ARGUMENTS, RESPONSE_BODIES

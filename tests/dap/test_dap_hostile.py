@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dap_fakes import Link, gone, scripted_project, scripted_run, stopped_at
-from dap_fakes import process_name as _name
+from dap_helpers import Link, gone, scripted_project, scripted_run, stopped_at
+from dap_helpers import process_name as _name
 from minitools import Run
 from minitools.dap import STOP_EVENTS, DAPSession, OutputBuffer
 from minitools.transport import descendants

@@ -1,6 +1,7 @@
-"""Hostile peers behind the real `debug` tool: a supervisor whose adapter is the scripted
-tests/dap/fake_adapter.py (a module of its own, not conftest: test directories are collected
-together, and each has a conftest)."""
+"""Helpers of the debug tests: a Run, a supervisor whose adapter is the scripted
+tests/dap/fake_adapter.py (a hostile peer behind the real `debug` tool), an in-memory adapter.
+A module of its own, not conftest: the tests import these, and when several test folders are
+collected together, `conftest` is whichever folder's was imported last."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from minitools.dap import DAPSession, DebugSupervisor, Detection
 from minitools.transport import ChildProcess, FramedConnection
 
 PROGRAM = "print('the program')\n"
+
+
+def make_run(root: Path, **options: Any) -> Run:
+    return Run(root, approve=lambda s, a: True, **options)
 
 
 def scripted_project(tmp_path: Path) -> Path:
@@ -43,7 +48,7 @@ class ScriptedSupervisor(DebugSupervisor):
 
 def scripted_run(root: Path, script: dict[str, Any], scratch: Path) -> Run:
     """A Run whose `debug` launches talk to the scripted fake adapter (`prog.py` must exist)."""
-    return Run(root, approve=lambda s, a: True, resources={"debug": ScriptedSupervisor(script, scratch)})
+    return make_run(root, resources={"debug": ScriptedSupervisor(script, scratch)})
 
 
 def stopped_at(path: str, line: int = 1) -> dict[str, Any]:
