@@ -76,6 +76,7 @@ class DAPSession:
     output: OutputBuffer = field(default_factory=OutputBuffer)
     stop: StopState = field(default_factory=StopState)
     debuggee_pid: int | None = None
+    attached_pid: int | None = None  # the process the user asked to attach to (ended at close, as a launched one)
     closed_reason: str = ""
     breakpoint_status: dict[int, dict[str, Any]] = field(default_factory=dict)
     # the latest messages the adapter sent that DAP does not allow (and no request was waiting for)
@@ -414,7 +415,9 @@ class DAPSession:
             with contextlib.suppress(Exception):
                 await self.request("disconnect", {"terminateDebuggee": True}, 3.0)
         # the debuggee is whatever pid the adapter named: killed only when this process started it
-        victims = [self.debuggee_pid] if self.debuggee_pid in descendants(os.getpid()) else []
+        # (or it is the process the user attached to)
+        ours = {*descendants(os.getpid()), self.attached_pid}
+        victims = [self.debuggee_pid] if self.debuggee_pid is not None and self.debuggee_pid in ours else []
         if self.child is not None:
             victims.extend(descendants(self.child.pid))
         for proc in self._spawned:  # what runs in our terminal, and what it started

@@ -31,6 +31,8 @@ from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 __all__ = ["build"]
 
 STACK_CAP = 30
+LIST_CAP = 100  # threads or scopes shown
+NAME_CAP = 200  # characters of a name the adapter gives (a frame, thread, scope, variable, type)
 VARIABLES_CAP = 50
 VALUE_CAP = 400
 PSEUDO = {"special variables", "function variables", "class variables", "protected variables"}
@@ -130,6 +132,10 @@ def _spec_text(spec: Mapping[str, Any]) -> str:
 
 def _cap(value: str, cap: int = VALUE_CAP) -> str:
     return value if len(value) <= cap else value[:cap] + f"… {len(value) - cap} more characters"
+
+
+def _more(count: int, what: str) -> str:
+    return f"\n… {count} more {what}" if count > 0 else ""
 
 
 SOURCE_WINDOW = 1 << 20  # bytes of a source file read to find a frame's line
@@ -260,7 +266,8 @@ class DebugFamily:
                         where = " at " + self._frame_text(frames[0])
                         break
                 await asyncio.sleep(self.frame_retry * (attempt + 1))
-        text = f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
+        why = _cap(st.reason + (": " + st.description if st.description else ""))
+        text = f"{head}; stopped ({why}) in thread {st.thread_id}{where}."
         if st.reason == "exception" and st.thread_id is not None:
             text += " " + await self._exception_note(s, st.thread_id)
         return text
@@ -269,7 +276,7 @@ class DebugFamily:
         """Whether the exception it stopped on is handled by the program, and what continue does."""
         info = await s.exception_info(thread_id, self.timeout)
         mode = info.get("breakMode")
-        what = " ".join(filter(None, [info.get("exceptionId"), info.get("description")])) or "the exception"
+        what = _cap(" ".join(filter(None, [info.get("exceptionId"), info.get("description")]))) or "the exception"
         if mode == "unhandled":
             return f"{what} is not handled by the program: continue lets it end the program (it is reported in output)."
         if mode in ("always", "userUnhandled"):
@@ -281,8 +288,8 @@ class DebugFamily:
         path = (frame.get("source") or {}).get("path") or ""
         line = frame.get("line") or 0
         text, note = _source_line(self.ctx.root, path, line) if path else ("", "")
-        loc = f"{self.ctx.relpath(path)}:{line}" if path else "(no source)"
-        return f"{frame.get('name')} {loc}" + (f"  | {text}" if text else "") + (f" ({note})" if note else "")
+        loc = f"{_cap(self.ctx.relpath(path))}:{line}" if path else "(no source)"
+        return f"{_cap(frame.get('name') or '', NAME_CAP)} {loc}" + (f"  | {text}" if text else "") + (f" ({note})" if note else "")
 
     async def op_breakpoints(self, args: Mapping[str, Any]) -> ToolResult:
         path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
@@ -314,7 +321,7 @@ class DebugFamily:
                 moved = f" (moved to line {bp['actual_line']})" if bp.get("actual_line", bp["line"]) != bp["line"] else ""
                 out.append(f"{kind} {where}: verified{moved}")
             else:
-                out.append(f"{kind} {where}: NOT verified — {bp.get('message') or 'the adapter gave no reason'}")
+                out.append(f"{kind} {where}: NOT verified — {_cap(bp.get('message') or 'the adapter gave no reason')}")
             if bp.get("unsupported"):
                 out.append(f"  the adapter does not support {' or '.join(bp['unsupported'])}: set as a plain breakpoint")
         return "\n".join(out)
@@ -401,6 +408,7 @@ class DebugFamily:
         if not det.usable:
             raise ToolError(f"cannot attach to {pid} with {adapter.id}: {det.reason}. Call op adapters for details.")
         session = await self.sup.start_adapter(det, self.ctx.root)
+        session.attached_pid = pid
         config = {**adapter.attach_pid, adapter.pid_key: pid}
         return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "")
 
@@ -465,8 +473,9 @@ class DebugFamily:
     async def op_threads(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
         threads = (await s.request("threads", {}, self.timeout)).get("threads") or []
-        return ToolResult(True, "\n".join(f"thread {t['id']}: {t.get('name', '')}" for t in threads) or "no threads",
-                          {"threads": threads})
+        shown = [{"id": t["id"], "name": _cap(t.get("name") or "", NAME_CAP)} for t in threads[:LIST_CAP]]
+        text = "\n".join(f"thread {t['id']}: {t['name']}" for t in shown) + _more(len(threads) - len(shown), "threads")
+        return ToolResult(True, text or "no threads", {"threads": shown, "more": len(threads) - len(shown)})
 
     async def op_stack(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
@@ -477,20 +486,21 @@ class DebugFamily:
         text = "\n".join(f"#{i} frame {f['id']}: {self._frame_text(f)}" for i, f in enumerate(frames))
         if total > len(frames):
             text += f"\n… {total - len(frames)} more frames"
-        return ToolResult(True, text or "no frames", {"frames": [{"id": f["id"], "name": f.get("name"), "line": f.get("line"),
-                                                                   "file": (f.get("source") or {}).get("path")} for f in frames]})
+        return ToolResult(True, text or "no frames", {"frames": [{"id": f["id"], "name": _cap(f.get("name") or "", NAME_CAP), "line": f.get("line"),
+                                                                   "file": _cap((f.get("source") or {}).get("path") or "")} for f in frames]})
 
     async def op_scopes(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
         scopes = (await s.request("scopes", {"frameId": int(self._need(args, "frame_id"))}, self.timeout)).get("scopes") or []
-        text = "\n".join(f"{sc['name']}: reference {sc['variablesReference']}" for sc in scopes)
-        return ToolResult(True, text or "no scopes", {"scopes": [{"name": sc["name"], "reference": sc["variablesReference"]} for sc in scopes]})
+        shown = [{"name": _cap(sc["name"], NAME_CAP), "reference": sc["variablesReference"]} for sc in scopes[:LIST_CAP]]
+        text = "\n".join(f"{sc['name']}: reference {sc['reference']}" for sc in shown) + _more(len(scopes) - len(shown), "scopes")
+        return ToolResult(True, text or "no scopes", {"scopes": shown})
 
     async def op_variables(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
         ref = int(self._need(args, "reference"))
         children = (await s.request("variables", {"variablesReference": ref}, self.timeout)).get("variables") or []
-        pseudo = [v for v in children if v.get("name") in PSEUDO]
+        pseudo = list({v["name"]: v for v in children if v.get("name") in PSEUDO}.values())  # one row per kind
         real = [v for v in children if v.get("name") not in PSEUDO]
         start = int(args.get("start") or 0)
         page = real[start:start + VARIABLES_CAP]
@@ -499,14 +509,14 @@ class DebugFamily:
         rest = len(real) - start - len(page)
         if rest > 0:
             rows.append(f"… {rest} more (call variables with start={start + len(page)})")
-        data = [{"name": v["name"], "value": _cap(str(v.get("value", ""))), "type": v.get("type"),
+        data = [{"name": _cap(v["name"], NAME_CAP), "value": _cap(str(v.get("value", ""))), "type": _cap(v.get("type") or "", NAME_CAP),
                  "reference": v.get("variablesReference", 0)} for v in page]
         return ToolResult(True, "\n".join(rows) or "no children", {"variables": data, "more": max(rest, 0)})
 
     def _var_text(self, v: dict[str, Any]) -> str:
-        typ = f": {v['type']}" if v.get("type") else ""
+        typ = f": {_cap(v['type'], NAME_CAP)}" if v.get("type") else ""
         ref = f" (reference {v['variablesReference']})" if v.get("variablesReference") else ""
-        return f"{v['name']}{typ} = {_cap(str(v.get('value', '')))}{ref}"
+        return f"{_cap(v['name'], NAME_CAP)}{typ} = {_cap(str(v.get('value', '')))}{ref}"
 
     async def op_evaluate(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()

@@ -221,3 +221,21 @@ async def test_the_events_held_are_bounded_and_a_stop_after_many_is_still_seen()
     assert stop["body"]["reason"] == "pause"
     assert len(session.events) == 200_001 and session.events.held() <= 256
     assert grown < 2 * 2**20, f"{grown:,} bytes held after 200,000 events"
+
+
+async def test_what_the_adapter_lists_is_shown_bounded(tmp_path: Path) -> None:
+    # thousands of threads, scopes and "special variables" rows with long names: each list is cut,
+    # each name too, and the result says how many more there were
+    root = scripted_project(tmp_path)
+    long = "n" * 3000
+    script = _with(stopped_at(str(root / "prog.py")),
+                   threads={"threads": [{"id": i, "name": long} for i in range(3000)]},
+                   scopes={"scopes": [{"name": long, "variablesReference": i} for i in range(3000)]},
+                   variables={"variables": [{"name": "special variables", "value": "", "variablesReference": 1}] * 3000
+                              + [{"name": long, "value": "1", "type": long}]})
+    async with scripted_run(root, script, tmp_path) as run:
+        assert (await run.call("debug", {"op": "launch", "program": "prog.py"})).ok
+        for call, more in (({"op": "threads"}, "… 2900 more threads"), ({"op": "scopes", "frame_id": 1}, "… 2900 more scopes"),
+                           ({"op": "variables", "reference": 1}, "")):
+            r = await run.call("debug", call)
+            assert r.ok and more in r.text and len(r.text) < 30_000, (call, len(r.text), r.text[-300:])
