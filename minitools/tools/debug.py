@@ -26,6 +26,7 @@ from minitools.dap import (
     detect,
 )
 from minitools.tools._context import RunContext, unusable_path
+from minitools.tools._text import plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]
@@ -245,7 +246,12 @@ class DebugFamily:
             slot.ended_note = ""
             return ToolResult(True, (note + " " if note else "") + "No debug session is running.",
                               {"running": False, "breakpoints": slot.breakpoints, "ended": note})
-        return ToolResult(True, await self._where(slot.session), {"running": True, "state": slot.session.stop.state})
+        text, faults = await self._where(slot.session), list(slot.session.faults)
+        if faults:  # said once: messages nobody was waiting for, dropped when they arrived
+            slot.session.faults.clear()
+            text += (f"\nThe adapter sent {plural(len(faults), 'message')} that DAP does not allow, ignored; "
+                     f"the latest: {_cap(faults[-1])}")
+        return ToolResult(True, text, {"running": True, "state": slot.session.stop.state, "faults": faults})
 
     async def _where(self, s: DAPSession) -> str:
         slot = self.slot

@@ -154,6 +154,9 @@ async def test_a_malformed_event_is_said_where_it_is_read(tmp_path: Path) -> Non
         assert r.ok and r.data["lines"] == [
             "[minitools] the adapter fake sent an output event that DAP does not allow: body.output: expected string, got 5",
             "fine"], r.text
+        r = await run.call("debug", {"op": "status"})
+        assert r.ok and "The adapter sent 2 messages that DAP does not allow, ignored; the latest: the adapter fake " \
+                        "sent a process event that DAP does not allow: body.systemProcessId: must be >= 2, got -1" in r.text, r.text
     script = {"responses": {}, "after_launch": [{"event": "stopped", "body": "here"}]}
     async with scripted_run(root, script, tmp_path) as run:
         r = await run.call("debug", {"op": "launch", "program": "prog.py"})
