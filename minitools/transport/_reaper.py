@@ -31,9 +31,14 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 
 def descendants(pid: int) -> list[int]:
-    """Every live descendant of `pid`, read from /proc (children before their own children)."""
+    """Every live descendant of `pid`, read from /proc (children before their own children; none
+    where there is no /proc)."""
     children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
         if not entry.isdigit():
             continue
         try:
