@@ -86,6 +86,7 @@ class DAPSession:
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
     _spawned: list[asyncio.subprocess.Process] = field(default_factory=list)
     _tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+    _closing: bool = False
 
     @classmethod
     def over(cls, peer: str, make_conn: Callable[[Callable[[dict[str, Any]], None], Callable[[BaseException], None]], FramedConnection],
@@ -187,6 +188,8 @@ class DAPSession:
             return {}, "minitools does not support child debug sessions (launch with subProcess false)"
         if command != "runInTerminal":
             return {}, f"minitools does not handle the reverse request {command!r}"
+        if self._closing:
+            return {}, "the session is closing"
         if len(self._spawned) >= TERMINALS:
             return {}, f"minitools runs at most {TERMINALS} runInTerminal commands in a session"
         # we are the terminal: run it ourselves in its own process group
@@ -411,6 +414,9 @@ class DAPSession:
 
     async def close(self, *, graceful: bool = True) -> None:
         """Disconnect (terminating the debuggee), stop the adapter in steps, kill leftovers."""
+        self._closing = True  # a runInTerminal arriving now would start after the kills
+        if self._tasks:  # and one being started now is waited for, so it is among them
+            await asyncio.wait(list(self._tasks), timeout=2.0)
         if graceful and not self.conn.is_closed:
             with contextlib.suppress(Exception):
                 await self.request("disconnect", {"terminateDebuggee": True}, 3.0)
