@@ -93,14 +93,20 @@ EXPECTED = (MalformedBody, DAPError, StepTimeout, AdapterGone)
 
 
 @pytest.mark.timeout(300)
-@settings(max_examples=3000, deadline=None, suppress_health_check=list(HealthCheck))
-@given(events=st.lists(EVENTS, max_size=6), responses=RESPONSES, fails=FAILS)
-def test_the_session_takes_any_message_and_any_body(events: list[Any], responses: dict[str, Any], fails: dict[str, Any]) -> None:
+@settings(max_examples=2000, deadline=None, suppress_health_check=list(HealthCheck))
+@given(events=st.lists(EVENTS, max_size=6), responses=RESPONSES, fails=FAILS, initialized=st.booleans())
+def test_the_session_takes_any_message_and_any_body(events: list[Any], responses: dict[str, Any], fails: dict[str, Any],
+                                                    initialized: bool) -> None:
     async def scenario() -> None:
         link = Link(fuzzed_adapter(responses, fails, events))
         session = DAPSession.over("fuzz", link.bind)
-        for event in events:
+        for event in ([{"type": "event", "event": "initialized"}] if initialized else []) + events:
             session._on_message(event)
+        try:  # the handshake reads the capabilities, the breakpoints and the first stop
+            await session.initialize("fuzz", 0.001)
+            await session.start("launch", {}, {"/p.py": [{"line": 1}, {"line": 2, "condition": "x"}]}, 0.001)
+        except EXPECTED:
+            pass
         for command in ["initialize", *RESPONSE_BODIES]:
             try:
                 body = await session.request(command, {}, 0.01)
