@@ -1,6 +1,6 @@
-"""One DAP session: seq/request_seq correlation, a buffer of every event, reverse requests,
-debuggee output joined into lines, and the order-agnostic handshake (docs/reference.md,
-"Debug adapters").
+"""One DAP session: seq/request_seq correlation, every message checked where it arrives
+(dap/_bodies.py), the latest events and the debuggee's output held bounded (dap/_buffers.py),
+reverse requests, and the order-agnostic handshake (docs/reference.md, "Debug adapters").
 
 DAP is not JSON-RPC: requests carry `seq`, responses `request_seq` and `success`, and
 adapters send requests of their own (runInTerminal, startDebugging) that must be answered.
