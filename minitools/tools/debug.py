@@ -156,7 +156,7 @@ def _source_line(root: Path, path: str, line: int) -> tuple[str, str]:
     if real != root and root not in real.parents:
         return "", "outside the workspace, not shown"
     try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return "", ""
     with os.fdopen(fd, "rb") as handle:
