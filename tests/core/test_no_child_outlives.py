@@ -148,25 +148,33 @@ asyncio.run(main(sys.argv[1]))
 async def test_a_kernel_shell_command_dies_with_a_killed_host(tmp_path: Path) -> None:
     # `!cmd` in a python cell is the kernel's child: it goes when the kernel goes
     (tmp_path / "a.py").write_text("x = 1\n")
-    host = await asyncio.create_subprocess_exec(sys.executable, "-c", SHELL_HOST, str(tmp_path), stdout=asyncio.subprocess.PIPE)
+    left = await _left_by_a_killed_host(SHELL_HOST, tmp_path, "sleep 600", 1)
+    assert not left, f"the cell's command outlived its host's SIGKILL: {left}"
+
+
+async def _left_by_a_killed_host(host_script: str, root: Path, prefix: str, count: int) -> list[tuple[int, str]]:
+    """Run `host_script` on `root` until it prints "started" and `count` of its descendants run a
+    command line starting with `prefix`; SIGKILL it; those still alive after a bounded wait (with
+    their command lines), killed then so that a failing run leaves nothing behind either."""
+    host = await asyncio.create_subprocess_exec(sys.executable, "-c", host_script, str(root), stdout=asyncio.subprocess.PIPE)
     loop = asyncio.get_running_loop()
     try:
         assert host.stdout is not None
         assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
         deadline = loop.time() + 60
-        while not (shell := [p for p in descendants(host.pid) if _name(p).startswith("sleep 600")]) and loop.time() < deadline:
+        while len(found := [p for p in descendants(host.pid) if _name(p).startswith(prefix)]) < count and loop.time() < deadline:
             await asyncio.sleep(0.05)
-        assert shell, "the cell's command never started"
+        assert len(found) == count, f"the host's {prefix!r} processes never started"
     finally:
         host.kill()
         await host.wait()
     deadline = loop.time() + 10
-    while (left := [p for p in shell if _alive(p)]) and loop.time() < deadline:
+    while (left := [p for p in found if _alive(p)]) and loop.time() < deadline:
         await asyncio.sleep(0.05)
     names = sorted((p, _name(p)) for p in left)
     for pid in left:
-        os.kill(pid, 9)  # a failing run leaves nothing behind either
-    assert not left, f"the cell's command outlived its host's SIGKILL: {names}"
+        os.kill(pid, 9)
+    return names
 
 
 WORKER_TREE_HOST = """
@@ -188,26 +196,8 @@ asyncio.run(main(sys.argv[1]))
 
 
 async def test_a_workers_own_children_die_with_a_killed_host(tmp_path: Path) -> None:
-    host = await asyncio.create_subprocess_exec(sys.executable, "-c", WORKER_TREE_HOST, str(tmp_path),
-                                                stdout=asyncio.subprocess.PIPE)
-    loop = asyncio.get_running_loop()
-    try:
-        assert host.stdout is not None
-        assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
-        deadline = loop.time() + 60
-        while len(tree := [p for p in descendants(host.pid) if _name(p).startswith("sleep 300")]) < 2 and loop.time() < deadline:
-            await asyncio.sleep(0.05)
-        assert len(tree) == 2, "the worker's children never started"
-    finally:
-        host.kill()
-        await host.wait()
-    deadline = loop.time() + 10
-    while (left := [p for p in tree if _alive(p)]) and loop.time() < deadline:
-        await asyncio.sleep(0.05)
-    names = sorted((p, _name(p)) for p in left)
-    for pid in left:
-        os.kill(pid, 9)  # a failing run leaves nothing behind either
-    assert not left, f"the worker's children outlived their host's SIGKILL: {names}"
+    left = await _left_by_a_killed_host(WORKER_TREE_HOST, tmp_path, "sleep 300", 2)
+    assert not left, f"the worker's children outlived their host's SIGKILL: {left}"
 
 
 def test_closing_a_searcher_mid_search_kills_its_shard_workers_without_waiting(tmp_path: Path) -> None:
