@@ -163,7 +163,9 @@ def _source_line(root: Path, path: str, line: int) -> tuple[str, str]:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return "", "not a regular file, not read"
         data = handle.read(SOURCE_WINDOW)
-    parts = data.split(b"\n", line) if line >= 1 else []
+    if not 1 <= line <= len(data):  # a line past the window's bytes cannot be in it (nor split it)
+        return "", ""
+    parts = data.split(b"\n", line)
     if len(parts) < line or (len(parts) == line and len(data) == SOURCE_WINDOW):
         return "", ""  # no such line, or beyond the window
     return _cap(parts[line - 1].decode("utf-8", "replace").strip()), ""

@@ -24,7 +24,7 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=10,
 )
-SCALARS = {"string": st.text(max_size=30), "integer": st.integers(-3, 2**40), "boolean": st.booleans(),
+SCALARS = {"string": st.text(max_size=30), "integer": st.integers(-3, 2**40) | st.integers(-(2**70), 2**70), "boolean": st.booleans(),
            "null": st.none(), "number": st.floats(allow_nan=False)}
 
 
