@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
-from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
+from minitools.lsp._documents import Document, disk_stamp, path_to_uri, read_regular, uri_to_path
 from minitools.lsp._progress import WorkProgress
 from minitools.protocol import ProtocolError
 from minitools.tracing import Tracer
@@ -256,13 +256,14 @@ class LSPClient:
 
     @_maps_wire_errors
     async def sync(self, path: Path) -> Document:
-        """Open `path`, or re-send it when the file on disk changed since it was sent."""
+        """Open `path`, or re-send it when the file on disk changed since it was sent.
+        NotRegularFile when it is no longer a regular file (never read: a FIFO would block)."""
         uri = path_to_uri(path)
         doc = self.documents.get(uri)
         if doc is not None and not doc.is_stale():
             return doc
         stamp = disk_stamp(path)
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(path).decode("utf-8", errors="replace")
         assert self.rpc is not None
         if doc is None:
             doc = Document(path, uri, language_id(path), 1, text, stamp)
@@ -304,17 +305,18 @@ class LSPClient:
 
     @_maps_wire_errors
     async def resync_stale(self) -> list[Document]:
-        """Re-send every open document whose file changed on disk; close those deleted."""
+        """Re-send every open document whose file changed on disk; close those deleted or no
+        longer regular files (a FIFO put in a document's place is never read)."""
         changed = []
         for uri, doc in list(self.documents.items()):
             if not doc.is_stale():
                 continue
-            if not doc.path.exists():
+            try:
+                changed.append(await self.sync(doc.path))
+            except OSError:  # gone, no longer a regular file (NotRegularFile), unreadable
                 del self.documents[uri]
                 assert self.rpc is not None
                 await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-                continue
-            changed.append(await self.sync(doc.path))
         return changed
 
     # Requests -------------------------------------------------------------------------

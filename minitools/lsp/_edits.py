@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp._documents import uri_to_path
+from minitools.lsp._documents import NotRegularFile, read_regular, uri_to_path
 from minitools.lsp._positions import from_lsp_column
 
 __all__ = ["EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
@@ -159,12 +159,18 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
 
 
 def _read(path: Path) -> str | None:
-    """The file's text as it is on disk, line endings included (None: not a file)."""
-    if not path.is_file():
-        return None
+    """The file's text as it is on disk, line endings included (None: absent). A FIFO or any
+    other special file is refused, never opened for reading (it would block)."""
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            return fh.read()
+        data = read_regular(path)
+    except FileNotFoundError:
+        return None
+    except NotRegularFile as exc:
+        raise EditError(f"{path.name} is {exc.kind}, not a regular file; nothing was written") from None
+    except OSError as exc:
+        raise EditError(f"{path.name} cannot be read ({(exc.strerror or str(exc)).lower()}); nothing was written") from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EditError(f"{path.name} is not UTF-8 text (byte {exc.start}); nothing was written") from None
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, ServerGone, plan_workspace_edit, uri_to_path
+from minitools.lsp import EditError, ServerGone, plan_workspace_edit, read_regular, uri_to_path
 from minitools.tools._staging import StagedFile
 from minitools.tools._text import plural
 from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
@@ -170,9 +170,11 @@ def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
     """One planned file change as a staged file, checked against the bytes on disk (a file the
     action creates must still be absent, one it deletes or renames away still there)."""
     try:
-        original: bytes | None = change.path.read_bytes()
+        original: bytes | None = read_regular(change.path)
     except FileNotFoundError:
         original = None
+    except OSError as exc:  # a FIFO made meanwhile is never opened (NotRegularFile)
+        raise ToolError(f'"{title}" at {where}: {display} cannot be staged: {exc}; nothing was staged.') from None
     if (original is None) != (change.before is None) or (
             original is not None and original.decode("utf-8", errors="replace") != change.before):
         raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed; nothing was staged. '
