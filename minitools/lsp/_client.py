@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,14 +20,16 @@ from typing import Any, TypeVar
 
 from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
 from minitools.lsp._documents import Document, disk_stamp, path_to_uri, read_regular, uri_to_path
+from minitools.lsp._payloads import PeerPayloadError, check_notification
 from minitools.lsp._progress import WorkProgress
-from minitools.protocol import ProtocolError
+from minitools.protocol import INVALID_PARAMS, ProtocolError
 from minitools.tracing import Tracer
-from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint, RPCError
 
 __all__ = ["LSPClient", "ServerGone", "ServerStartError"]
 
 T = TypeVar("T")
+log = logging.getLogger("minitools.lsp")
 
 
 class ServerGone(Exception):
@@ -99,6 +102,7 @@ class LSPClient:
         self.capabilities: dict[str, Any] = {}
         self.server_info: dict[str, Any] = {}
         self._edit_sink: list[dict[str, Any]] | None = None  # edits a running command asked for
+        self._edit_errors: list[PeerPayloadError] = []  # why edits it asked for were refused
         self.encoding = "utf-16"
         self.documents: dict[str, Document] = {}
         self.registrations: dict[str, dict[str, Any]] = {}
@@ -142,10 +146,10 @@ class LSPClient:
         rpc = self.rpc
         assert rpc is not None
         folder = {"uri": path_to_uri(self.root), "name": self.root.name}
-        rpc.on_request("workspace/configuration", self._configuration)
+        rpc.on_request("workspace/configuration", self._checked("workspace/configuration", self._configuration))
         rpc.on_request("workspace/workspaceFolders", lambda p: [folder])
-        rpc.on_request("client/registerCapability", self._register)
-        rpc.on_request("client/unregisterCapability", self._unregister)
+        rpc.on_request("client/registerCapability", self._checked("client/registerCapability", self._register))
+        rpc.on_request("client/unregisterCapability", self._checked("client/unregisterCapability", self._unregister))
         rpc.on_request("window/workDoneProgress/create", lambda p: None)
         rpc.on_request("window/showMessageRequest", lambda p: None)
         rpc.on_request("window/showDocument", lambda p: {"success": False})
@@ -154,33 +158,59 @@ class LSPClient:
         rpc.on_request("workspace/applyEdit", self._apply_edit)
         for refresh in ("diagnostic", "semanticTokens", "inlayHint", "inlineValue", "codeLens", "foldingRange"):
             rpc.on_request(f"workspace/{refresh}/refresh", lambda p: None)
-        rpc.on_notification("textDocument/publishDiagnostics", self._publish)
-        rpc.on_notification("$/progress", self.progress.notify)
+        rpc.on_notification("textDocument/publishDiagnostics", self._checked("textDocument/publishDiagnostics",
+                                                                             self._publish, request=False))
+        rpc.on_notification("$/progress", self._checked("$/progress", self.progress.notify, request=False))
+
+    def _checked(self, method: str, handler: Callable[[Any], T], *, request: bool = True) -> Callable[[Any], T | None]:
+        """`handler` given only params of the shape `method`'s have (lsp/_payloads.py): others are
+        refused with one log line, and a request is answered with an invalid-params error."""
+
+        def checked(params: Any) -> T | None:
+            try:
+                check_notification(method, params)
+            except PeerPayloadError as exc:
+                log.warning("%s sent %s; not used", self.spec.id, exc)
+                if request:
+                    raise RPCError(INVALID_PARAMS, f"not used: {exc}") from None
+                return None
+            return handler(params)
+
+        return checked
 
     def _apply_edit(self, params: Any) -> dict[str, Any]:
-        edit = params.get("edit") if isinstance(params, dict) else None
-        if self._edit_sink is not None and isinstance(edit, dict):
+        try:
+            check_notification("workspace/applyEdit", params)
+        except PeerPayloadError as exc:
+            log.warning("%s sent %s; not applied", self.spec.id, exc)
+            if self._edit_sink is not None:
+                self._edit_errors.append(exc)
+            return {"applied": False, "failureReason": f"not applied: {exc}"}
+        edit = params["edit"]
+        if self._edit_sink is not None:
             self._edit_sink.append(edit)
             return {"applied": False, "failureReason": "kept for review: minitools stages edits before writing them"}
         return {"applied": False, "failureReason": "this client writes edits only through its own tools, after review"}
 
     async def capture_edits(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
         """Run a server command (workspace/executeCommand) and return the workspace edits it asks
-        this client to apply, unapplied."""
+        this client to apply, unapplied; PeerPayloadError when one of them was not a valid edit."""
         sink: list[dict[str, Any]] = []
         self._edit_sink = sink
+        self._edit_errors = []
         try:
             await self.request("workspace/executeCommand", {"command": command.get("command"),
                                                             "arguments": command.get("arguments") or []}, timeout)
         finally:
             self._edit_sink = None
+        if self._edit_errors:
+            raise self._edit_errors[0]
         return sink
 
     def _configuration(self, params: Any) -> list[Any]:
-        items = params.get("items", []) if isinstance(params, dict) else []
         out: list[Any] = []
-        for item in items:
-            section = item.get("section") if isinstance(item, dict) else None
+        for item in params["items"]:
+            section = item.get("section")
             value: Any = self.spec.settings
             for part in (section or "").split(".") if section else []:
                 value = value.get(part) if isinstance(value, dict) else None
@@ -188,12 +218,12 @@ class LSPClient:
         return out
 
     def _register(self, params: Any) -> None:
-        for reg in (params or {}).get("registrations", []):
-            self.registrations[reg.get("id", reg.get("method"))] = reg
+        for reg in params["registrations"]:
+            self.registrations[reg["id"]] = reg
 
     def _unregister(self, params: Any) -> None:
-        for reg in (params or {}).get("unregisterations", []):
-            self.registrations.pop(reg.get("id", reg.get("method")), None)
+        for reg in params["unregisterations"]:
+            self.registrations.pop(reg["id"], None)
 
     async def _initialize(self, timeout: float) -> None:
         assert self.rpc is not None
@@ -329,8 +359,6 @@ class LSPClient:
     # Diagnostics ----------------------------------------------------------------------
 
     def _publish(self, params: Any) -> None:
-        if not isinstance(params, dict) or "uri" not in params:
-            return
         uri = params["uri"]
         # normalise the server's spelling of the URI to ours
         uri = path_to_uri(uri_to_path(uri)) if uri.startswith("file:") else uri

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from minitools.lsp._documents import NotRegularFile, read_regular, uri_to_path
+from minitools.lsp._payloads import PeerPayloadError, check_workspace_edit
 from minitools.lsp._positions import from_lsp_column
 
 __all__ = ["EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
@@ -89,8 +90,13 @@ def apply_text_edits(text: str, edits: list[dict[str, Any]], encoding: str, wher
 def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
                         versions: dict[str, int] | None = None) -> list[FileChange]:
     """The file changes `edit` makes, computed against the files on disk. Raises EditError
-    (quoting the reason) for a path outside `top`, a stale document version, overlapping
+    (quoting the reason) for an edit that does not fit the protocol (a negative position, a
+    field of the wrong type: lsp/_payloads.py), a path outside `top`, a stale document version, overlapping
     edits or a resource operation that cannot be done."""
+    try:
+        check_workspace_edit(edit)
+    except PeerPayloadError as exc:
+        raise EditError(f"the server sent {exc.what} that does not fit the protocol ({exc.reason})") from None
     versions = versions or {}
     state: dict[Path, FileChange] = {}
 

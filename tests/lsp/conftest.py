@@ -103,6 +103,7 @@ def hostile(tmp_path: Path, monkeypatch: Any, run_factory: Any, fake_server_argv
         monkeypatch.setenv("FAKE_LSP_SCRIPT", str(script_file))
         options.setdefault("lsp_ready_timeout", 0.2)
         options.setdefault("lsp_diagnostics_idle", 0.5)
+        options.setdefault("lsp_diagnostics_timeout", 0.5)  # it never publishes: code actions do not wait for it
         options.setdefault("lsp_timeout", 20)
         return run_factory(root, lsp_path=[str(bin_dir)], lsp_servers={"python": ["basedpyright"]}, **options)
 

@@ -201,7 +201,7 @@ class LSPFamily:
         symbol = at.name
         s.require(client, "renameProvider", "rename")
         params = {"textDocument": {"uri": doc.uri}, "position": t.position, "newName": args["new_name"]}
-        edit = await s.request(client, "textDocument/rename", params, "rename")
+        edit = await s.request(client, "textDocument/rename", params, "rename", effect="not applied; no file was written")
         where = f"{t.rel}:{line}"
         if not edit or not (edit.get("changes") or edit.get("documentChanges")):
             raise ToolError(f'{client.spec.id} produced no edits renaming "{symbol}" at {where} to "{args["new_name"]}"; '

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, ServerGone, plan_workspace_edit, read_regular, uri_to_path
+from minitools.lsp import EditError, PeerPayloadError, ServerGone, plan_workspace_edit, read_regular, uri_to_path
 from minitools.tools._staging import StagedFile
 from minitools.tools._text import plural
 from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
@@ -41,7 +41,8 @@ class CodeActions:
         edit = item.get("edit")
         if edit is None and "data" in item and _resolves(client.capabilities):
             try:
-                item = await self.s.request(client, "codeAction/resolve", item, "lsp_code_action") or item
+                item = await self.s.request(client, "codeAction/resolve", item, "lsp_code_action",
+                                            effect="not applied; nothing was staged") or item
             except ToolError as exc:
                 if not (isinstance(exc.data, dict) and exc.data.get("code") == METHOD_NOT_FOUND):
                     raise
@@ -119,6 +120,9 @@ async def _captured(session: LSPSession, client: Any, command: dict[str, Any]) -
     except TimeoutError:
         raise ToolError(f"{client.spec.id} did not finish the action's command within {session.timeout:g} s. "
                         "Nothing was changed.") from None
+    except PeerPayloadError as exc:
+        raise ToolError(f"{client.spec.id} sent {exc.what} that does not fit the protocol ({exc.reason}): not applied; "
+                        "nothing was staged.", data={"server": client.spec.id, "invalid": exc.reason}) from None
 
 
 def _merged(edits: list[dict[str, Any]]) -> dict[str, Any]:

@@ -19,8 +19,10 @@ from minitools.lsp import (
     LSPClient,
     NoServer,
     NotRegularFile,
+    PeerPayloadError,
     ServerGone,
     Supervisor,
+    check_result,
     file_kind,
     language_of,
     path_to_uri,
@@ -155,9 +157,16 @@ class LSPSession:
                             "try another action (references, hover) or another server (lsp_servers option).",
                             data={"server": client.spec.id, "unsupported": action})
 
-    async def request(self, client: LSPClient, method: str, params: Any, action: str) -> Any:
+    async def request(self, client: LSPClient, method: str, params: Any, action: str, *, effect: str = "not used") -> Any:
+        """The server's answer to `method`, checked against its shape (lsp/_payloads.py); every
+        failure a ToolError that says what the server did, and `effect` (what became of it)."""
         try:
-            return await client.request(method, params, timeout=self.timeout)
+            result = await client.request(method, params, timeout=self.timeout)
+            check_result(method, result)
+            return result
+        except PeerPayloadError as exc:
+            raise ToolError(f"{client.spec.id} sent {exc.what} that does not fit the protocol ({exc.reason}): {effect}.",
+                            data={"server": client.spec.id, "invalid": exc.reason}) from None
         except asyncio.TimeoutError:
             raise ToolError(f"{client.spec.id} did not answer {action} within {self.timeout:g} s. That is no answer, "
                             "not an empty one: try again, or lsp reload.", data={"server": client.spec.id, "timeout": True}) from None

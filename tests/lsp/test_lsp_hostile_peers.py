@@ -1,0 +1,121 @@
+"""Hostile peers: a server whose answers, edits and notifications do not fit the protocol gets
+"the server sent ...: not applied" and nothing changes; no internal error, no edit in the wrong
+place (docs/tools.md, "Hostile peers and files")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+A = "$ROOT/a.py"
+
+
+def at(line: Any, character: Any, end_line: Any = None, end_character: Any = None) -> dict[str, Any]:
+    return {"start": {"line": line, "character": character},
+            "end": {"line": line if end_line is None else end_line, "character": character if end_character is None else end_character}}
+
+
+def edit_of(*edits: dict[str, Any]) -> dict[str, Any]:
+    return {"documentChanges": [{"textDocument": {"uri": A, "version": None}, "edits": list(edits)}]}
+
+
+def files(root: Path) -> dict[str, str]:
+    return {p.name: p.read_text() for p in sorted(root.iterdir()) if p.is_file()}
+
+
+RENAME = {"renameProvider": True}
+
+
+@pytest.mark.parametrize(("position", "reason"), [
+    ((-1, 0), "documentChanges[0].edits[0].range.start.line: must be >= 0, got -1"),
+    ((10, -5), "documentChanges[0].edits[0].range.start.character: must be >= 0, got -5"),
+])
+async def test_a_negative_position_is_refused_not_indexed_from_the_end(py_project: Path, hostile: Any,
+                                                                      position: tuple[int, int], reason: str) -> None:
+    run = hostile(py_project, {"capabilities": RENAME, "answers": {
+        "textDocument/rename": edit_of({"range": at(*position), "newText": "WRONG"})}})
+    before = files(py_project)
+    r = await run.call("lsp_rename", {"file": "a.py", "line": 11, "symbol": "helper", "new_name": "h"})
+    assert not r.ok and reason in r.text and "not applied" in r.text, r.text
+    assert files(py_project) == before
+
+
+GOOD = {"range": at(0, 0), "newText": "# x\n"}
+MALFORMED_EDITS = [
+    ({"documentChanges": {"a": 1}}, "documentChanges: expected array"),
+    ({"documentChanges": [5]}, "documentChanges[0]: expected object, got 5"),
+    ({"documentChanges": [{"edits": [GOOD]}]}, "documentChanges[0].textDocument: is required"),
+    ({"documentChanges": [{"textDocument": {"uri": 5}, "edits": [GOOD]}]}, "documentChanges[0].textDocument.uri: expected string, got 5"),
+    ({"documentChanges": [{"textDocument": {"uri": A}, "edits": "abc"}]}, 'documentChanges[0].edits: expected array, got "abc"'),
+    (edit_of({"newText": "x"}), "documentChanges[0].edits[0].range: is required"),
+    (edit_of({"range": at(None, 0), "newText": "x"}), "range.start.line: expected integer, got null"),
+    (edit_of({"range": at("x", 0), "newText": "x"}), 'range.start.line: expected integer, got "x"'),
+    (edit_of({"range": at(0, 0), "newText": 5}), "documentChanges[0].edits[0].newText: expected string, got 5"),
+    (edit_of({"range": at(0, 0), "newText": "a\ud800b"}), "newText: 'a\\ud800b' holds a lone surrogate"),
+    ({"changes": {"file:///tmp/a%00b.py": [GOOD]}}, "holds a NUL byte"),
+    ({"documentChanges": [{"kind": "create", "uri": "$ROOT/x%00.py"}]}, "uri: '"),
+    ({"documentChanges": [{"kind": "explode", "uri": A}]}, "documentChanges[0].kind: 'explode' is not create, rename or delete"),
+    ([1, 2], "the value: expected object, got [1, 2]"),
+    ("abc", "the value: expected object, got \"abc\""),
+]
+
+
+@pytest.mark.parametrize(("edit", "reason"), MALFORMED_EDITS)
+async def test_a_malformed_rename_answer_is_not_applied(py_project: Path, hostile: Any, edit: Any, reason: str) -> None:
+    run = hostile(py_project, {"capabilities": RENAME, "answers": {"textDocument/rename": edit}})
+    before = files(py_project)
+    r = await run.call("lsp_rename", {"file": "a.py", "line": 11, "symbol": "helper", "new_name": "h"})
+    assert not r.ok, r.text
+    assert r.text.startswith("basedpyright sent its answer to textDocument/rename that does not fit the protocol ("), r.text
+    assert reason in r.text and r.text.endswith("): not applied; no file was written."), r.text
+    assert files(py_project) == before
+
+
+@pytest.mark.parametrize(("edit", "reason"), MALFORMED_EDITS[:-2])
+async def test_a_code_action_with_a_malformed_edit_stages_nothing(py_project: Path, hostile: Any, edit: Any, reason: str) -> None:
+    run = hostile(py_project, {"capabilities": {"codeActionProvider": True},
+                               "answers": {"textDocument/codeAction": [{"title": "Fix", "edit": edit}]}})
+    r = await run.call("lsp_code_action", {"file": "a.py", "line": 11, "action": 1})
+    # a string no text can hold refuses the whole answer; a wrong shape, the edit when it is chosen
+    assert not r.ok and "that does not fit the protocol (" in r.text and reason in r.text, r.text
+    assert "Nothing was changed" in r.text or r.text.endswith("not applied; nothing was staged."), r.text
+    assert run.ctx.edits.open_ids() == []
+
+
+@pytest.mark.parametrize("answer", [{"title": "Fix"}, [5], [{"kind": "quickfix"}], "actions"])
+async def test_a_code_action_answer_of_the_wrong_type(py_project: Path, hostile: Any, answer: Any) -> None:
+    run = hostile(py_project, {"capabilities": {"codeActionProvider": True}, "answers": {"textDocument/codeAction": answer}})
+    for call in (run.call("lsp", {"action": "code_actions", "file": "a.py", "line": 11}),
+                 run.call("lsp_code_action", {"file": "a.py", "line": 11, "action": 1})):
+        r = await call
+        assert not r.ok and "basedpyright sent its answer to textDocument/codeAction that does not fit the protocol" in r.text, r.text
+
+
+async def test_a_malformed_apply_edit_from_a_command_is_not_applied(py_project: Path, hostile: Any) -> None:
+    run = hostile(py_project, {
+        "capabilities": {"codeActionProvider": True, "executeCommandProvider": {"commands": ["fix.it"]}},
+        "answers": {"textDocument/codeAction": [{"title": "Fix it", "command": {"title": "Fix it", "command": "fix.it"}}]},
+        "apply_edits": [{"edit": {"documentChanges": [{"textDocument": {"uri": A}, "edits": [{"range": at(-1, 0), "newText": "x"}]}]}}],
+    })
+    before = files(py_project)
+    r = await run.call("lsp_code_action", {"file": "a.py", "line": 11, "action": 1})
+    assert not r.ok, r.text
+    assert r.text.startswith("basedpyright sent a workspace/applyEdit message that does not fit the protocol ("), r.text
+    assert "range.start.line: must be >= 0, got -1" in r.text and "not applied; nothing was staged" in r.text, r.text
+    assert files(py_project) == before and run.ctx.edits.open_ids() == []
+
+
+async def test_malformed_notifications_are_dropped_and_the_server_stays_usable(py_project: Path, hostile: Any) -> None:
+    flood = [{"method": "textDocument/publishDiagnostics", "params": params, "count": 1} for params in (
+        {"uri": 5, "diagnostics": []}, {"uri": A, "diagnostics": "x"}, {"uri": A, "diagnostics": [{"range": at(-1, 0), "message": "m"}]},
+        {"uri": "file:///a%00.py", "diagnostics": []}, [1], None, {"uri": A, "diagnostics": [{"range": at(0, 0), "message": 5}]})]
+    flood += [{"method": "$/progress", "params": params, "count": 1} for params in (
+        {"token": [1], "value": {"kind": "begin"}}, {"token": "t", "value": "begin"}, {"token": "t", "value": {"kind": "begin", "title": 7}})]
+    flood.append({"method": "client/registerCapability", "params": {"registrations": 5}, "count": 1})
+    run = hostile(py_project, {"flood": flood, "answers": {"textDocument/hover": {"contents": "def helper"}}})
+    r = await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})
+    assert r.ok and "def helper" in r.text, r.text
+    client = run.ctx.resources["lsp"].running()[0]
+    assert client.diagnostics == {} and not client.progress.busy
