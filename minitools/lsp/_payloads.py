@@ -191,7 +191,7 @@ def check_workspace_edit(edit: Any, what: str = "a workspace edit") -> None:
         kind = op.get("kind")
         if kind is None:
             _fit(_DOCUMENT_EDIT, op, what, where)
-        elif kind in _OPERATIONS:
+        elif isinstance(kind, str) and kind in _OPERATIONS:
             _fit(_OPERATIONS[kind], op, what, where)
         else:
             raise PeerPayloadError(what, f"{where}.kind: {_shown(kind)} is not create, rename or delete")
