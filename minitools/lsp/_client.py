@@ -10,6 +10,7 @@ position encodings utf-16 (mandatory), utf-32, utf-8, converted by the client.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -30,6 +31,11 @@ __all__ = ["LSPClient", "ServerGone", "ServerStartError"]
 
 T = TypeVar("T")
 log = logging.getLogger("minitools.lsp")
+# diagnostics kept for files not open in the server (a server may publish for every file of a
+# project; one that published for 100,000 files held 380 MB); open documents' are always kept
+UNOPENED_DIAGNOSTICS = 2000
+# capabilities a server may register at run time (docs/tools.md, "Hostile peers and files")
+MAX_REGISTRATIONS = 1000
 
 
 class ServerGone(Exception):
@@ -108,10 +114,14 @@ class LSPClient:
         self.registrations: dict[str, dict[str, Any]] = {}
         self.stopping = False
         self.ready = False
-        # diagnostics: uri -> latest list; a counter per uri bumped on each accepted publish
+        # diagnostics: uri -> latest list, and the number of the publish that set it (publishes
+        # are numbered across uris, so a uri forgotten and published again still counts as new);
+        # those of files not open here are kept for the last `UNOPENED_DIAGNOSTICS` files only
         self.diagnostics: dict[str, list[dict[str, Any]]] = {}
         self._diag_seq: dict[str, int] = {}
         self._diag_time: dict[str, float] = {}
+        self._publishes = 0
+        self._unopened: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._diag_event = asyncio.Event()
         self.progress = WorkProgress()  # work the server reports ($/progress), e.g. clangd's index
 
@@ -219,6 +229,9 @@ class LSPClient:
 
     def _register(self, params: Any) -> None:
         for reg in params["registrations"]:
+            if len(self.registrations) >= MAX_REGISTRATIONS and reg["id"] not in self.registrations:
+                raise RPCError(INVALID_PARAMS, f"not registered: {self.spec.id} already registered {MAX_REGISTRATIONS} "
+                               "capabilities")
             self.registrations[reg["id"]] = reg
 
     def _unregister(self, params: Any) -> None:
@@ -298,6 +311,7 @@ class LSPClient:
         if doc is None:
             doc = Document(path, uri, language_id(path), 1, text, stamp)
             self.documents[uri] = doc
+            self._unopened.pop(uri, None)  # its diagnostics are an open document's now
             await self.rpc.notify("textDocument/didOpen", {"textDocument": {
                 "uri": uri, "languageId": doc.language_id, "version": doc.version, "text": text}})
         else:
@@ -345,6 +359,7 @@ class LSPClient:
                 changed.append(await self.sync(doc.path))
             except OSError:  # gone, no longer a regular file (NotRegularFile), unreadable
                 del self.documents[uri]
+                self._unopened[uri] = None
                 assert self.rpc is not None
                 await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
         return changed
@@ -367,8 +382,16 @@ class LSPClient:
         if doc is not None and isinstance(version, int) and version < doc.version:
             return  # computed on text we have since replaced
         self.diagnostics[uri] = list(params.get("diagnostics") or [])
-        self._diag_seq[uri] = self._diag_seq.get(uri, 0) + 1
+        self._publishes += 1
+        self._diag_seq[uri] = self._publishes
         self._diag_time[uri] = asyncio.get_running_loop().time()
+        if doc is None:
+            self._unopened[uri] = None
+            self._unopened.move_to_end(uri)
+            while len(self._unopened) > UNOPENED_DIAGNOSTICS:
+                gone, _ = self._unopened.popitem(last=False)
+                for table in (self.diagnostics, self._diag_seq, self._diag_time):
+                    table.pop(gone, None)
         self._diag_event.set()
         self._diag_event = asyncio.Event()
 

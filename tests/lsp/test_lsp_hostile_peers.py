@@ -119,3 +119,21 @@ async def test_malformed_notifications_are_dropped_and_the_server_stays_usable(p
     assert r.ok and "def helper" in r.text, r.text
     client = run.ctx.resources["lsp"].running()[0]
     assert client.diagnostics == {} and not client.progress.busy
+
+
+async def test_what_a_server_publishes_and_begins_is_kept_within_bounds(py_project: Path, hostile: Any) -> None:
+    from minitools.lsp._client import UNOPENED_DIAGNOSTICS
+
+    flood = [{"method": "textDocument/publishDiagnostics", "count": 20000, "params": {
+                 "uri": "$ROOT/gen/f$N.py", "diagnostics": [{"range": at(0, 0), "message": "unused import $N"}]}},
+             {"method": "$/progress", "count": 20000, "params": {"token": "t$N", "value": {"kind": "begin", "title": "indexing $N"}}},
+             {"method": "textDocument/publishDiagnostics", "count": 1, "params": {
+                 "uri": A, "diagnostics": [{"range": at(0, 0), "message": "kept"}]}}]
+    run = hostile(py_project, {"flood": flood, "answers": {"textDocument/hover": {"contents": "def helper"}}})
+    assert (await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})).ok
+    client = run.ctx.resources["lsp"].running()[0]
+    assert len(client.diagnostics) <= UNOPENED_DIAGNOSTICS + len(client.documents)
+    assert [d["message"] for d in client.diagnostics[client.documents[next(iter(client.documents))].uri]] == ["kept"]
+    status = await run.call("lsp", {"action": "status"})
+    assert status.ok and "indexing 19900; indexing 19901; indexing 19902; and 97 more" in status.text, status.text[:500]
+    assert len(status.text) < 2000, len(status.text)
