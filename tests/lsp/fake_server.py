@@ -8,6 +8,7 @@ replaced by the root's URI, "$PATH" by its path):
   "capabilities": what initialize answers (added to the defaults);
   "answers": {method: result} for requests (anything else gets null; without a script, no answer);
   "fifos": {method: [relative paths]} made FIFOs just before that request is answered;
+  "writes": {method: {relative path: text}} written then, after "pause": {method: seconds};
   "flood": [{"method", "params", "count"}] notifications sent after `initialized`, each "$N" in
            them replaced by the message's number;
   "apply_edits": [params] sent as workspace/applyEdit requests while a workspace/executeCommand
@@ -16,6 +17,7 @@ replaced by the root's URI, "$PATH" by its path):
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -68,6 +70,9 @@ while True:
             if target.exists() or target.is_symlink():
                 target.unlink()
             os.mkfifo(target)
+        time.sleep(script.get("pause", {}).get(method, 0))
+        for rel, text in script.get("writes", {}).get(method, {}).items():
+            (Path(root) / rel).write_text(text)
         if method == "workspace/executeCommand":
             for params in script.get("apply_edits", []):
                 next_id += 1

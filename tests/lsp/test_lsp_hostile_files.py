@@ -90,3 +90,44 @@ async def test_a_code_action_whose_new_file_is_made_a_fifo_stages_nothing(py_pro
     assert not watch.fired, "lsp_code_action opened the FIFO for reading and blocked"
     assert not r.ok and "made.py is a FIFO, not a regular file" in r.text and "Nothing was changed" in r.text, r.text
     assert run.ctx.edits.open_ids() == []
+
+
+def _command_action(name: str, when: str) -> dict[str, Any]:
+    """A code action whose command edits `name`, a file made empty by someone (`when`: the
+    codeAction answer, before the command starts; or the command itself), a tick apart."""
+    uri = f"$ROOT/{name}"
+    return {
+        "capabilities": {"codeActionProvider": True, "executeCommandProvider": {"commands": ["move"]}},
+        "answers": {"textDocument/codeAction": [{"title": "Move", "command": {"title": "Move", "command": "move"}}]},
+        "pause": {when: 0.02}, "writes": {when: {name: ""}},
+        "apply_edits": [{"edit": {"documentChanges": [{"textDocument": {"uri": uri, "version": None}, "edits": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "newText": "x = 1\n"}]}]}}],
+    }
+
+
+async def test_a_code_action_leaves_an_empty_file_made_before_its_command_alone(py_project: Path, hostile: Any) -> None:
+    run = hostile(py_project, _command_action("other.py", "textDocument/codeAction"))
+    r = await run.call("lsp_code_action", {"file": "a.py", "line": 11, "action": 1})
+    assert r.ok and r.data["files"] == [{"file": "other.py", "edits": 1}], r.text  # an edit of it, not a create
+    assert (py_project / "other.py").exists()  # not taken off the disk
+    await run.call("resolve", {"edit_id": r.data["edit_id"], "action": "discard"})
+    assert (py_project / "other.py").read_text() == ""
+
+
+async def test_a_code_action_takes_back_the_empty_file_its_command_made(py_project: Path, hostile: Any) -> None:
+    run = hostile(py_project, _command_action("made.py", "workspace/executeCommand"))
+    r = await run.call("lsp_code_action", {"file": "a.py", "line": 11, "action": 1})
+    assert r.ok and r.data["files"] == [{"file": "made.py", "edits": 1, "operation": "create"}], r.text
+    await run.call("resolve", {"edit_id": r.data["edit_id"], "action": "discard"})
+    assert not (py_project / "made.py").exists()
+
+
+async def test_written_says_why_each_file_was_not_checked(py_project: Path, hostile: Any, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("x = 1\n")
+    (py_project / "notes.txt").write_text("notes\n")
+    run = hostile(py_project, {})
+    r = await run.written([str(outside), "notes.txt"])
+    assert r.text == ("no file was checked (2 files left out)\n"
+                      f"{outside}: not checked: outside the workspace root\n"
+                      "notes.txt: not checked: no language server serves this kind of file"), r.text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
-import time
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -51,9 +51,9 @@ class CodeActions:
             item if isinstance(item.get("command"), str) else None)
         if not edit and command is not None and _executes(client.capabilities, command.get("command")):
             # the command's edits come back as workspace/applyEdit requests: kept, not applied
-            started = time.time_ns()
+            started = _file_clock(self.ctx.root)
             edits = await _captured(self.s, client, command)
-            edit = _taken_back(_merged(edits), started, self.ctx.root) if edits else None
+            edit = None if not edits else _merged(edits) if started is None else _taken_back(_merged(edits), started, self.ctx.root)
         if not edit:
             raise ToolError(f'"{title}" at {where} runs a server command that returns no workspace edit; minitools '
                             "does not let a server change files it cannot show first. Nothing was changed; pick an "
@@ -138,9 +138,16 @@ def _document_changes(edit: dict[str, Any]) -> list[Any]:
                                           for uri, text_edits in (edit.get("changes") or {}).items()]
 
 
-# a file system's clock ticks coarsely: a file made just after the command started may carry
-# a time up to a tick before it
-_CLOCK_TICK_NS = 50_000_000
+def _file_clock(root: Path) -> int | None:
+    """The file system's own clock now: the change time of a nameless file made in the root (None
+    when none can be made there: nothing is taken back). File times are compared with it, not with
+    the wall clock, which runs ahead of a file system's coarse clock (a margin for that took back a
+    file made by someone else up to 50 ms before the command)."""
+    try:
+        with tempfile.TemporaryFile(dir=root) as marker:
+            return os.fstat(marker.fileno()).st_ctime_ns
+    except OSError:
+        return None
 
 
 def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any]:
@@ -148,7 +155,9 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
     disk and made by the edit instead (a create, then the text): typescript-language-server
     writes a refactor's new file, empty, before it sends the edit that fills it, so a
     discarded "Move to a new file" would leave that file behind. Such a file is one the edit
-    names, empty, a regular file inside the root made after the command started."""
+    names, empty, a regular file inside the root made after the command started: its change time
+    later than `started`, the file system's clock then (`_file_clock`); one made in the same tick
+    is left alone, never taken for the command's."""
     changes = _document_changes(edit)
     made = []
     for uri in dict.fromkeys(op["textDocument"]["uri"] for op in changes if "textDocument" in op):
@@ -159,7 +168,7 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
             info = os.lstat(path)
         except OSError:
             continue
-        if stat.S_ISREG(info.st_mode) and info.st_size == 0 and info.st_ctime_ns >= started - _CLOCK_TICK_NS:
+        if stat.S_ISREG(info.st_mode) and info.st_size == 0 and info.st_ctime_ns > started:
             os.unlink(path)
             made.append({"kind": "create", "uri": uri})
     return {"documentChanges": made + changes} if made else edit
