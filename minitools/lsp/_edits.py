@@ -20,7 +20,11 @@ from minitools.lsp._documents import NotRegularFile, read_regular, uri_to_path
 from minitools.lsp._payloads import PeerPayloadError, check_workspace_edit
 from minitools.lsp._positions import from_lsp_column
 
-__all__ = ["EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
+__all__ = ["GIT_DIR", "EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
+
+
+# the repository's own folder (hooks, config, objects): no edit a server computes is written there
+GIT_DIR = ".git"
 
 
 class EditError(Exception):
@@ -91,7 +95,7 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
                         versions: dict[str, int] | None = None) -> list[FileChange]:
     """The file changes `edit` makes, computed against the files on disk. Raises EditError
     (quoting the reason) for an edit that does not fit the protocol (a negative position, a
-    field of the wrong type: lsp/_payloads.py), a path outside `top`, a stale document version, overlapping
+    field of the wrong type: lsp/_payloads.py), a path outside `top` or under its .git/, a stale document version, overlapping
     edits or a resource operation that cannot be done."""
     try:
         check_workspace_edit(edit)
@@ -104,6 +108,8 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
         path = Path(os.path.realpath(uri_to_path(uri)))
         if path != top and top not in path.parents:
             raise EditError(f"the edit touches {path}, outside the workspace root {top}")
+        if GIT_DIR in path.relative_to(top).parts:
+            raise EditError(f"the edit touches {path.relative_to(top)}, under {GIT_DIR}/, which minitools never writes")
         return path
 
     def entry(path: Path) -> FileChange:

@@ -13,18 +13,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, PeerPayloadError, ServerGone, plan_workspace_edit, read_regular, uri_to_path
-from minitools.tools._staging import StagedFile
-from minitools.tools._text import plural
+from minitools.lsp import EditError, PeerPayloadError, ServerGone, plan_workspace_edit, uri_to_path
+from minitools.tools.lsp._proposal import propose
 from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 from minitools.transport import RPCError
 
 __all__ = ["CodeActions"]
-
-DIFF_PREVIEW_CHARS = 6000
-
 
 class CodeActions:
     def __init__(self, session: LSPSession, queries: LSPQueries) -> None:
@@ -64,25 +60,7 @@ class CodeActions:
             plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
         except EditError as exc:
             raise ToolError(f'"{title}" at {where} cannot be staged: {exc}. Nothing was changed.') from None
-        staged = [_staged(change, self.ctx.relpath(change.path), title, where) for change in plan
-                  if change.after != change.before]
-        if not staged:
-            return ToolResult(ok=True, text=f'"{title}" at {where} changes nothing; nothing was staged.',
-                              data={"edit_id": None, "replacements": 0, "files": []})
-        from minitools.tools.edit import file_operation, unified_diff  # the diff ast_edit shows
-
-        count = sum(f.replacements for f in staged)
-        summary = f"{plural(count, 'edit')} in {plural(len(staged), 'file')} ({title})"
-        pending = self.ctx.edits.stage(staged, summary)
-        diff = unified_diff(staged)
-        lines = [f'(proposed) {summary} … call resolve with edit_id "{pending.id}" and action "accept" to '
-                 'write it, or "discard".']
-        lines.append(diff[:DIFF_PREVIEW_CHARS].rstrip("\n") + (f"\n… diff cut at {DIFF_PREVIEW_CHARS:,} characters"
-                                                               if len(diff) > DIFF_PREVIEW_CHARS else ""))
-        pending.data = {"edit_id": pending.id, "title": title, "server": client.spec.id, "replacements": count,
-                        "files": [{"file": f.display, "edits": f.replacements,
-                                   **({"operation": file_operation(f)} if file_operation(f) else {})} for f in staged]}
-        return ToolResult(ok=True, text="\n".join(t.notes + lines), data=pending.data)
+        return propose(self.ctx, plan, title, f'"{title}" at {where}', t.notes, {"title": title, "server": client.spec.id})
 
 
 def _choose(offered: list[dict[str, Any]], choice: Any, where: str, server: str) -> dict[str, Any]:
@@ -177,19 +155,3 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
 def _resolves(capabilities: Mapping[str, Any]) -> bool:
     provider = capabilities.get("codeActionProvider")
     return isinstance(provider, dict) and bool(provider.get("resolveProvider"))
-
-
-def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
-    """One planned file change as a staged file, checked against the bytes on disk (a file the
-    action creates must still be absent, one it deletes or renames away still there)."""
-    try:
-        original: bytes | None = read_regular(change.path)
-    except FileNotFoundError:
-        original = None
-    except OSError as exc:  # a FIFO made meanwhile is never opened (NotRegularFile)
-        raise ToolError(f'"{title}" at {where}: {display} cannot be staged: {exc}; nothing was staged.') from None
-    if (original is None) != (change.before is None) or (
-            original is not None and original.decode("utf-8", errors="replace") != change.before):
-        raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed; nothing was staged. '
-                        "Ask again.")
-    return StagedFile.of_text(change.path, display, change.before, change.after, change.edits)
