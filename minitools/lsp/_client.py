@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
 from minitools.lsp._documents import Document, disk_stamp, path_to_uri, read_regular, uri_to_path
-from minitools.lsp._payloads import PeerPayloadError, check_notification
+from minitools.lsp._payloads import PeerPayloadError, check_notification, check_result
 from minitools.lsp._progress import WorkProgress
 from minitools.protocol import INVALID_PARAMS, ProtocolError
 from minitools.tracing import Tracer
@@ -255,8 +255,7 @@ class LSPClient:
             "capabilities": _client_capabilities(),
             "initializationOptions": options,
         }, timeout=timeout)
-        if not isinstance(result, dict):
-            raise ServerStartError(f"{self.spec.id} answered initialize with {result!r}")
+        check_result("initialize", result)
         self.capabilities = result.get("capabilities") or {}
         self.server_info = result.get("serverInfo") or {}
         encoding = self.capabilities.get("positionEncoding", "utf-16")

@@ -82,9 +82,11 @@ _CODE_ACTION = {"type": "object", "required": ["title"], "properties": {
     "command": {"anyOf": [{"type": "string"}, _COMMAND]}}}
 _CODE_ACTIONS = {"type": "array", "items": _CODE_ACTION}
 
-# each request's result as the client reads it (null, too, but for codeAction/resolve); a
-# method not listed is not read
+# each request's result as the client reads it (null, too, but for initialize and
+# codeAction/resolve); a method not listed is not read
 RESULT_SHAPES: dict[str, dict[str, Any]] = {
+    "initialize": {"type": "object", "required": ["capabilities"], "properties": {
+        "capabilities": {"type": "object"}, "serverInfo": {"type": "object"}}},
     "textDocument/definition": _LOCATIONS,
     "textDocument/typeDefinition": _LOCATIONS,
     "textDocument/implementation": _LOCATIONS,
@@ -201,7 +203,7 @@ def check_result(method: str, result: Any) -> None:
     """PeerPayloadError unless `result` has the shape `method`'s result has (methods not in
     RESULT_SHAPES pass)."""
     shape = RESULT_SHAPES.get(method)
-    if shape is None or (result is None and method != "codeAction/resolve"):
+    if shape is None or (result is None and method not in ("codeAction/resolve", "initialize")):
         return
     what = f"its answer to {method}"
     _check_strings(result, what)

@@ -5,7 +5,7 @@ FAKE_LSP_MODE environment variable: "silent" (default: answers nothing but the h
 
 FAKE_LSP_SCRIPT names a JSON file that scripts a hostile peer (every string in it has "$ROOT"
 replaced by the root's URI, "$PATH" by its path):
-  "capabilities": what initialize answers (added to the defaults);
+  "capabilities": what initialize answers (added to the defaults); "initialize": its whole answer;
   "answers": {method: result} for requests (anything else gets null; without a script, no answer);
   "fifos": {method: [relative paths]} made FIFOs just before that request is answered;
   "writes": {method: {relative path: text}} written then, after "pause": {method: seconds};
@@ -54,7 +54,7 @@ while True:
         script, root = substituted(msg["params"].get("rootUri") or "file:///")
         capabilities = {"textDocumentSync": 1, "definitionProvider": True, "hoverProvider": True}
         capabilities.update(script.get("capabilities", {}))
-        send({"jsonrpc": "2.0", "id": msg["id"], "result": {"capabilities": capabilities}})
+        send({"jsonrpc": "2.0", "id": msg["id"], "result": script.get("initialize", {"capabilities": capabilities})})
         if mode == "garbage":
             out.write(b"Content-Length: banana\r\n\r\n")
             out.flush()

@@ -181,3 +181,15 @@ async def test_no_edit_is_written_under_git(py_project: Path, hostile: Any) -> N
         r = await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "accept"})
         assert not r.ok and "under .git/, which no minitools tool writes" in r.text, r.text
     assert (py_project / ".git" / "hooks" / "check.py").read_text() == "print(1)\n"
+
+
+@pytest.mark.parametrize(("answer", "reason"), [
+    ({"capabilities": [1]}, "capabilities: expected object, got [1]"),
+    ({"serverInfo": "x"}, "capabilities: is required"),
+    ("ok", 'the value: expected object, got "ok"'),
+])
+async def test_a_malformed_initialize_answer_is_a_start_failure_that_says_why(py_project: Path, hostile: Any,
+                                                                            answer: Any, reason: str) -> None:
+    run = hostile(py_project, {"initialize": answer})
+    r = await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})
+    assert not r.ok and "failed during initialize: its answer to initialize: " + reason in r.text, r.text
