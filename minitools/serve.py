@@ -25,6 +25,7 @@ from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import listed
 from minitools.toolspec import ToolSpec
+from minitools.tracing import log_to_stderr
 from minitools.transport import JSONRPCEndpoint, RPCError, params_object
 from minitools.vibe import load_roster
 
@@ -105,6 +106,7 @@ async def serve_stdio(
 ) -> int:
     """Serve one Run over stdin/stdout until stdin closes. A bad root or roster raises
     ValueError before anything is read. `config`: the configuration file's settings."""
+    log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
     server = Server()
     port = None
     if questions == "host":

@@ -28,6 +28,7 @@ from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import SchemaError, as_meant, validate
 from minitools.toolspec import Tier, Tool, ToolResult, ToolSpec
+from minitools.tracing import log_to_stderr
 from minitools.transport import JSONRPCEndpoint, RPCError, params_object
 from minitools.vibe import load_roster
 
@@ -230,6 +231,7 @@ async def serve_mcp(
     schemas and structured content (off: the hosts people use show it instead of the text)."""
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
+    log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
     server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval, structured=structured)
     port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
     server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe), config=config)

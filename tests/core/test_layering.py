@@ -21,7 +21,7 @@ ALLOWED: dict[str, set[str]] = {
     "config": set(),  # the configuration file's keys, checked (docs/reference.md, "Configuration")
     "schema": {"toolspec"},
     "transport": {"protocol", "tracing"},
-    "lsp": {"protocol", "transport", "tracing"},
+    "lsp": {"protocol", "transport", "tracing", "schema"},  # schema: the shapes of what a server sends
     "dap": {"protocol", "transport", "tracing", "schema"},  # schema: the adapter's bodies are checked where they arrive
     "kernel": {"protocol", "transport", "tracing"},
     "match": set(),

@@ -35,6 +35,7 @@ from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._format import SYMBOL_KINDS
+from minitools.tools.lsp._proposal import propose
 from minitools.tools.lsp._query import HIERARCHIES, NAVIGATION, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
@@ -93,7 +94,8 @@ RENAME_SPEC = ToolSpec(
     description=(
         "Rename a symbol across the project through the language server, all files or none. Give the file, "
         "the 1-based line and a substring of that line naming the symbol, and the new name. Reports every "
-        "file changed and its edit count, plus any new diagnostics."
+        "file changed and its edit count, plus any new diagnostics. A rename that also creates, renames or "
+        "deletes files is staged instead (a diff and an edit_id for resolve), never written at once."
     ),
     parameters={
         "type": "object",
@@ -207,7 +209,7 @@ class LSPFamily:
         symbol = at.name
         s.require(client, "renameProvider", "rename")
         params = {"textDocument": {"uri": doc.uri}, "position": t.position, "newName": args["new_name"]}
-        edit = await s.request(client, "textDocument/rename", params, "rename")
+        edit = await s.request(client, "textDocument/rename", params, "rename", effect="not applied; no file was written")
         where = f"{t.rel}:{line}"
         if not edit or not (edit.get("changes") or edit.get("documentChanges")):
             raise ToolError(f'{client.spec.id} produced no edits renaming "{symbol}" at {where} to "{args["new_name"]}"; '
@@ -225,6 +227,14 @@ class LSPFamily:
         except EditError as exc:
             raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
                             "No file was written; call lsp_rename again.", data={"server": client.spec.id}) from None
+        if any(c.operations for c in plan):
+            # files made, renamed or removed are shown before anything is written: staged for resolve
+            ops = ", ".join(f"{self.ctx.relpath(c.path)} ({', '.join(c.operations)})" for c in plan if c.operations)
+            note = (f"{client.spec.id}'s rename also makes, renames or removes files ({ops}), so nothing was written: "
+                    "the whole rename is staged, and resolve writes it (every file or none) or discards it.")
+            return propose(self.ctx, plan, f'rename of "{symbol}" to "{args["new_name"]}"',
+                           f'rename of "{symbol}" at {where} to "{args["new_name"]}"', [*notes, note],
+                           {"server": client.spec.id, "staged": True})
         # the files' diagnostics before the rename, so that only what it broke is reported
         await self.record.before_write([str(c.path) for c in plan if c.after is not None])
         try:

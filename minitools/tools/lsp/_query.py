@@ -266,7 +266,8 @@ class LSPQueries:
                    if d.get("range", {}).get("start", {}).get("line", -1) <= line - 1 <= d.get("range", {}).get("end", {}).get("line", -1)]
         params = {"textDocument": {"uri": doc.uri}, "range": {"start": start, "end": end},
                   "context": {"diagnostics": on_line, "triggerKind": 1}}
-        result = await s.request(client, "textDocument/codeAction", params, action) or []
+        effect = "not applied; nothing was staged" if action == "lsp_code_action" else "not used"
+        result = await s.request(client, "textDocument/codeAction", params, action, effect=effect) or []
         return t, [item for item in result if isinstance(item, dict)], on_line
 
     async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
