@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from minitools.ask import Questions, as_port
+from minitools.config import Config, load_config
 from minitools.registry import ApprovalGate, Approver, Registry, Surface
 from minitools.schema import SchemaError, apply_defaults, as_meant, export, validate
 from minitools.tools import CALL_SURFACE, RunContext, build_tools, invoke, refusal
@@ -68,6 +69,7 @@ class Run:
         resources: Mapping[str, Any] | None = None,
         tools: Iterable[Tool] = (),
         question_timeout: float | None = None,
+        config: Config | str | os.PathLike[str] | bool | None = None,
         **options: Any,
     ) -> None:
         """`root` is the working directory every path is taken from. `questions` is a question
@@ -76,13 +78,23 @@ class Run:
         callable receiving every protocol message. `resources` injects a resource by name or
         disables it with False (``{"lsp": False}``); `tools` adds the host's own tools, which
         the eval bridge can then reach. Further keyword options tune the families
-        (timeouts, caps)."""
+        (timeouts, caps). `config` reads a configuration file (docs/reference.md,
+        "Configuration"): True finds minitools.toml or pyproject.toml's [tool.minitools] at the
+        root, a path names the file, a Config is one already read; keyword options win over it.
+        A bad file raises ConfigError (a ValueError) naming the key."""
         path = Path(root).expanduser()
         if not path.exists():
             raise ValueError(f"Run root {str(root)!r} does not exist; pass an existing directory")
         if not path.is_dir():
             raise ValueError(f"Run root {str(root)!r} is not a directory; pass the project's directory")
         self.root = Path(os.path.realpath(path))
+        self.config = _configuration(self.root, config)
+        options = {**self.config.options, **options}
+        if vibe is None:
+            vibe = options.pop("vibe_roster", None)
+        options.pop("vibe_roster", None)
+        if question_timeout is None:
+            question_timeout = options.pop("question_timeout", None)
         self.conversation_id = conversation_id or f"conv-{uuid.uuid4().hex[:12]}"
         self.strict = _strict_default() if strict is None else strict
         self._tracer = make_tracer(trace)
@@ -261,3 +273,13 @@ class Run:
             return result
 
         return wrapped
+
+
+def _configuration(root: Path, config: Config | str | os.PathLike[str] | bool | None) -> Config:
+    if config is None or config is False:
+        return Config()
+    if isinstance(config, Config):
+        return config
+    if config is True:
+        return load_config(root)
+    return load_config(root, config)

@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
+from minitools.config import Config
 from minitools.protocol import INVALID_PARAMS
 from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import listed
 from minitools.toolspec import ToolSpec
+from minitools.tracing import log_to_stderr
 from minitools.transport import JSONRPCEndpoint, RPCError, params_object
 from minitools.vibe import load_roster
 
@@ -98,11 +100,13 @@ async def serve_stdio(
     questions: str | None = None,
     approve: str = "host",
     vibe: str | None = None,
+    config: Config | None = None,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
 ) -> int:
     """Serve one Run over stdin/stdout until stdin closes. A bad root or roster raises
-    ValueError before anything is read."""
+    ValueError before anything is read. `config`: the configuration file's settings."""
+    log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
     server = Server()
     port = None
     if questions == "host":
@@ -114,7 +118,7 @@ async def serve_stdio(
         approver = server.approve_via_host
     elif approve == "all":
         approver = lambda spec, args: True  # noqa: E731
-    server.run = Run(root, questions=port, approve=approver, vibe=load_roster(vibe))
+    server.run = Run(root, questions=port, approve=approver, vibe=load_roster(vibe), config=config)
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout)
     server.attach(endpoint)
     try:

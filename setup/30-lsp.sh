@@ -2,7 +2,7 @@
 # Language servers the lsp tests use (docs/reference.md, "Language servers"): basedpyright and
 # python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
 # typescript-language-server + typescript@5 from npm into ./node_modules (package-lock.json),
-# clangd from apt. Idempotent: each step checks before it installs.
+# clangd (and clangd-16) from apt. Idempotent: each step checks before it installs.
 source "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 
@@ -17,3 +17,6 @@ if [ ! -x node_modules/.bin/typescript-language-server ] || [ ! -f node_modules/
 fi
 
 command -v clangd >/dev/null || apt_install clangd
+# clangd 16 answers the type hierarchy (14, the default clangd here, has only its own older extension):
+# tests/lsp/test_lsp_hierarchy.py configures it as the clangd server
+command -v clangd-16 >/dev/null || apt_install clangd-16

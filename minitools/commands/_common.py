@@ -11,13 +11,27 @@ from typing import TYPE_CHECKING
 from minitools.toolspec import ToolResult
 
 if TYPE_CHECKING:
+    from minitools.config import Config
     from minitools.match import Regex
 
-__all__ = ["add_root", "print_result", "fail_usage", "id_filter"]
+__all__ = ["add_config", "add_root", "print_result", "fail_usage", "id_filter", "read_config"]
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=".", help="the workspace root (default: the current directory)")
+
+
+def add_config(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="the configuration file (default: minitools.toml at the root, else pyproject.toml's "
+                        "[tool.minitools]); options given here win over it")
+
+
+def read_config(args: argparse.Namespace) -> Config:
+    """The configuration a front runs with; ConfigError (a ValueError) for a bad file."""
+    from minitools.config import load_config
+
+    return load_config(args.root, args.config)
 
 
 def fail_usage(message: str) -> int:

@@ -30,6 +30,7 @@ from minitools.match import (
     compile_pattern,
     has_grammar,
     language_named,
+    no_files_note,
     one_language,
     plan_languages,
     search_languages,
@@ -207,12 +208,23 @@ def _root_and_paths(args: argparse.Namespace) -> tuple[str, list[str]]:
     if args.root is not None:
         root = _resolved(args.root)
     else:
+        # A write stays where its paths are named: the folder they share as written, so a
+        # symlink among them that leads elsewhere is refused by the search (as scan -U does).
+        # A search may follow it: the root is then the folder its real paths share.
+        named = [os.path.abspath(p) for p in args.paths] if args.apply else paths
         root = _resolved(os.getcwd())
-        inside = root.rstrip(os.sep) + os.sep
-        if paths and not all(p == root or p.startswith(inside) for p in paths):
-            common = os.path.commonpath(paths)
-            root = common if os.path.isdir(common) else os.path.dirname(common)
+        if named and not all(_is_within(p, root) for p in named):
+            common = os.path.commonpath(named)
+            root = _resolved(common if os.path.isdir(common) else os.path.dirname(common))
+    for raw, real in zip(args.paths, paths):
+        if args.apply and not _is_within(real, root):
+            raise PathError(f'--apply will not write through "{raw}": it leads to {real}, outside the root {root}; '
+                            f'name that file itself to rewrite it')
     return root, paths or [root]
+
+
+def _is_within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def _compile_one(source: str, language: str) -> Pattern | int:
@@ -300,6 +312,8 @@ def main(args: argparse.Namespace) -> int:
     deep = result.skipped.get(UnsafeSource.skip_reason)
     if deep:  # the other skips (binary, oversized) are silent, as in the ast-grep CLI; this one is ours
         print(f"minitools ast-grep: skipped {plural(deep, 'file')} {UnsafeSource.skip_reason}", file=sys.stderr)
+    if single is not None and result.files_searched == 0 and not result.stopped:
+        print(f"minitools ast-grep: {no_files_note(single.language, ' '.join(args.paths) or '.')}", file=sys.stderr)
     if result.stopped:
         flag = "--time-budget" if result.stopped.endswith(" s") else "--memory-budget"
         print(f"minitools ast-grep: {result.stopped}: narrow the path or the pattern, or raise {flag}", file=sys.stderr)

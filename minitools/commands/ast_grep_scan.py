@@ -8,6 +8,8 @@ all its language's rules. Exit codes as ast-grep's: 1 when a finding has error s
 from __future__ import annotations
 
 import argparse
+import bisect
+import functools
 import json
 import os
 import sys
@@ -58,6 +60,16 @@ def _find_config(start: Path) -> Path | None:
     return None
 
 
+def _root_for(here: Path, paths: list[str]) -> Path:
+    """The search root without --root: the working folder, or, where a path lies outside it
+    (`scan ../other`, as ast-grep takes it), the folder they all share with it."""
+    real = [os.path.realpath(p) for p in paths]
+    inside = str(here.resolve())
+    if all(r == inside or r.startswith(inside.rstrip(os.sep) + os.sep) for r in real):
+        return here
+    return Path(os.path.commonpath([inside, *real]))
+
+
 def load_rules(
     args: argparse.Namespace, languages: frozenset[str] | None = None
 ) -> tuple[list[Any], Path | None, list[tuple[str, str]]] | int:
@@ -99,12 +111,13 @@ def load_rules(
 
 def main(args: argparse.Namespace) -> int:
     from minitools.match import PathError, Searcher, language_for_path
-    from minitools.rules import Finding, RuleSet
+    from minitools.rules import Finding, RuleSet, unused_config
 
-    root = Path(args.root) if args.root else Path.cwd()
+    here = Path.cwd()
+    root = Path(args.root) if args.root else _root_for(here, args.paths)
     searcher = Searcher(root, one_shot=True)
     try:
-        files = searcher.collect([Path(p) for p in args.paths] or None, None)
+        files = searcher.collect([Path(os.path.abspath(p)) for p in args.paths] or None, None)
     except PathError as exc:
         return _fail(str(exc), EXIT_ERRORS)
     finally:
@@ -123,33 +136,38 @@ def main(args: argparse.Namespace) -> int:
         language = language_for_path(real)
         if language is None:
             continue
-        shown = searcher.display(real)
+        # as ast-grep shows a path outside the working folder: from here (`../other/b.py`)
+        shown = searcher.display(real) if root == here else os.path.relpath(real, here).replace(os.sep, "/")
         try:
             relative = Path(real).resolve().relative_to(base).as_posix()
         except ValueError:
             relative = shown
         if ruleset.for_file(language, relative):
             todo[real] = (shown, relative, language)
-    outcome = _scan_files(searcher, ruleset, todo)
+    # ast-grep reports unused suppressions in a whole project's scan only (no -r, --inline-rules, --filter)
+    whole = args.rule is None and args.inline_rules is None and args.filter is None
+    outcome = _scan_files(searcher, ruleset, todo, unused=whole)
     for note in outcome.skipped:
         print(f"minitools ast-grep scan: {note}", file=sys.stderr)
     findings = []
     sources: dict[str, bytes] = {}
-    for shown, _relative, _language in todo.values():
+    for shown, _relative, language in todo.values():
         got = outcome.per_file.get(shown)
         if got:
             sources[shown], found = got
-            findings += [(shown, Finding(ruleset.configs[k], *rest)) for k, *rest in found]
+            findings += [(shown, Finding(ruleset.configs[k] if k >= 0 else unused_config(language), *rest))
+                         for k, *rest in found]
     if args.update_all:
         return _update_all(searcher, findings, sources)
     _print(findings, sources, args.json)
     return EXIT_ERRORS if any(f.config.severity == "error" for _, f in findings) else EXIT_CLEAN
 
 
-def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str]]) -> Any:
+def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str]], *, unused: bool) -> Any:
     """The findings per file (display path -> (source, [(rule index, match, fix)])), the files
     shared out over forked copies of this process when there are enough of them (each copy
-    has the rules already read), else in this one."""
+    has the rules already read), else in this one. `unused`: with a finding for each suppression
+    comment that silenced none."""
     from minitools.match import Budget, FilesOutcome, UnsafeSource, fork_available, forked_search
 
     index = {id(c): k for k, c in enumerate(ruleset.configs)}
@@ -165,15 +183,18 @@ def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str
             source = searcher.read_source(real)
             if source is None:
                 continue
+            unused_found: list[Any] | None = [] if unused else None
             try:
-                found = ruleset.scan_source(source, language, relative, budget.start())
+                found = ruleset.scan_source(source, language, relative, budget.start(), unused=unused_found)
             except UnsafeSource as exc:
                 notes[f"skipped {shown} ({exc})"] = 1
                 continue
             if budget.stopped:
                 notes[f"{shown}: {budget.stopped}; the findings before are shown"] = 1
+            found += unused_found or []  # -1: the unused-suppression hint (rules.unused_config)
             if found:
-                per_file[shown] = (source, [(index[id(f.config)], f.match, f.fix, dict(f.transformed), f.secondary) for f in found])
+                per_file[shown] = (source, [(index.get(id(f.config), -1), f.match, f.fix, dict(f.transformed), f.secondary)
+                                            for f in found])
         return FilesOutcome(per_file, notes, len(chunk))
 
     files = list(todo)
@@ -216,11 +237,25 @@ def _print(findings: list[tuple[str, Any]], sources: dict[str, bytes], style: st
 
 
 def _range(source: bytes, start: int, end: int) -> dict[str, Any]:
+    starts = _line_starts(source)
+
     def point(byte: int) -> dict[str, int]:
-        line_start = source.rfind(b"\n", 0, byte) + 1
-        return {"line": source.count(b"\n", 0, byte), "column": len(source[line_start:byte].decode("utf-8", "replace"))}
+        line = bisect.bisect_right(starts, byte) - 1
+        return {"line": line, "column": len(source[starts[line] : byte].decode("utf-8", "replace"))}
 
     return {"byteOffset": {"start": start, "end": end}, "start": point(start), "end": point(end)}
+
+
+@functools.lru_cache(maxsize=8)
+def _line_starts(source: bytes) -> list[int]:
+    """Where each line of a file starts (a file's findings are printed together: one count of
+    its lines, not one per position; a bytes object keeps its hash, so the look-up is cheap)."""
+    starts = [0]
+    at = source.find(b"\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = source.find(b"\n", at + 1)
+    return starts
 
 
 def finding_json(shown: str, f: Any, source: bytes) -> dict[str, Any]:
@@ -267,22 +302,13 @@ def _node_json(source: bytes, start: int, end: int) -> dict[str, Any]:
 
 
 def _labels(f: Any, source: bytes) -> list[dict[str, Any]]:
-    """The finding's labels as ast-grep's JSON has them: the rule's `labels` for the
-    metavariables the match bound (a `$$$` capture from its first node to its last), else
-    the match (primary) and the nodes its relational parts found (secondary)."""
-    m = f.match
-    if not f.config.labels:
-        return [{**_node_json(source, m.start_byte, m.end_byte), "style": "primary"},
-                *({**_node_json(source, start, end), "style": "secondary"} for start, end in f.secondary)]
+    """The finding's labels as ast-grep's JSON has them (`Finding.labels`)."""
     out = []
-    for name, label in f.config.labels.items():
-        capture = m.metavars.get(name)
-        if capture is None or (name in m.multi and not m.multi[name]):
-            continue  # unbound here, or an empty `$$$`: no label, as ast-grep does
-        shown = _node_json(source, capture.start_byte, capture.end_byte)
-        if label.message is not None:
-            shown["message"] = label.message
-        shown["style"] = label.style
+    for start, end, style, message in f.labels:
+        shown = _node_json(source, start, end)
+        if message is not None:
+            shown["message"] = message
+        shown["style"] = style
         out.append(shown)
     return out
 

@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import sys
 
-from minitools.commands._common import add_root, fail_usage
+from minitools.commands._common import add_config, add_root, fail_usage, read_config
 from minitools.registry import Surface
 
 NAME = "mcp"
@@ -15,14 +15,15 @@ HELP = "serve the tools to an MCP client (Claude Code, Codex, Cursor, ...) over 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_root(parser)
-    parser.add_argument("--surface", default="full", choices=[s.value for s in Surface],
+    add_config(parser)
+    parser.add_argument("--surface", default=None, choices=[s.value for s in Surface],
                         help="which tools the client sees (plan and readonly: read-tier tools only)")
-    parser.add_argument("--approve", choices=["host", "ask", "none"], default="host",
+    parser.add_argument("--approve", choices=["host", "ask", "none"], default=None,
                         help="how write/exec calls are approved: by the host, which gates calls by their annotations "
                         "(default); by a permission card the client shows through elicitation (refused when the client "
                         "cannot elicit); or never")
     parser.add_argument("--vibe", metavar="ROSTER.toml", help="activate vibe mode with this worker roster")
-    parser.add_argument("--structured", action="store_true",
+    parser.add_argument("--structured", action="store_true", default=None,
                         help="also send output schemas and structured content (off by default: Claude Code and Codex "
                         "show the model the structured content instead of the text, losing eval output and images)")
 
@@ -31,8 +32,11 @@ def main(args: argparse.Namespace) -> int:
     from minitools.mcp import serve_mcp
 
     try:
-        return asyncio.run(serve_mcp(args.root, surface=args.surface, approve=args.approve, vibe=args.vibe,
-                                     structured=args.structured))
+        config = read_config(args)
+        front = config.front
+        return asyncio.run(serve_mcp(args.root, surface=args.surface or front.get("surface", "full"),
+                                     approve=args.approve or front.get("approve", "host"), vibe=args.vibe,
+                                     structured=bool(args.structured or front.get("structured", False)), config=config))
     except ValueError as exc:
         return fail_usage(str(exc))
     except BrokenPipeError:

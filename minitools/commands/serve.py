@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import sys
 
-from minitools.commands._common import add_root, fail_usage
+from minitools.commands._common import add_config, add_root, fail_usage, read_config
 
 NAME = "serve"
 HELP = "serve one Run over stdio as newline-delimited JSON-RPC 2.0 (methods tools, call, written)"
@@ -14,6 +14,7 @@ HELP = "serve one Run over stdio as newline-delimited JSON-RPC 2.0 (methods tool
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_root(parser)
+    add_config(parser)
     parser.add_argument("--questions", choices=["host", "none"], default="none",
                         help="host: ask_user and permission cards go to the host as `ask` requests")
     parser.add_argument("--approve", choices=["host", "all", "none"], default="host",
@@ -27,7 +28,8 @@ def main(args: argparse.Namespace) -> int:
 
     questions = None if args.questions == "none" else args.questions
     try:
-        return asyncio.run(serve_stdio(args.root, questions=questions, approve=args.approve, vibe=args.vibe))
+        return asyncio.run(serve_stdio(args.root, questions=questions, approve=args.approve, vibe=args.vibe,
+                                       config=read_config(args)))
     except ValueError as exc:
         return fail_usage(str(exc))
     except BrokenPipeError:

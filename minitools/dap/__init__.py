@@ -3,6 +3,7 @@ supervisor that keeps one session per conversation under a hard TTL."""
 
 from __future__ import annotations
 
+from minitools.dap._buffers import EventLog, OutputBuffer
 from minitools.dap._catalog import (
     ADAPTERS,
     Adapter,
@@ -15,12 +16,12 @@ from minitools.dap._catalog import (
     find_markers,
     project_python,
 )
-from minitools.dap._session import STOP_EVENTS, AdapterGone, DAPError, DAPSession, OutputBuffer, StepTimeout
+from minitools.dap._session import STOP_EVENTS, AdapterGone, DAPError, DAPSession, MalformedBody, StepTimeout
 from minitools.dap._state import TRANSITIONS, RunState
 from minitools.dap._supervisor import DebugSupervisor, Slot
 
 __all__ = [
     "ADAPTERS", "Adapter", "Detection", "Interpreter", "adapter_by_id", "adapter_for_program", "attach_adapters", "detect",
-    "find_markers", "project_python", "STOP_EVENTS", "AdapterGone", "DAPError", "DAPSession", "OutputBuffer",
+    "find_markers", "project_python", "STOP_EVENTS", "AdapterGone", "DAPError", "DAPSession", "MalformedBody", "EventLog", "OutputBuffer",
     "StepTimeout", "DebugSupervisor", "Slot", "RunState", "TRANSITIONS",
 ]

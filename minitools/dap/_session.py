@@ -1,6 +1,6 @@
-"""One DAP session: seq/request_seq correlation, a buffer of every event, reverse requests,
-debuggee output joined into lines, and the order-agnostic handshake (docs/reference.md,
-"Debug adapters").
+"""One DAP session: seq/request_seq correlation, every message checked where it arrives
+(dap/_bodies.py), the latest events and the debuggee's output held bounded (dap/_buffers.py),
+reverse requests, and the order-agnostic handshake (docs/reference.md, "Debug adapters").
 
 DAP is not JSON-RPC: requests carry `seq`, responses `request_seq` and `success`, and
 adapters send requests of their own (runInTerminal, startDebugging) that must be answered.
@@ -17,12 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from minitools.dap._bodies import ERROR_BODY, EVENT_BODIES, REQUEST_ARGUMENTS, RESPONSE_BODIES, MalformedBody, check_body, check_message, named
+from minitools.dap._buffers import EventLog, OutputBuffer
 from minitools.dap._state import RunState, allowed
-from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection, die_with_parent
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, FramedConnection, descendants, die_with_parent, kill_tree
 
-__all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "OutputBuffer", "STOP_EVENTS"]
+__all__ = ["DAPSession", "DAPError", "StepTimeout", "AdapterGone", "STOP_EVENTS", "MalformedBody"]
 
 STOP_EVENTS = ("stopped", "terminated", "exited")
+TERMINALS = 4  # runInTerminal commands run per session (an adapter needs one)
+BREAKPOINTS_KEPT = 1000  # breakpoint ids whose status is kept: an adapter may announce any number
 # SourceBreakpoint fields beyond the line: (field, the capability that allows it, what it is called)
 BREAKPOINT_FEATURES = (("condition", "supportsConditionalBreakpoints", "conditions"),
                        ("hitCondition", "supportsHitConditionalBreakpoints", "hit counts"),
@@ -51,36 +55,6 @@ class AdapterGone(Exception):
     """The adapter (or the connection to it) is gone."""
 
 
-class OutputBuffer:
-    """The debuggee's output since the last `take`, joined into lines, bounded."""
-
-    def __init__(self, max_lines: int = 500) -> None:
-        self._lines: deque[str] = deque(maxlen=max_lines)
-        self._partial: dict[str, str] = {}
-        self.dropped = 0
-
-    def write(self, category: str, text: str) -> None:
-        """Append a chunk; chunks are not line-aligned, so a partial line waits for its end."""
-        text = self._partial.pop(category, "") + text
-        *lines, rest = text.split("\n")
-        for line in lines:
-            if len(self._lines) == self._lines.maxlen:
-                self.dropped += 1
-            prefix = "" if category in ("stdout", "console") else f"[{category}] "
-            self._lines.append(prefix + line.rstrip("\r"))
-        if rest:
-            self._partial[category] = rest
-
-    def take(self) -> tuple[list[str], int]:
-        """Lines since the last call (partial lines included) and how many were dropped."""
-        for category in list(self._partial):
-            self.write(category, self._partial.pop(category) + "\n")
-        lines, dropped = list(self._lines), self.dropped
-        self._lines.clear()
-        self.dropped = 0
-        return lines, dropped
-
-
 @dataclass
 class StopState:
     state: RunState = RunState.STARTING
@@ -98,17 +72,21 @@ class DAPSession:
     conn: FramedConnection
     child: ChildProcess | None = None
     capabilities: dict[str, Any] = field(default_factory=dict)
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: EventLog = field(default_factory=EventLog)
     output: OutputBuffer = field(default_factory=OutputBuffer)
     stop: StopState = field(default_factory=StopState)
     debuggee_pid: int | None = None
+    attached_pid: int | None = None  # the process the user asked to attach to (ended at close, as a launched one)
     closed_reason: str = ""
     breakpoint_status: dict[int, dict[str, Any]] = field(default_factory=dict)
+    # the latest messages the adapter sent that DAP does not allow (and no request was waiting for)
+    faults: deque[str] = field(default_factory=lambda: deque(maxlen=20))
     _seq: int = 0
     _pending: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
-    _spawned: list[int] = field(default_factory=list)
+    _spawned: list[asyncio.subprocess.Process] = field(default_factory=list)
     _tasks: set[asyncio.Future[Any]] = field(default_factory=set)
+    _closing: bool = False
 
     @classmethod
     def over(cls, peer: str, make_conn: Callable[[Callable[[dict[str, Any]], None], Callable[[BaseException], None]], FramedConnection],
@@ -123,28 +101,48 @@ class DAPSession:
     # Incoming ---------------------------------------------------------------------------
 
     def _on_message(self, message: dict[str, Any]) -> None:
-        kind = message.get("type")
+        try:
+            kind = check_message(self.peer, message)
+        except MalformedBody as exc:
+            # a response that can still be matched to its request fails that request
+            seq = message.get("request_seq") if isinstance(message, dict) else None
+            fut = self._pending.pop(seq, None) if isinstance(seq, int) else None
+            if fut is not None and not fut.done():
+                fut.set_exception(exc)
+            else:
+                self.faults.append(str(exc))
+            return
         if kind == "response":
-            fut = self._pending.pop(message.get("request_seq", -1), None)
+            fut = self._pending.pop(message["request_seq"], None)
             if fut is not None and not fut.done():
                 fut.set_result(message)
         elif kind == "event":
             self._on_event(message)
-        elif kind == "request":
+        else:
             task = asyncio.ensure_future(self._answer_reverse(message))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
     def _on_event(self, message: dict[str, Any]) -> None:
-        name = message.get("event")
-        body = message.get("body") or {}
+        name = message["event"]
+        try:
+            body = check_body(self.peer, named(name, "event"), EVENT_BODIES.get(name), message.get("body"))
+        except MalformedBody as exc:
+            if name == "output":  # the program's output is read there: say it there
+                self.output.write("minitools", f"{exc}\n")
+            elif name in STOP_EVENTS:  # a step waits for it: the wait says what came
+                self.events.append({"event": name, "body": {}, "malformed": exc})
+                self._changed.set()
+            else:
+                self.faults.append(str(exc))
+            return
         if name == "output":
-            category = body.get("category", "console")
+            category = body.get("category") or "console"
             if category != "telemetry":  # telemetry is the adapter's, never the program's
-                self.output.write(category, str(body.get("output", "")))
+                self.output.write(category, body["output"])
             return  # output events are not stops; keep the buffer small
         if name == "stopped":
-            self._move(StopState(RunState.STOPPED, body.get("reason", ""), body.get("threadId"),
+            self._move(StopState(RunState.STOPPED, body.get("reason") or "", body.get("threadId"),
                                  body.get("description") or body.get("text") or ""))
         elif name == "continued":
             self._move(StopState(RunState.RUNNING))
@@ -155,8 +153,9 @@ class DAPSession:
         elif name == "process":
             self.debuggee_pid = body.get("systemProcessId") or self.debuggee_pid
         elif name == "breakpoint":
-            bp = body.get("breakpoint") or {}
-            if "id" in bp:
+            bp = body["breakpoint"]
+            known = bp.get("id") in self.breakpoint_status or len(self.breakpoint_status) < BREAKPOINTS_KEPT
+            if bp.get("id") is not None and known:
                 self.breakpoint_status[bp["id"]] = {**self.breakpoint_status.get(bp["id"], {}), **bp}
         self.events.append(message)
         self._changed.set()
@@ -170,32 +169,40 @@ class DAPSession:
         self._changed.set()
 
     async def _answer_reverse(self, request: dict[str, Any]) -> None:
-        command = request.get("command", "")
-        args = request.get("arguments") or {}
-        body: dict[str, Any] = {}
-        success, message = True, ""
-        if command == "runInTerminal":
-            # we are the terminal: run it ourselves in its own process group
-            try:
-                proc = await asyncio.create_subprocess_exec(
-                    *args.get("args", []), cwd=args.get("cwd") or None,
-                    env={**os.environ, **{k: v for k, v in (args.get("env") or {}).items() if v is not None}},
-                    stdin=asyncio.subprocess.DEVNULL, start_new_session=True, preexec_fn=die_with_parent,
-                )
-                self._spawned.append(proc.pid)
-                body = {"processId": proc.pid}
-            except OSError as exc:
-                success, message = False, f"could not run {args.get('args')}: {exc}"
-        elif command == "startDebugging":
-            success, message = False, "minitools does not support child debug sessions (launch with subProcess false)"
-        else:
-            success, message = False, f"minitools does not handle the reverse request {command!r}"
+        command = request["command"]
+        try:
+            args = check_body(self.peer, named(command, "request"), REQUEST_ARGUMENTS.get(command), request.get("arguments"))
+            body, message = await self._run_reverse(command, args)
+        except MalformedBody as exc:
+            body, message = {}, str(exc)
         reply = {"seq": self._next_seq(), "type": "response", "request_seq": request.get("seq"),
-                 "command": command, "success": success, "body": body}
+                 "command": command, "success": not message, "body": body}
         if message:
             reply["message"] = message
         with contextlib.suppress(ConnectionClosed):
             await self.conn.send(reply)
+
+    async def _run_reverse(self, command: str, args: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """Carry out a reverse request: its response body, and why it failed ("" when it did not)."""
+        if command == "startDebugging":
+            return {}, "minitools does not support child debug sessions (launch with subProcess false)"
+        if command != "runInTerminal":
+            return {}, f"minitools does not handle the reverse request {command!r}"
+        if self._closing:
+            return {}, "the session is closing"
+        if len(self._spawned) >= TERMINALS:
+            return {}, f"minitools runs at most {TERMINALS} runInTerminal commands in a session"
+        # we are the terminal: run it ourselves in its own process group
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *args["args"], cwd=args.get("cwd") or None,
+                env={**os.environ, **{k: v for k, v in (args.get("env") or {}).items() if v is not None}},
+                stdin=asyncio.subprocess.DEVNULL, start_new_session=True, preexec_fn=die_with_parent,
+            )
+        except (OSError, ValueError) as exc:
+            return {}, f"could not run {args['args']}: {exc}"
+        self._spawned.append(proc)
+        return {"processId": proc.pid}, ""
 
     # Requests ---------------------------------------------------------------------------
 
@@ -230,24 +237,34 @@ class DAPSession:
             response = await asyncio.wait_for(asyncio.shield(fut), timeout)
         except asyncio.TimeoutError:
             raise StepTimeout(f"the {command} response", timeout) from None
-        if not response.get("success", False):
-            body = response.get("body") or {}
-            err = body.get("error") or {}
-            raise DAPError(command, err.get("format") or response.get("message") or "no reason given")
-        return response.get("body") or {}
+        if not response.get("success"):
+            try:
+                err = check_body(self.peer, f"a failed {command} response", ERROR_BODY, response.get("body")).get("error")
+            except MalformedBody:
+                err = None
+            raise DAPError(command, (err or {}).get("format") or response.get("message") or "no reason given")
+        return check_body(self.peer, named(command, "response"), RESPONSE_BODIES.get(command), response.get("body"))
 
     async def request(self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
         """Send a request and await its response body."""
         return await self.await_response(await self.send_request(command, arguments), command, timeout)
 
     async def wait_event(self, names: tuple[str, ...], after: int, timeout: float, step: str) -> dict[str, Any]:
-        """The first buffered event named in `names` at index >= `after` (it may already be here)."""
+        """The first event named in `names` numbered `after` or later (it may already be here)."""
+        return (await self._wait_event(names, after, timeout, step))[1]
+
+    async def _wait_event(self, names: tuple[str, ...], after: int, timeout: float, step: str) -> tuple[int, dict[str, Any]]:
+        """The first event named in `names` numbered `after` or later, with its number. Each event
+        is looked at once, however many arrive while waiting."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            for event in self.events[after:]:
+            for number, event in self.events.since(after):
+                after = number + 1
                 if event.get("event") in names:
-                    return event
+                    if "malformed" in event:
+                        raise event["malformed"]
+                    return number, event
             if self.conn.is_closed:
                 raise AdapterGone(f"{self.peer} is gone while waiting for {step}: {self.closed_reason}")
             self._changed.clear()
@@ -308,7 +325,7 @@ class DAPSession:
         if self.capabilities.get("supportsConfigurationDoneRequest", True):
             await self.request("configurationDone", {}, timeout)
         await self.await_response(launch, command, timeout)
-        if command == "attach" and not any(e.get("event") in STOP_EVENTS for e in self.events[mark:]):
+        if command == "attach" and not any(e.get("event") in STOP_EVENTS for _, e in self.events.since(mark)):
             self._move(StopState(RunState.RUNNING))
             return {}, results
         stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the first stop after {command}")
@@ -346,11 +363,12 @@ class DAPSession:
         out = []
         for spec, bp in zip(breakpoints, body.get("breakpoints") or []):
             line = spec["line"]
-            entry = {**bp, "file": path, "line": line, "actual_line": bp.get("line", line),
+            known = {k: bp[k] for k in ("id", "verified", "message") if bp.get(k) is not None}
+            entry = {**known, "file": path, "line": line, "actual_line": bp.get("line") or line,
                      **{k: v for k, v in spec.items() if k != "line"}}
             if dropped and len(spec) > 1:
                 entry["unsupported"] = dropped
-            if "id" in bp:  # the adapter's own view (its line), updated by "breakpoint" events
+            if bp.get("id") is not None:  # the adapter's own view (its line), updated by "breakpoint" events
                 self.breakpoint_status[bp["id"]] = dict(bp)
             out.append(entry)
         return out
@@ -374,12 +392,11 @@ class DAPSession:
                 self._move(before)
             raise
         while True:
-            stop = await self.wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
-            at = next(k for k in range(mark, len(self.events)) if self.events[k] is stop)
+            at, stop = await self._wait_event(STOP_EVENTS, mark, timeout, f"the program to stop after {command}")
             # a stop the adapter's `continued` then followed came before this request took effect
             # (debugpy attached to a running program: the breakpoint, then the resume): the stop
             # that answers the request is a later one
-            resumed = [k for k in range(at + 1, len(self.events)) if self.events[k].get("event") == "continued"]
+            resumed = [k for k, e in self.events.since(at + 1) if e.get("event") == "continued"]
             if stop.get("event") != "stopped" or not resumed:
                 return stop
             mark = resumed[-1] + 1
@@ -393,48 +410,35 @@ class DAPSession:
     def pids(self) -> list[int]:
         """Every process this session started: adapter, debuggee, runInTerminal children."""
         out = [p for p in (self.child.pid if self.child else None, self.debuggee_pid) if p]
-        return out + self._spawned
+        return out + [proc.pid for proc in self._spawned]
 
     async def close(self, *, graceful: bool = True) -> None:
         """Disconnect (terminating the debuggee), stop the adapter in steps, kill leftovers."""
+        self._closing = True  # a runInTerminal arriving now would start after the kills
+        if self._tasks:  # and one being started now is waited for, so it is among them
+            await asyncio.wait(list(self._tasks), timeout=2.0)
         if graceful and not self.conn.is_closed:
             with contextlib.suppress(Exception):
                 await self.request("disconnect", {"terminateDebuggee": True}, 3.0)
-        victims = [p for p in [self.debuggee_pid, *self._spawned] if p]
+        # the debuggee is whatever pid the adapter named: killed only when this process started it
+        # (or it is the process the user attached to)
+        ours = {*descendants(os.getpid()), self.attached_pid}
+        victims = [self.debuggee_pid] if self.debuggee_pid is not None and self.debuggee_pid in ours else []
         if self.child is not None:
-            victims.extend(_descendants(self.child.pid))
+            victims.extend(descendants(self.child.pid))
+        for proc in self._spawned:  # what runs in our terminal, and what it started
+            kill_tree(proc.pid)
         await self.conn.close()
         if self.child is not None:
             await self.child.stop(close_timeout=1.0, term_timeout=1.0, kill_timeout=2.0)
         for pid in victims:  # a debuggee may have left the adapter's group (setsid, ptrace)
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-        for pid in self._spawned:
-            with contextlib.suppress(ChildProcessError, OSError):
-                os.waitpid(pid, os.WNOHANG)
+        for proc in self._spawned:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(proc.wait(), 2.0)
         for task in list(self._tasks):
             task.cancel()
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every live descendant of `pid`, read from /proc."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                stat = f.read().decode("utf-8", "replace")
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 # re-exported for the supervisor's error mapping

@@ -6,10 +6,13 @@ WorkspaceEdits applied all-or-nothing."""
 from __future__ import annotations
 
 from minitools.lsp._catalog import (
+    BUILT_IN,
     CATALOG,
     LANGUAGES,
+    ServerCatalog,
     ServerSpec,
     Unconfigured,
+    added_server,
     find_binary,
     find_root,
     language_id,
@@ -18,12 +21,16 @@ from minitools.lsp._catalog import (
     servers_for,
 )
 from minitools.lsp._client import LSPClient, ServerGone, ServerStartError
-from minitools.lsp._documents import Document, path_to_uri, split_lines, uri_to_path
+from minitools.lsp._documents import Document, NotRegularFile, file_kind, path_to_uri, read_regular, split_lines, uri_to_path
 from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, check_plan, plan_workspace_edit
+from minitools.lsp._payloads import PeerPayloadError, check_notification, check_result, check_workspace_edit
 from minitools.lsp._positions import from_lsp_column, to_lsp_column
 from minitools.lsp._supervisor import Candidate, CheckerResult, NoServer, Supervisor
 
 __all__ = [
+    "BUILT_IN",
+    "ServerCatalog",
+    "added_server",
     "CATALOG",
     "LANGUAGES",
     "ServerSpec",
@@ -38,6 +45,9 @@ __all__ = [
     "ServerGone",
     "ServerStartError",
     "Document",
+    "NotRegularFile",
+    "file_kind",
+    "read_regular",
     "path_to_uri",
     "uri_to_path",
     "split_lines",
@@ -47,6 +57,10 @@ __all__ = [
     "apply_text_edits",
     "check_plan",
     "plan_workspace_edit",
+    "PeerPayloadError",
+    "check_notification",
+    "check_result",
+    "check_workspace_edit",
     "from_lsp_column",
     "to_lsp_column",
     "Candidate",

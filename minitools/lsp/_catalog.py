@@ -10,11 +10,13 @@ jedi answer in code points whatever encoding they claim (docs/reference.md, "Lan
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-__all__ = ["ServerSpec", "Unconfigured", "CATALOG", "LANGUAGES", "language_of", "language_id", "servers_for", "find_root", "find_binary",
-           "find_node_file", "project_roots"]
+__all__ = ["ServerSpec", "ServerCatalog", "BUILT_IN", "Unconfigured", "CATALOG", "LANGUAGES", "language_of", "language_id",
+           "servers_for", "find_root", "find_binary", "find_node_file", "project_roots", "added_server"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,11 @@ class ServerSpec:
     # the checker's settings for a project that has none of its own
     unconfigured: Unconfigured | None = None
 
+    def language_id_of(self, path: str | os.PathLike[str]) -> str:
+        """The LSP languageId this server is told for `path` (didOpen)."""
+        ext = Path(path).suffix.lower()
+        return self.language_ids.get(ext) or self.extension_languages.get(ext, self.languages[0])
+
 
 _PYRIGHT_STANDARD = Unconfigured("pyrightconfig.json", ("tool.basedpyright", "tool.pyright"),
                                  {"typeCheckingMode": "standard"}, "-p")
@@ -92,25 +99,65 @@ CATALOG: tuple[ServerSpec, ...] = (
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))
 
 
+class ServerCatalog:
+    """The servers one Run chooses from: the built-in catalog, with the servers a configuration
+    adds (docs/reference.md, "Configuration") first; an added server with a built-in's id takes
+    its place."""
 
-def _serving(ext: str) -> ServerSpec | None:
-    return next((spec for spec in CATALOG if ext in spec.extensions), None)
+    def __init__(self, added: tuple[ServerSpec, ...] = ()) -> None:
+        ids = {s.id for s in added}
+        self.specs: tuple[ServerSpec, ...] = (*added, *(s for s in CATALOG if s.id not in ids))
+        self.languages: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in self.specs for lang in spec.languages))
+
+    def spec(self, server_id: str) -> ServerSpec:
+        return next(s for s in self.specs if s.id == server_id)
+
+    def _serving(self, ext: str) -> ServerSpec | None:
+        return next((spec for spec in self.specs if ext in spec.extensions), None)
+
+    def language_of(self, path: str | os.PathLike[str]) -> str | None:
+        """The language serving `path` (by extension), or None."""
+        ext = Path(path).suffix.lower()
+        spec = self._serving(ext)
+        return None if spec is None else spec.extension_languages.get(ext, spec.languages[0])
+
+    def language_id(self, path: str | os.PathLike[str]) -> str:
+        """The LSP languageId for didOpen."""
+        ext = Path(path).suffix.lower()
+        spec = self._serving(ext)
+        return "plaintext" if spec is None else spec.language_id_of(path)
+
+    def servers_for(self, language: str, prefer: list[str] | None = None) -> list[ServerSpec]:
+        """Candidates for `language`, in preference order (`prefer` names ids to use instead)."""
+        specs = [s for s in self.specs if language in s.languages]
+        if prefer:
+            by_id = {s.id: s for s in specs}
+            return [by_id[i] for i in prefer if i in by_id]
+        return specs
+
+
+BUILT_IN = ServerCatalog()
+
+
+def added_server(entry: Mapping[str, Any]) -> ServerSpec:
+    """A server the configuration adds ([[lsp.servers]], its fields checked there)."""
+    return ServerSpec(
+        str(entry["id"]), tuple(entry["command"]), tuple(entry["languages"]),
+        tuple(e.lower() for e in entry["extensions"]), tuple(entry.get("root_markers", ())),
+        checker=tuple(entry["checker"]) if entry.get("checker") else None, settings=dict(entry.get("settings", {})),
+        language_ids={k.lower(): str(v) for k, v in entry.get("language_ids", {}).items()},
+        init_options=dict(entry.get("init_options", {})),
+    )
 
 
 def language_of(path: str | os.PathLike[str]) -> str | None:
-    """The catalog language serving `path` (by extension), or None."""
-    ext = Path(path).suffix.lower()
-    spec = _serving(ext)
-    return None if spec is None else spec.extension_languages.get(ext, spec.languages[0])
+    """The built-in catalog's language serving `path` (by extension), or None."""
+    return BUILT_IN.language_of(path)
 
 
 def language_id(path: str | os.PathLike[str]) -> str:
-    """The LSP languageId for didOpen."""
-    ext = Path(path).suffix.lower()
-    spec = _serving(ext)
-    if spec is None:
-        return "plaintext"
-    return spec.language_ids.get(ext) or spec.extension_languages.get(ext, spec.languages[0])
+    """The LSP languageId for didOpen, by the built-in catalog."""
+    return BUILT_IN.language_id(path)
 
 
 def find_node_file(relative: str, binary: str, root: Path) -> str | None:
@@ -125,16 +172,15 @@ def find_node_file(relative: str, binary: str, root: Path) -> str | None:
 
 
 def servers_for(language: str, prefer: list[str] | None = None) -> list[ServerSpec]:
-    """Candidates for `language`, in preference order (`prefer` names ids to use instead)."""
-    specs = [s for s in CATALOG if language in s.languages]
-    if prefer:
-        by_id = {s.id: s for s in specs}
-        return [by_id[i] for i in prefer if i in by_id]
-    return specs
+    """The built-in catalog's candidates for `language` (ServerCatalog.servers_for)."""
+    return BUILT_IN.servers_for(language, prefer)
 
 
 def find_root(path: Path, markers: tuple[str, ...], top: Path) -> Path | None:
-    """The nearest directory from `path` up to `top` (inclusive) holding one of `markers`."""
+    """The nearest directory from `path` up to `top` (inclusive) holding one of `markers`; `top`
+    for a server with no markers (one the configuration adds without them)."""
+    if not markers:
+        return top
     here = path if path.is_dir() else path.parent
     while True:
         if any((here / marker).exists() for marker in markers):

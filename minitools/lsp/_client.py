@@ -10,23 +10,32 @@ position encodings utf-16 (mandatory), utf-32, utf-8, converted by the client.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
+import logging
 import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from minitools.lsp._catalog import ServerSpec, find_node_file, language_id
-from minitools.lsp._documents import Document, disk_stamp, path_to_uri, uri_to_path
+from minitools.lsp._catalog import ServerSpec, find_node_file
+from minitools.lsp._documents import Document, disk_stamp, path_to_uri, read_regular, uri_to_path
+from minitools.lsp._payloads import PeerPayloadError, check_notification, check_result
 from minitools.lsp._progress import WorkProgress
-from minitools.protocol import ProtocolError
+from minitools.protocol import INVALID_PARAMS, ProtocolError
 from minitools.tracing import Tracer
-from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint
+from minitools.transport import ChildExited, ChildProcess, ConnectionClosed, JSONRPCEndpoint, RPCError
 
 __all__ = ["LSPClient", "ServerGone", "ServerStartError"]
 
 T = TypeVar("T")
+log = logging.getLogger("minitools.lsp")
+# diagnostics kept for files not open in the server (a server may publish for every file of a
+# project; one that published for 100,000 files held 380 MB); open documents' are always kept
+UNOPENED_DIAGNOSTICS = 2000
+# capabilities a server may register at run time (docs/tools.md, "Hostile peers and files")
+MAX_REGISTRATIONS = 1000
 
 
 class ServerGone(Exception):
@@ -99,15 +108,20 @@ class LSPClient:
         self.capabilities: dict[str, Any] = {}
         self.server_info: dict[str, Any] = {}
         self._edit_sink: list[dict[str, Any]] | None = None  # edits a running command asked for
+        self._edit_errors: list[PeerPayloadError] = []  # why edits it asked for were refused
         self.encoding = "utf-16"
         self.documents: dict[str, Document] = {}
         self.registrations: dict[str, dict[str, Any]] = {}
         self.stopping = False
         self.ready = False
-        # diagnostics: uri -> latest list; a counter per uri bumped on each accepted publish
+        # diagnostics: uri -> latest list, and the number of the publish that set it (publishes
+        # are numbered across uris, so a uri forgotten and published again still counts as new);
+        # those of files not open here are kept for the last `UNOPENED_DIAGNOSTICS` files only
         self.diagnostics: dict[str, list[dict[str, Any]]] = {}
         self._diag_seq: dict[str, int] = {}
         self._diag_time: dict[str, float] = {}
+        self._publishes = 0
+        self._unopened: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._diag_event = asyncio.Event()
         self.progress = WorkProgress()  # work the server reports ($/progress), e.g. clangd's index
 
@@ -142,10 +156,10 @@ class LSPClient:
         rpc = self.rpc
         assert rpc is not None
         folder = {"uri": path_to_uri(self.root), "name": self.root.name}
-        rpc.on_request("workspace/configuration", self._configuration)
+        rpc.on_request("workspace/configuration", self._checked("workspace/configuration", self._configuration))
         rpc.on_request("workspace/workspaceFolders", lambda p: [folder])
-        rpc.on_request("client/registerCapability", self._register)
-        rpc.on_request("client/unregisterCapability", self._unregister)
+        rpc.on_request("client/registerCapability", self._checked("client/registerCapability", self._register))
+        rpc.on_request("client/unregisterCapability", self._checked("client/unregisterCapability", self._unregister))
         rpc.on_request("window/workDoneProgress/create", lambda p: None)
         rpc.on_request("window/showMessageRequest", lambda p: None)
         rpc.on_request("window/showDocument", lambda p: {"success": False})
@@ -154,33 +168,59 @@ class LSPClient:
         rpc.on_request("workspace/applyEdit", self._apply_edit)
         for refresh in ("diagnostic", "semanticTokens", "inlayHint", "inlineValue", "codeLens", "foldingRange"):
             rpc.on_request(f"workspace/{refresh}/refresh", lambda p: None)
-        rpc.on_notification("textDocument/publishDiagnostics", self._publish)
-        rpc.on_notification("$/progress", self.progress.notify)
+        rpc.on_notification("textDocument/publishDiagnostics", self._checked("textDocument/publishDiagnostics",
+                                                                             self._publish, request=False))
+        rpc.on_notification("$/progress", self._checked("$/progress", self.progress.notify, request=False))
+
+    def _checked(self, method: str, handler: Callable[[Any], T], *, request: bool = True) -> Callable[[Any], T | None]:
+        """`handler` given only params of the shape `method`'s have (lsp/_payloads.py): others are
+        refused with one log line, and a request is answered with an invalid-params error."""
+
+        def checked(params: Any) -> T | None:
+            try:
+                check_notification(method, params)
+            except PeerPayloadError as exc:
+                log.warning("%s sent %s; not used", self.spec.id, exc)
+                if request:
+                    raise RPCError(INVALID_PARAMS, f"not used: {exc}") from None
+                return None
+            return handler(params)
+
+        return checked
 
     def _apply_edit(self, params: Any) -> dict[str, Any]:
-        edit = params.get("edit") if isinstance(params, dict) else None
-        if self._edit_sink is not None and isinstance(edit, dict):
+        try:
+            check_notification("workspace/applyEdit", params)
+        except PeerPayloadError as exc:
+            log.warning("%s sent %s; not applied", self.spec.id, exc)
+            if self._edit_sink is not None:
+                self._edit_errors.append(exc)
+            return {"applied": False, "failureReason": f"not applied: {exc}"}
+        edit = params["edit"]
+        if self._edit_sink is not None:
             self._edit_sink.append(edit)
             return {"applied": False, "failureReason": "kept for review: minitools stages edits before writing them"}
         return {"applied": False, "failureReason": "this client writes edits only through its own tools, after review"}
 
     async def capture_edits(self, command: dict[str, Any], timeout: float) -> list[dict[str, Any]]:
         """Run a server command (workspace/executeCommand) and return the workspace edits it asks
-        this client to apply, unapplied."""
+        this client to apply, unapplied; PeerPayloadError when one of them was not a valid edit."""
         sink: list[dict[str, Any]] = []
         self._edit_sink = sink
+        self._edit_errors = []
         try:
             await self.request("workspace/executeCommand", {"command": command.get("command"),
                                                             "arguments": command.get("arguments") or []}, timeout)
         finally:
             self._edit_sink = None
+        if self._edit_errors:
+            raise self._edit_errors[0]
         return sink
 
     def _configuration(self, params: Any) -> list[Any]:
-        items = params.get("items", []) if isinstance(params, dict) else []
         out: list[Any] = []
-        for item in items:
-            section = item.get("section") if isinstance(item, dict) else None
+        for item in params["items"]:
+            section = item.get("section")
             value: Any = self.spec.settings
             for part in (section or "").split(".") if section else []:
                 value = value.get(part) if isinstance(value, dict) else None
@@ -188,12 +228,15 @@ class LSPClient:
         return out
 
     def _register(self, params: Any) -> None:
-        for reg in (params or {}).get("registrations", []):
-            self.registrations[reg.get("id", reg.get("method"))] = reg
+        for reg in params["registrations"]:
+            if len(self.registrations) >= MAX_REGISTRATIONS and reg["id"] not in self.registrations:
+                raise RPCError(INVALID_PARAMS, f"not registered: {self.spec.id} already registered {MAX_REGISTRATIONS} "
+                               "capabilities")
+            self.registrations[reg["id"]] = reg
 
     def _unregister(self, params: Any) -> None:
-        for reg in (params or {}).get("unregisterations", []):
-            self.registrations.pop(reg.get("id", reg.get("method")), None)
+        for reg in params["unregisterations"]:
+            self.registrations.pop(reg["id"], None)
 
     async def _initialize(self, timeout: float) -> None:
         assert self.rpc is not None
@@ -212,8 +255,7 @@ class LSPClient:
             "capabilities": _client_capabilities(),
             "initializationOptions": options,
         }, timeout=timeout)
-        if not isinstance(result, dict):
-            raise ServerStartError(f"{self.spec.id} answered initialize with {result!r}")
+        check_result("initialize", result)
         self.capabilities = result.get("capabilities") or {}
         self.server_info = result.get("serverInfo") or {}
         encoding = self.capabilities.get("positionEncoding", "utf-16")
@@ -256,17 +298,19 @@ class LSPClient:
 
     @_maps_wire_errors
     async def sync(self, path: Path) -> Document:
-        """Open `path`, or re-send it when the file on disk changed since it was sent."""
+        """Open `path`, or re-send it when the file on disk changed since it was sent.
+        NotRegularFile when it is no longer a regular file (never read: a FIFO would block)."""
         uri = path_to_uri(path)
         doc = self.documents.get(uri)
         if doc is not None and not doc.is_stale():
             return doc
         stamp = disk_stamp(path)
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_regular(path).decode("utf-8", errors="replace")
         assert self.rpc is not None
         if doc is None:
-            doc = Document(path, uri, language_id(path), 1, text, stamp)
+            doc = Document(path, uri, self.spec.language_id_of(path), 1, text, stamp)
             self.documents[uri] = doc
+            self._unopened.pop(uri, None)  # its diagnostics are an open document's now
             await self.rpc.notify("textDocument/didOpen", {"textDocument": {
                 "uri": uri, "languageId": doc.language_id, "version": doc.version, "text": text}})
         else:
@@ -304,17 +348,19 @@ class LSPClient:
 
     @_maps_wire_errors
     async def resync_stale(self) -> list[Document]:
-        """Re-send every open document whose file changed on disk; close those deleted."""
+        """Re-send every open document whose file changed on disk; close those deleted or no
+        longer regular files (a FIFO put in a document's place is never read)."""
         changed = []
         for uri, doc in list(self.documents.items()):
             if not doc.is_stale():
                 continue
-            if not doc.path.exists():
+            try:
+                changed.append(await self.sync(doc.path))
+            except OSError:  # gone, no longer a regular file (NotRegularFile), unreadable
                 del self.documents[uri]
+                self._unopened[uri] = None
                 assert self.rpc is not None
                 await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
-                continue
-            changed.append(await self.sync(doc.path))
         return changed
 
     # Requests -------------------------------------------------------------------------
@@ -327,8 +373,6 @@ class LSPClient:
     # Diagnostics ----------------------------------------------------------------------
 
     def _publish(self, params: Any) -> None:
-        if not isinstance(params, dict) or "uri" not in params:
-            return
         uri = params["uri"]
         # normalise the server's spelling of the URI to ours
         uri = path_to_uri(uri_to_path(uri)) if uri.startswith("file:") else uri
@@ -337,8 +381,16 @@ class LSPClient:
         if doc is not None and isinstance(version, int) and version < doc.version:
             return  # computed on text we have since replaced
         self.diagnostics[uri] = list(params.get("diagnostics") or [])
-        self._diag_seq[uri] = self._diag_seq.get(uri, 0) + 1
+        self._publishes += 1
+        self._diag_seq[uri] = self._publishes
         self._diag_time[uri] = asyncio.get_running_loop().time()
+        if doc is None:
+            self._unopened[uri] = None
+            self._unopened.move_to_end(uri)
+            while len(self._unopened) > UNOPENED_DIAGNOSTICS:
+                gone, _ = self._unopened.popitem(last=False)
+                for table in (self.diagnostics, self._diag_seq, self._diag_time):
+                    table.pop(gone, None)
         self._diag_event.set()
         self._diag_event = asyncio.Event()
 

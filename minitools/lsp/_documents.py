@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
-__all__ = ["Document", "path_to_uri", "uri_to_path", "disk_stamp", "split_lines"]
+__all__ = ["Document", "path_to_uri", "uri_to_path", "disk_stamp", "split_lines", "NotRegularFile", "file_kind",
+           "read_regular"]
 
 _EOL = re.compile(r"\r\n|\r|\n")
 
@@ -32,6 +34,39 @@ def uri_to_path(uri: str) -> Path:
     """The local path of a file URI (non-file URIs give their path part)."""
     parsed = urlparse(uri)
     return Path(unquote(parsed.path))
+
+
+class NotRegularFile(OSError):
+    """The path names something other than a regular file (a FIFO, a socket, a device, a
+    folder): it is never opened for reading, since reading a FIFO blocks until a writer comes."""
+
+    def __init__(self, path: Path, kind: str) -> None:
+        super().__init__(f"{path.name} is {kind}, not a regular file")
+        self.path = path
+        self.kind = kind
+
+
+def file_kind(mode: int) -> str:
+    """What a stat mode names, in words ("a FIFO", "a folder", ...)."""
+    kinds = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISLNK, "a symlink"))
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of `path`, a regular file: checked before it is opened and again on the open
+    descriptor (opened non-blocking, so a FIFO put there in between cannot block the read).
+    NotRegularFile for anything else; OSError (FileNotFoundError) when it cannot be read."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(path, file_kind(mode))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(path, file_kind(mode))
+        return handle.read()
 
 
 def disk_stamp(path: Path) -> tuple[int, int] | None:

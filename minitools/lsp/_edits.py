@@ -16,10 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp._documents import uri_to_path
+from minitools.lsp._documents import NotRegularFile, read_regular, uri_to_path
+from minitools.lsp._payloads import PeerPayloadError, check_workspace_edit
 from minitools.lsp._positions import from_lsp_column
 
-__all__ = ["EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
+__all__ = ["GIT_DIR", "EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
+
+
+# the repository's own folder (hooks, config, objects): no edit a server computes is written there
+GIT_DIR = ".git"
 
 
 class EditError(Exception):
@@ -89,8 +94,13 @@ def apply_text_edits(text: str, edits: list[dict[str, Any]], encoding: str, wher
 def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
                         versions: dict[str, int] | None = None) -> list[FileChange]:
     """The file changes `edit` makes, computed against the files on disk. Raises EditError
-    (quoting the reason) for a path outside `top`, a stale document version, overlapping
+    (quoting the reason) for an edit that does not fit the protocol (a negative position, a
+    field of the wrong type: lsp/_payloads.py), a path outside `top` or under its .git/, a stale document version, overlapping
     edits or a resource operation that cannot be done."""
+    try:
+        check_workspace_edit(edit)
+    except PeerPayloadError as exc:
+        raise EditError(f"the server sent {exc.what} that does not fit the protocol ({exc.reason})") from None
     versions = versions or {}
     state: dict[Path, FileChange] = {}
 
@@ -98,6 +108,8 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
         path = Path(os.path.realpath(uri_to_path(uri)))
         if path != top and top not in path.parents:
             raise EditError(f"the edit touches {path}, outside the workspace root {top}")
+        if GIT_DIR in path.relative_to(top).parts:
+            raise EditError(f"the edit touches {path.relative_to(top)}, under {GIT_DIR}/, which minitools never writes")
         return path
 
     def entry(path: Path) -> FileChange:
@@ -159,12 +171,18 @@ def plan_workspace_edit(edit: dict[str, Any], encoding: str, *, top: Path,
 
 
 def _read(path: Path) -> str | None:
-    """The file's text as it is on disk, line endings included (None: not a file)."""
-    if not path.is_file():
-        return None
+    """The file's text as it is on disk, line endings included (None: absent). A FIFO or any
+    other special file is refused, never opened for reading (it would block)."""
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
-            return fh.read()
+        data = read_regular(path)
+    except FileNotFoundError:
+        return None
+    except NotRegularFile as exc:
+        raise EditError(f"{path.name} is {exc.kind}, not a regular file; nothing was written") from None
+    except OSError as exc:
+        raise EditError(f"{path.name} cannot be read ({(exc.strerror or str(exc)).lower()}); nothing was written") from None
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EditError(f"{path.name} is not UTF-8 text (byte {exc.start}); nothing was written") from None
 

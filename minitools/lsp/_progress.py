@@ -11,7 +11,13 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["WorkProgress", "Work"]
+__all__ = ["WorkProgress", "Work", "MAX_WORK", "SHOWN_WORK"]
+
+# pieces of work kept (the oldest begun is forgotten past it: a server that begins work it never
+# ends must not grow without bound), and shown by `describe` (the rest are counted)
+MAX_WORK = 100
+SHOWN_WORK = 3
+_TEXT_CHARS = 120  # a title or message is cut there
 
 
 @dataclass
@@ -49,12 +55,14 @@ class WorkProgress:
         kind = value.get("kind")
         if kind == "begin":
             self.seen = True
-            self.active[token] = Work(str(value.get("title") or ""), str(value.get("message") or ""),
-                                      _percentage(value))
+            self.active.pop(token, None)
+            self.active[token] = Work(_cut(value.get("title")), _cut(value.get("message")), _percentage(value))
+            while len(self.active) > MAX_WORK:
+                del self.active[next(iter(self.active))]
         elif kind == "report" and token in self.active:
             work = self.active[token]
             if value.get("message") is not None:
-                work.message = str(value["message"])
+                work.message = _cut(value["message"])
             if _percentage(value) is not None:
                 work.percentage = _percentage(value)
         elif kind == "end":
@@ -69,8 +77,11 @@ class WorkProgress:
         return bool(self.active)
 
     def describe(self) -> str:
-        """What the server is still doing, e.g. "indexing 5/13" ("" when idle)."""
-        return "; ".join(work.describe() for work in self.active.values())
+        """What the server is still doing, e.g. "indexing 5/13" ("" when idle): the first
+        `SHOWN_WORK` pieces, and how many more."""
+        shown = [work.describe() for work, _ in zip(self.active.values(), range(SHOWN_WORK))]
+        more = len(self.active) - len(shown)
+        return "; ".join(shown) + (f"; and {more} more" if more else "")
 
     async def wait_idle(self, timeout: float, gone: Awaitable[Any] | None = None) -> bool:
         """Wait up to `timeout` seconds for every piece of work to end, or for `gone` (the
@@ -93,6 +104,11 @@ class WorkProgress:
             if stop is not None:
                 stop.cancel()
         return not self.active
+
+
+def _cut(text: Any) -> str:
+    text = str(text or "")
+    return text if len(text) <= _TEXT_CHARS else text[: _TEXT_CHARS - 1] + "…"
 
 
 def _percentage(value: dict[str, Any]) -> int | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp._catalog import CATALOG, LANGUAGES, ServerSpec, find_binary, find_root, language_of, servers_for
+from minitools.lsp._catalog import BUILT_IN, ServerCatalog, ServerSpec, find_binary, find_root
 from minitools.lsp._client import LSPClient, ServerStartError
 from minitools.lsp._state import ServerState, check_move
 from minitools.tracing import Tracer
@@ -67,8 +67,10 @@ class Supervisor:
     """Language servers for one workspace `root`."""
 
     def __init__(self, root: Path, *, tracer: Tracer | None = None, search_path: list[Path] | None = None,
-                 prefer: dict[str, list[str]] | None = None, init_timeout: float = 30.0) -> None:
+                 prefer: dict[str, list[str]] | None = None, init_timeout: float = 30.0,
+                 catalog: ServerCatalog = BUILT_IN) -> None:
         self.root = root
+        self.catalog = catalog  # the built-in servers and those the configuration adds
         self.tracer = tracer
         self.prefer = prefer or {}
         self.init_timeout = init_timeout
@@ -96,7 +98,7 @@ class Supervisor:
     def candidates(self, path: Path, language: str) -> list[Candidate]:
         """Every catalog server for `language`, with its root for `path` and its state."""
         out = []
-        for spec in servers_for(language, self.prefer.get(language)):
+        for spec in self.catalog.servers_for(language, self.prefer.get(language)):
             root = find_root(path, spec.root_markers, self.root)
             binary = self.binary(spec)
             if root is None:
@@ -129,7 +131,7 @@ class Supervisor:
         (a crash since the last call). Raises NoServer, naming every candidate's reason."""
         if self.closed:
             raise NoServer("the language-server supervisor is closed")
-        language = language_of(path)
+        language = self.catalog.language_of(path)
         if language is None:
             raise NoServer(f"no language server in the catalog serves {path.suffix or 'extension-less'} files "
                            f"({os.path.relpath(path, self.root)})")
@@ -152,7 +154,7 @@ class Supervisor:
                 note = self.crashes.pop(key, None)
                 if note:
                     notes.append(f"{note}; restarted it")
-                spec = next(s for s in CATALOG if s.id == cand.server)
+                spec = self.catalog.spec(cand.server)
                 try:
                     client = await LSPClient.start(spec, cand.root, [cand.binary, *spec.argv[1:]], tracer=self.tracer,
                                                    env=self.env(), timeout=self.init_timeout)
@@ -200,7 +202,7 @@ class Supervisor:
         languages: dict[str, list[dict[str, Any]]] = {}
         probe = self.root / "__probe__"
         seen_roots = {c.root for c in self.clients.values()}
-        for lang in LANGUAGES:
+        for lang in self.catalog.languages:
             rows = [c.to_json(self.root) for c in self.candidates(probe, lang)]
             for client in self.clients.values():
                 if lang in client.spec.languages and client.root != self.root:

@@ -21,6 +21,7 @@ from minitools.match._by_language import (
     plan_languages,
     search_languages,
 )
+from minitools.match._catalog import LANGUAGES, Language, ladder_for, language_row, no_files_note
 from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
@@ -33,9 +34,8 @@ from minitools.match._grammars import (
     parse_source,
     vendor_grammars,
 )
-from minitools.match._ladder import ladder_for
 from minitools.match._many_files import PathError, Searcher
-from minitools.match._matcher import MetaVarEnv, match_in_env
+from minitools.match._matcher import PROBE_BYTES, MetaVarEnv, match_in_env
 from minitools.match._one_file import (
     DEFAULT_MAX_FILE_BYTES,
     Capture,
@@ -60,14 +60,14 @@ from minitools.match._regex import Regex, python_regex
 from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
 
 if TYPE_CHECKING:
-    from minitools.match._explain import explain_pattern, line_tree
+    from minitools.match._explain import explain_pattern, line_tree, source_tree
     from minitools.match._rewrite import Edit, Template, TemplateError, apply_edits, plan_edits, render
     from minitools.match._strictness import STRICTNESS, match_at_strictness
 
 # rewriting loads on first use: a search (the CLI's cold start) does not pay for it
 _LAZY = dict.fromkeys(
     ("Edit", "Template", "TemplateError", "apply_edits", "plan_edits", "render"), "minitools.match._rewrite"
-) | dict.fromkeys(("explain_pattern", "line_tree"), "minitools.match._explain") | dict.fromkeys(
+) | dict.fromkeys(("explain_pattern", "line_tree", "source_tree"), "minitools.match._explain") | dict.fromkeys(
     ("STRICTNESS", "match_at_strictness"), "minitools.match._strictness"
 )
 
@@ -109,12 +109,18 @@ __all__ = [
     "grammar_source",
     "has_grammar",
     "ladder_for",
+    "LANGUAGES",
+    "Language",
+    "language_row",
+    "no_files_note",
     "match_at_strictness",
     "match_in_env",
+    "PROBE_BYTES",
     "language_for_path",
     "language_named",
     "LANGUAGE_NAMES",
     "line_tree",
+    "source_tree",
     "load_language",
     "node_match",
     "one_language",

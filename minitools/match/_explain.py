@@ -10,7 +10,7 @@ from minitools.match._grammars import parse_source
 from minitools.match._pattern import Pattern
 from minitools.match._reading import ANY, MULTI, PNode
 
-__all__ = ["explain_pattern", "line_tree"]
+__all__ = ["explain_pattern", "line_tree", "source_tree"]
 
 MAX_TREE_LINES = 80
 _META_WORDS = {MULTI: "a run of siblings, possibly none", ANY: "any one node, tokens too"}
@@ -85,3 +85,15 @@ def line_tree(source: bytes, language: str, line: int) -> str:
     if len(out) >= MAX_TREE_LINES:
         out.append(f"… cut at {MAX_TREE_LINES} lines")
     return f"line {line} ({language}), named nodes:\n" + "\n".join(out)
+
+
+def source_tree(source: bytes, language: str) -> str:
+    """The named nodes of a whole snippet, as `line_tree` shows a line's (cut at
+    MAX_TREE_LINES), and where it does not parse."""
+    tree = parse_source(language, source)
+    out: list[str] = []
+    _tree_lines(tree.root_node, 0, None, out)
+    if len(out) >= MAX_TREE_LINES:
+        out.append(f"… cut at {MAX_TREE_LINES} lines")
+    note = " (it does not parse cleanly: see the ERROR and MISSING nodes)" if tree.root_node.has_error else ""
+    return f"the code's syntax tree ({language}){note}, named nodes:\n" + "\n".join(out)

@@ -26,8 +26,8 @@ from itertools import zip_longest
 import tree_sitter
 
 from minitools.match._budget import MATCH_STEPS, WATCHED, OutOfBudget
+from minitools.match._language_kinds import LanguageKinds, kinds_for
 from minitools.match._pattern import MULTI, SINGLE, Pattern, PNode
-from minitools.match._rules import LanguageRules, rules_for
 
 __all__ = ["EmptySeq", "Chain", "MetaVarEnv", "match_at", "match_in_env", "iter_matches", "tick"]
 
@@ -100,7 +100,7 @@ def _slice(ts: list[tree_sitter.Node], j: int, k: int) -> list[tree_sitter.Node]
     return EmptySeq(last.end_byte, tuple(last.end_point))  # type: ignore[arg-type]
 
 
-def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRules) -> MetaVarEnv | None:
+def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageKinds) -> MetaVarEnv | None:
     """`env` extended by matching pattern node `p` at target node `t`, or None."""
     meta = p.meta
     if meta:
@@ -112,8 +112,8 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRu
     if t.kind_id != p.kind_id:
         return None
     if not p.children:
-        if t.text == p.btext:
-            return env
+        if t.text == p.btext or p.is_alias:
+            return env  # an aliased token is its kind, however written (Ruby's `'x'` and `"x"`)
         # a directive's token: `# include` is `#include`
         return env if p.btext[:1] == b"#" and b"".join((t.text or b"").split()) == p.btext else None
     r = match_seq(p.children, 0, t.children, 0, env, rules)
@@ -121,7 +121,7 @@ def match_node(p: PNode, t: tree_sitter.Node, env: MetaVarEnv, rules: LanguageRu
 
 
 def match_seq(
-    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules,
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageKinds,
     failed: set[tuple[int, int]] | None = None,
 ) -> tuple[MetaVarEnv, int] | None:
     """Match pattern siblings ps[i:] against target siblings ts[j:] (trailing targets
@@ -205,7 +205,7 @@ def tick() -> None:
 
 
 def _rest(
-    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules,
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageKinds,
     failed: set[tuple[int, int]] | None, memo: set[tuple[int, int]] | None,
 ) -> tuple[MetaVarEnv, int] | None:
     """`match_seq` of the rest after a `$$$`, not tried again where it failed before when
@@ -221,7 +221,7 @@ def _rest(
 
 
 def _match_run_capture(
-    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageRules
+    ps: tuple[PNode, ...], i: int, ts: list[tree_sitter.Node], j: int, env: MetaVarEnv, rules: LanguageKinds
 ) -> tuple[MetaVarEnv, int] | None:
     """A single metavariable at ts[j] followed by continuing siblings: the longest run the
     rest of the pattern allows (a postfix chain is one expression)."""
@@ -245,7 +245,7 @@ def _match_run_capture(
 
 def match_at(pattern: Pattern, node: tree_sitter.Node) -> MetaVarEnv | None:
     """Match a single-node pattern at `node`."""
-    return match_node(pattern.nodes[0], node, {}, rules_for(pattern.language))
+    return match_node(pattern.nodes[0], node, {}, kinds_for(pattern.language))
 
 
 def iter_matches(
@@ -255,7 +255,7 @@ def iter_matches(
     root kind (for a sibling-run pattern, of its first node's kind), in the order given.
     A sibling-run pattern matches a run of siblings anywhere: at the top of a file or in
     any block."""
-    rules = rules_for(pattern.language)
+    rules = kinds_for(pattern.language)
     if not pattern.is_sequence:
         p = pattern.nodes[0]
         for node in candidates:
@@ -295,10 +295,20 @@ def match_in_env(pattern: Pattern, node: tree_sitter.Node, env: MetaVarEnv) -> M
     """`env` extended by matching `pattern` (its own tree, else one of its alternatives') at
     `node`, or None: how a rule's `pattern` sees a node, with the metavariables the rule
     has bound so far. Sibling-run trees are not tried (a rule matches one node)."""
-    rules = rules_for(pattern.language)
+    literals = pattern.literals
+    if literals and node.end_byte - node.start_byte <= PROBE_BYTES and literals[0] not in (node.text or b""):
+        return None  # a match writes every token the pattern writes (the longest, the rarest, is asked)
+    rules = kinds_for(pattern.language)
+    if not pattern.alternatives:
+        return None if len(pattern.nodes) > 1 else match_node(pattern.nodes[0], node, env, rules)
     for p in (pattern, *pattern.alternatives):
         if not p.is_sequence:
             got = match_node(p.nodes[0], node, env, rules)
             if got is not None:
                 return got
     return None
+
+
+# A node up to this size is first asked for the pattern's rarest token (its text is copied to
+# ask); a larger one is matched at once, so no node costs more than this to rule out.
+PROBE_BYTES = 512

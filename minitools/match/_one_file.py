@@ -13,9 +13,9 @@ import tree_sitter
 from minitools.match._budget import Budget, watched
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
 from minitools.match._grammars import UnsafeSource, load_language, parse_source
+from minitools.match._language_kinds import kinds_for
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
 from minitools.match._pattern import Pattern, required_siblings
-from minitools.match._rules import rules_for
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -228,7 +228,7 @@ def _run_token(pattern: Pattern, source: bytes) -> tuple[bytes, int] | None:
     `$A`, `=`, `$E`): a token the run must hold as one of its own siblings, the rarest in
     `source`, with its kind; None when it has none (only metavariables, or only a terminator a
     line break can stand for)."""
-    terminators = rules_for(pattern.language).terminators
+    terminators = kinds_for(pattern.language).terminators
     best: tuple[bytes, int] | None = None
     fewest = -1
     for p in required_siblings(pattern.nodes):
@@ -264,7 +264,9 @@ def _run_starts(root: tree_sitter.Node, source: bytes, token: bytes, kind: int) 
     return out
 
 
-_WORD_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_$")
+# `$` is no word character here: PHP's `$this` and Bash's `$HOME` lex as `$` and a name (in
+# JavaScript a `$` that is part of a name only makes the pre-filter's "maybe" looser)
+_WORD_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _WORD = _WORD_START | frozenset(b"0123456789")
 
 

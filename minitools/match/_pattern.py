@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from minitools.match._catalog import language_row
 from minitools.match._grammars import parser_for
-from minitools.match._ladder import METAVAR_CHAR
-from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode, read
-from minitools.match._rules import TERMINATORS
+from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, METAVAR_IN_SOURCE, MULTI, NONE, SINGLE, PatternError, PNode, read
 
 __all__ = [
     "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",
@@ -19,7 +18,6 @@ __all__ = [
 ]
 
 # `$` then A–Z or `_`, then A–Z, `_`, 0–9; `$$$` alone is an anonymous sequence.
-_METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
 
 
 class Pattern:
@@ -98,6 +96,8 @@ def _literals(nodes: tuple[PNode, ...], optional: str | None = None) -> tuple[tu
         if p.meta:
             return
         if not p.children:
+            if p.is_alias:
+                return  # a token the grammar aliases (Ruby's `'` as `"`) may be written otherwise
             token = p.text.strip()
             directive = _DIRECTIVE.fullmatch(token)
             if directive:
@@ -133,7 +133,8 @@ def _anchors(
             return
         here = (p.kind_id, *above)
         if not p.children:
-            if p.btext and p.btext.strip() == p.btext and p.text != optional and not _DIRECTIVE.fullmatch(p.text):
+            if p.btext and p.btext.strip() == p.btext and p.text != optional and not _DIRECTIVE.fullmatch(p.text) \
+                    and not p.is_alias:
                 paths.setdefault(p.btext, {})[here] = None
             return
         for c in _required(p.children):
@@ -196,11 +197,12 @@ def compile_pattern(source: str, language: str) -> Pattern:
     (docs/architecture.md, "Matcher"). Raises PatternError when no rung does, or when the
     pattern is a lone `$$$` sequence, which would match every node."""
     fragment = check_fragment(source)
-    char = METAVAR_CHAR.get(language, "$")
+    row = language_row(language)
+    char = row.metavar_char
     if char != "$":
-        fragment = _METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)
+        fragment = METAVAR_IN_SOURCE.sub(lambda m: m.group(0).replace("$", char), fragment)
     chosen = read(fragment, language, char, source)
-    optional = TERMINATORS.get(language)  # a terminator a line break can stand for
+    optional = row.terminator  # a terminator a line break can stand for
     patterns = []
     for r in chosen:
         literals, loose = _literals(r.nodes, optional)

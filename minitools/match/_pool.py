@@ -175,9 +175,18 @@ class ShardPool:
         self._procs.clear()
 
     def close(self) -> None:
-        """Stop every worker (idempotent)."""
-        with self._lock:
+        """Stop every worker (idempotent). While a search holds the pool its workers are killed
+        at once, not waited for: a host closing on SIGTERM must not wait for the search (that
+        search then finishes in-process, and the pool stays broken)."""
+        if not self._lock.acquire(blocking=False):
+            self.broken = True
+            for proc in list(self._procs):
+                proc.kill()
+            return
+        try:
             self._stop()
+        finally:
+            self._lock.release()
 
     @property
     def pids(self) -> list[int]:

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from enum import IntEnum
 
 import tree_sitter
 
+from minitools.match._catalog import HOLE_KINDS, SUB_CONSTRUCTS, language_row
 from minitools.match._grammars import UnsafeSource, check_safe, load_language, parser_for
-from minitools.match._ladder import BODY_RUNS, HOLE_KINDS, SPECIFIERS, STATEMENT_END, SUB_CONSTRUCTS, TYPE_LOOKALIKES, ladder_for
-from minitools.match._rules import CONTINUATIONS
 
-__all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
+__all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "METAVAR_IN_SOURCE", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
 class MetaKind(IntEnum):
     """What a pattern node is as a metavariable (`re` imports `enum` already: no start-up cost)."""
@@ -34,11 +34,14 @@ class PatternError(ValueError):
     """A pattern that cannot be compiled: the message quotes it and names what was tried."""
 
 
+_QUOTES = frozenset({'"', "'", "`"})
+
+
 class PNode:
     """One node of a compiled pattern (a plain class: the dataclasses module costs a CLI run
     20 ms to import)."""
 
-    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext", "names", "memo")
+    __slots__ = ("kind_id", "kind", "named", "text", "children", "meta", "name", "btext", "names", "memo", "is_alias")
 
     def __init__(
         self,
@@ -58,6 +61,11 @@ class PNode:
         self.meta = meta
         self.name = name  # metavariable name; None for `$_`-style and anonymous `$$$`
         self.btext = text.encode("utf-8")  # compared against target leaves
+        # an unnamed token that compares by its kind alone: a quote (Ruby's `'` and `"` around a
+        # string are one kind of token, as the CLI, which compares kinds, finds them; where they
+        # are two kinds, as in JavaScript, the kind tells them apart), or a token whose kind is not
+        # its text (one the grammar aliases)
+        self.is_alias = not named and not children and not meta and (kind != text or text in _QUOTES)
         # the metavariable names the subtree binds
         self.names: frozenset[str] = frozenset({name} if name else ()).union(*(c.names for c in children))
         # for a `$$$`: whether the siblings after it bind no name those up to it bind, so a
@@ -131,12 +139,33 @@ def _is_literal_context(kind: str) -> bool:
 
 
 # the node kinds, across grammars, of code interpolated into a string or template literal
+_EXPANSIONS = frozenset({"simple_expansion", "expansion"})  # Bash's `$NAME`, `${NAME}`
 _INTERPOLATIONS = frozenset({"template_substitution", "interpolation", "interpolated_expression", "string_interpolation"})
+
+
+def _restorer(char: str, source: str) -> Callable[[str], str]:
+    """How a pattern node's text gets its metavariables back as `$` spellings. Where the
+    substitute can also be written literally (CSS and Nix write `$A` as `_A`, and `my_class` has
+    a `_` of its own) only the spellings the source's own metavariables became are restored,
+    each a whole word; elsewhere every substitute character is one."""
+    if char == "$":
+        return lambda text: text
+    if char != "_":
+        return lambda text: text.replace(char, "$")
+    spelled = {m.replace("$", char): m for m in METAVAR_IN_SOURCE.findall(source)}
+    if not spelled:
+        return lambda text: text
+    words = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, sorted(spelled, key=len, reverse=True))) + r")(?![\w-])")
+    return lambda text: words.sub(lambda m: spelled[m.group(0)], text)
+
+
+# a metavariable as a pattern spells it (`$A`, `$$A`, `$$$`, `$$$A`, `$_`)
+METAVAR_IN_SOURCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?|\$\$?[A-Z_][A-Z0-9_]*")
 
 
 def _build(
     node: tree_sitter.Node,
-    char: str,
+    restore: Callable[[str], str],
     regexes: tuple[re.Pattern[str], ...],
     literal: bool,
     added: frozenset[int],
@@ -151,7 +180,7 @@ def _build(
         m = regexes[2].fullmatch(inner)
         if m:
             name = None if m.group(1).startswith("_") else m.group(1)
-            return PNode(node.kind_id, node.type, node.is_named, inner.replace(char, "$"), (), SINGLE, name)
+            return PNode(node.kind_id, node.type, node.is_named, restore(inner), (), SINGLE, name)
     if node.is_extra and not node.is_error:
         return None  # comments and line continuations: the matcher skips them in the target too
     if node.is_missing:
@@ -163,7 +192,7 @@ def _build(
         text = text[:-1].rstrip()  # `$$$;` is the statement the `$$$` stands for
     if node.is_error:
         text = text.strip()  # an ERROR node _recovery let through is one metavariable
-    restored = text.replace(char, "$") if char != "$" else text
+    restored = restore(text)
     if not literal and (node.is_named or node.child_count == 0 or node.is_error):
         multi, any_, single = regexes
         for kind, rx in ((MULTI, multi), (ANY, any_), (SINGLE, single)):
@@ -183,9 +212,10 @@ def _build(
         if content is not None and child.id == content[0].id:
             name = content[2]
             text_of = (child.text or b"").decode("utf-8")
-            children.append(PNode(child.kind_id, child.type, child.is_named, text_of.replace(char, "$"), (), content[1], name))
+            children.append(PNode(child.kind_id, child.type, child.is_named, restore(text_of), (), content[1], name))
             continue
-        built = _build(child, char, regexes, literal, added, quoted)
+        # a shell's `$A` in a string is an expansion, and a metavariable as the CLI reads it
+        built = _build(child, restore, regexes, literal and child.type not in _EXPANSIONS, added, quoted)
         if built is not None:
             children.append(built)
     if children and literal and _hides_text(node):
@@ -311,7 +341,7 @@ def _is_body_run(hole: list[tree_sitter.Node], start: int, end: int, language: s
     __mt $A = $E`, C `int $A` as the type and name of a declaration) are no run a user means:
     as a pattern they would match those children inside any such node. Dart's continuing
     siblings (`foo` `.bar()`) are one expression wherever they sit."""
-    continuing = CONTINUATIONS.get(language, ())
+    continuing = language_row(language).continuations
     if continuing and all(n.type in continuing for n in hole[1:]):
         return True
     up = hole[0].parent
@@ -381,31 +411,23 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
     """Whether the tree has a named leaf (a name) whose text the grammar also knows as a
-    keyword token."""
+    keyword token; a leaf whose kind is its text is that keyword (PHP's `null`), no name."""
     if p.meta:
         return False
     if not p.children:
-        return p.named and _WORD.fullmatch(p.text) is not None and grammar.id_for_node_kind(p.text, False) is not None
+        return (p.named and p.kind != p.text and _WORD.fullmatch(p.text) is not None
+                and grammar.id_for_node_kind(p.text, False) is not None)
     for c in p.children:  # noqa: SIM110 - a loop, not any(generator): see _shape
         if _names_a_keyword(c, grammar):
             return True
     return False
 
 
-# Where the grammar wants a string literal after a keyword (a module to import from), a
-# metavariable there is also read as that string: TypeScript `import { $$$ } from $M`.
-STRING_SLOTS: dict[str, str] = {
-    **dict.fromkeys(["javascript", "typescript", "tsx"], r"\b(?:from|import)\s+"),
-    "go": r"\bimport\s+(?:\(\s*)?(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?",
-    "dart": r"\b(?:import|export|part)\s+",
-}
-
-
 def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, tuple[int, ...]] | None:
-    """The fragment with each metavariable in a STRING_SLOTS place that ends the statement
+    """The fragment with each metavariable in the row's `string_slot` place that ends the statement
     (`from $M`, not the `import $A` of `import $A from $M`) written as a string:
     (bytes, offsets of the quotes opened), or None where there is none."""
-    slot = STRING_SLOTS.get(language)
+    slot = language_row(language).string_slot
     if slot is None:
         return None
     out, opened, last = b"", [], 0
@@ -422,12 +444,12 @@ def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, tuple[int, 
 def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...], tuple[int, ...]]]:
     """The fragment as written, and, where the language ends a statement with a token a
     `$$$` before `}` lacks (Dart reads `{ $$$ }` as a set literal), with that token written
-    after each such `$$$`; and with a metavariable where a string is wanted quoted (STRING_SLOTS):
+    after each such `$$$`; and with a metavariable where a string is wanted quoted (`string_slot`):
     (bytes, offsets of the tokens written, offsets of the quotes written)."""
     as_written = fragment.encode("utf-8")
     quoted = _quoted(fragment, language, char)
     more = [(quoted[0], (), quoted[1])] if quoted else []
-    end = STATEMENT_END.get(language)
+    end = language_row(language).statement_end
     if end is None:
         return [(as_written, (), ()), *more]
     c = re.escape(char)
@@ -466,7 +488,7 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     when a statement or expression needed less; and a fragment that
     reads as an expression means the expression, not a class member or declaration the same
     text can be (TypeScript `foo($A)` in a class body is a method signature), nor a type unless
-    the expression is one a type is spelled like (TYPE_LOOKALIKES: `Promise<$T>`); a decorator
+    the expression is one a type is spelled like (the row's `type_lookalikes`: `Promise<$T>`); a decorator
     or annotation reading stays (C# `[Obsolete]` is a collection expression too); a reading that
     is a bare metavariable is dropped when another keeps some of what the fragment writes
     (JavaScript `$A;` read as a class field named `$A` would match every node); and a fragment of
@@ -483,7 +505,7 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
         readings = [r for r in readings if r.recovery != UNENDED]
     if any("expression" in r.rungs for r in readings):
         expressions = [r for r in readings if _EXPRESSION_RUNGS.intersection(r.rungs)]
-        lookalikes = TYPE_LOOKALIKES.get(language, frozenset())
+        lookalikes = language_row(language).type_lookalikes
         typed = any(len(r.nodes) == 1 and r.nodes[0].kind in lookalikes for r in expressions)
         # a decorator or annotation rung accepts only that kind of node: such a reading is meant
         readings = [
@@ -509,11 +531,13 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
     in ladder order. Raises PatternError, quoting `source`, when no rung reads it."""
     parser = parser_for(language)
     regexes = _metavar_regexes(char)
+    restore = _restorer(char, source)
     tried: list[str] = []
     # each distinct tree, with the rungs that read the fragment so, in ladder order
     found: dict[tuple[object, ...], Reading] = {}
+    row = language_row(language)
     for body, added, quotes in _spellings(fragment, language, char):
-        for name, prefix, suffix in ladder_for(language):
+        for name, prefix, suffix in row.rungs:
             if name not in tried:
                 tried.append(name)
             pre = prefix.encode("utf-8")
@@ -538,13 +562,13 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             hole = _hole(tree.root_node, len(pre), len(pre) + span, absorb)
             if not hole:
                 continue
-            hole = _statement_run(hole, BODY_RUNS.get(language, frozenset()))
+            hole = _statement_run(hole, row.body_runs)
             if len(hole) == 2 and hole[-1].type == ";" and not hole[-1].is_named and (
-                name in _MEMBER_RUNGS or hole[0].type in SPECIFIERS.get(language, ())
+                name in _MEMBER_RUNGS or hole[0].type in row.specifiers
             ):
                 # a member and the `;` after it, siblings in a class or interface body: the
                 # member (the `;` a separator it may go without, as a match's extent does);
-                # a type declared with its body and the `;` after it: the type (SPECIFIERS)
+                # a type declared with its body and the `;` after it: the type (`specifiers`)
                 hole = hole[:-1]
             if len(hole) > 1 and (name in SUB_CONSTRUCTS or not _is_body_run(hole, len(pre), len(pre) + span, language)):
                 continue
@@ -553,7 +577,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 continue
             at = frozenset(len(pre) + a for a in added)
             opened = frozenset(len(pre) + q for q in quotes)
-            built = tuple(b for b in (_build(n, char, regexes, False, at, opened) for n in hole) if b is not None)
+            built = tuple(b for b in (_build(n, restore, regexes, False, at, opened) for n in hole) if b is not None)
             if recovery == UNENDED and any(_names_a_keyword(b, load_language(language)) for b in built):
                 continue  # no declaration: Java `return $A, nil` as a field of type `return`
             if built:

@@ -11,23 +11,12 @@ import os
 import re
 from collections.abc import Iterable
 
+from minitools.match._catalog import EXTENSIONS, LANGUAGE_NAMES
 from minitools.match._regex import Regex
 
 __all__ = ["EXTENSIONS", "DEPENDENCY_DIRS", "LANGUAGE_NAMES", "Globs", "glob_regex", "language_for_path", "language_named",
            "walk_files"]
 
-EXTENSIONS: dict[str, str] = {
-    ".py": "python", ".pyi": "python",
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".dart": "dart", ".rs": "rust", ".go": "go", ".c": "c", ".h": "c",
-    ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp",
-    ".java": "java", ".cs": "csharp", ".kt": "kotlin", ".kts": "kotlin", ".rb": "ruby",
-    ".php": "php", ".swift": "swift", ".sh": "bash", ".bash": "bash", ".lua": "lua",
-    ".scala": "scala", ".css": "css", ".html": "html", ".json": "json", ".yaml": "yaml",
-    ".yml": "yaml", ".toml": "toml", ".ex": "elixir", ".exs": "elixir", ".hs": "haskell",
-    ".nix": "nix", ".zig": "zig", ".sql": "sql",
-}
 # Folders that hold other people's code, skipped like hidden ones (ripgrep, ast-grep).
 DEPENDENCY_DIRS = frozenset({"node_modules", "__pycache__", "bower_components", "site-packages"})
 IGNORE_FILES = (".gitignore", ".ignore")
@@ -42,28 +31,6 @@ def _suffix(name: str) -> str:
 def language_for_path(path: str | os.PathLike[str]) -> str | None:
     """The language id for a file name, by extension; None when unknown."""
     return EXTENSIONS.get(_suffix(os.path.basename(os.fspath(path))))
-
-
-# Other names a caller gives a language (ast-grep's short forms, editors' ids, the way people
-# write them): the pack's id for each. Case and spaces do not count ("TypeScript", "C++").
-LANGUAGE_NAMES: dict[str, str] = {
-    "c++": "cpp", "cc": "cpp", "cxx": "cpp", "hpp": "cpp",
-    "cs": "csharp", "c#": "csharp", "c-sharp": "csharp",
-    "golang": "go",
-    "js": "javascript", "jsx": "javascript", "node": "javascript", "nodejs": "javascript", "ecmascript": "javascript",
-    "javascriptreact": "javascript",
-    "ts": "typescript", "typescriptreact": "tsx",
-    "py": "python", "python3": "python", "py3": "python",
-    "rb": "ruby",
-    "rs": "rust",
-    "kt": "kotlin", "kts": "kotlin",
-    "yml": "yaml",
-    "sh": "bash", "shell": "bash", "zsh": "bash",
-    "ex": "elixir", "exs": "elixir",
-    "hs": "haskell",
-    "sol": "solidity",
-    "h": "c",
-}
 
 
 def language_named(name: str) -> str:

@@ -25,9 +25,10 @@ _BREAK = re.compile(rb"\r\n|\r|\n")
 # what the scanner reads as a blank after an indicator: space, tab, a line break, NUL, the end
 _OPENER = rb"(?:[-?:]|[|>][-+1-9]{0,2})(?=[ \t\r\n\0]|\Z)"
 _OPENERS = re.compile(_OPENER)
-# on one line: the openers, and what hides them (a quoted scalar, a flow bracket, a comment)
+# on one line: the openers, and what hides them (a quoted scalar or a flow collection, each where a
+# node starts, not inside a plain scalar such as `a{`; a comment)
 _TOKEN = re.compile(
-    _OPENER + rb"""|(?:(?<=[ \t\[{,])|^)(?:"(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?)|[\[\]{}]|(?:(?<=[ \t])|^)\#""")
+    _OPENER + rb"""|(?:(?<=[ \t\[{,])|^)(?:"(?:[^"\\]|\\.)*"?|'(?:[^']|'')*'?)|(?:(?<=[ \t\[{,])|^)[\[{]|[\]}]|(?:(?<=[ \t])|^)\#""")
 _INDENT = re.compile(rb"[ \t]*")
 _INDENTS = re.compile(rb"[\r\n]([ \t]+)")
 # the indicators that open a collection, each at most once at one column: `-`, `?`, `:`, `|`, `>`

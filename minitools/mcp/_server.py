@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 import minitools
+from minitools.config import Config
 from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
@@ -27,6 +28,7 @@ from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import SchemaError, as_meant, validate
 from minitools.toolspec import Tier, Tool, ToolResult, ToolSpec
+from minitools.tracing import log_to_stderr
 from minitools.transport import JSONRPCEndpoint, RPCError, params_object
 from minitools.vibe import load_roster
 
@@ -218,6 +220,7 @@ async def serve_mcp(
     approve: str = "host",
     vibe: str | None = None,
     structured: bool = False,
+    config: Config | None = None,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     progress_interval: float = 1.0,
@@ -228,9 +231,10 @@ async def serve_mcp(
     schemas and structured content (off: the hosts people use show it instead of the text)."""
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
+    log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
     server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval, structured=structured)
     port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
-    server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe))
+    server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe), config=config)
     server.run.add_tool(server.written_tool())
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")

@@ -19,7 +19,8 @@ from minitools.rules._project import (
     read_documents,
 )
 from minitools.rules._reader import read_rule
-from minitools.rules._scan import Finding, RuleSet
+from minitools.rules._scan import Finding, RuleSet, unused_config
+from minitools.rules._snapshots import read_snapshots, render_snapshots, snapshot_path, write_text_atomic
 from minitools.rules._testing import TestOutcome, run_tests
 from minitools.rules._transform import Fix
 from minitools.rules._yaml import YamlError, load_documents
@@ -31,6 +32,7 @@ __all__ = [
     "RuleConfig",
     "RuleError",
     "RuleSet",
+    "unused_config",
     "RuleTest",
     "TestOutcome",
     "YamlError",
@@ -43,4 +45,8 @@ __all__ = [
     "read_documents",
     "read_rule",
     "run_tests",
+    "read_snapshots",
+    "render_snapshots",
+    "snapshot_path",
+    "write_text_atomic",
 ]

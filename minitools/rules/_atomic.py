@@ -15,12 +15,14 @@ __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", 
 
 
 class PatternRule(Rule):
-    __slots__ = ("pattern", "_kinds", "strictness")
+    __slots__ = ("pattern", "_kinds", "strictness", "probe")
 
     def __init__(self, pattern: Pattern, kinds: Kinds, strictness: str = "smart") -> None:
         self.pattern = pattern
         self._kinds = kinds
         self.strictness = strictness
+        # every token is matched as written in smart and cst strictness (match_in_env's probe)
+        self.probe = pattern.literals[0] if pattern.literals and strictness in ("smart", "cst") else None
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.strictness == "smart":

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv
+from minitools.match import PROBE_BYTES, MetaVarEnv
 from minitools.rules._relational import Relation
 from minitools.rules._rule import Kinds, Rule, Traced
 
@@ -77,13 +77,29 @@ def _intersection(each: Iterator[Kinds]) -> Kinds:
 
 
 class Any(Rule):
-    __slots__ = ("rules",)
+    __slots__ = ("rules", "_by_kind")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
+        self._by_kind: dict[int, list[Rule]] | None = None
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
-        for rule in self.rules:
+        # only the rules that can match a node of this kind, in order (an `any` of several
+        # patterns tried every one on every candidate)
+        by_kind = self._by_kind
+        if by_kind is None:
+            by_kind = self._by_kind = {}
+        rules = by_kind.get(node.kind_id)
+        if rules is None:
+            rules = by_kind[node.kind_id] = [r for r in self.rules if (k := r.kinds()) is None or node.kind_id in k]
+        text = None
+        for rule in rules:
+            probe = rule.probe
+            if probe is not None:
+                if text is None:  # asked once for all the rules (match_in_env's probe, bounded alike)
+                    text = node.text or b"" if node.end_byte - node.start_byte <= PROBE_BYTES else b""
+                if text and probe not in text:
+                    continue
             got = rule.match(node, env)
             if got is not None:
                 return got

@@ -20,12 +20,9 @@ from typing import cast
 
 import tree_sitter
 
-from minitools.match import load_language
+from minitools.match import language_row, load_language
 
-__all__ = ["HIDDEN", "Hidden", "Walk", "WALK", "hidden_kind", "begin_file", "in_field", "with_hidden", "hidden_ids"]
-
-# per language: the kinds its grammar hides, which rules written for ast-grep's grammars name
-HIDDEN: dict[str, tuple[str, ...]] = {"python": ("expression_statement",)}
+__all__ = ["Hidden", "Walk", "WALK", "hidden_kind", "begin_file", "in_field", "with_hidden", "hidden_ids"]
 
 # the languages some rule read in this process names a hidden kind of (their files get stand-ins)
 _NAMED: set[str] = set()
@@ -37,7 +34,7 @@ def _ids(language: str) -> dict[str, int]:
     out = {}
     for sup in lang.supertypes:
         name = lang.node_kind_for_id(sup)
-        if name in HIDDEN.get(language, ()):
+        if name in language_row(language).hidden:
             out[name] = sup
     return out
 

@@ -40,6 +40,8 @@ class Project(NamedTuple):
     test_dirs: list[Path]
     errors: list[tuple[str, str]]  # (rule file, why it cannot run): the other rules still run
     unread: int = 0  # rule files of languages the caller said it does not need, left unread
+    # each test folder's snapshot folder (testConfigs' snapshotDir, default __snapshots__, in it)
+    snapshot_dirs: tuple[Path, ...] = ()
 
 
 def read_documents(text: str, where: str) -> list[Any]:
@@ -184,11 +186,15 @@ def load_project(config_path: Path, languages: frozenset[str] | None = None) -> 
     if not isinstance(tests, list):
         raise RuleError(f"{where}.testConfigs: expected a list of objects with testDir")
     test_dirs = []
+    snapshot_dirs = []
     for k, t in enumerate(tests):
         if not isinstance(t, Mapping) or not isinstance(t.get("testDir"), str):
             raise RuleError(f"{where}.testConfigs[{k}]: expected an object with testDir")
+        if not isinstance(t.get("snapshotDir", ""), str):
+            raise RuleError(f"{where}.testConfigs[{k}].snapshotDir: expected a folder's path")
         test_dirs.append(base / t["testDir"])
-    return Project(base, rules, utils, test_dirs, errors, unread)
+        snapshot_dirs.append(base / t["testDir"] / (t.get("snapshotDir") or "__snapshots__"))
+    return Project(base, rules, utils, test_dirs, errors, unread, tuple(snapshot_dirs))
 
 
 def load_tests(folders: list[Path]) -> list[RuleTest]:

@@ -48,6 +48,10 @@ class Rule:
 
     __slots__ = ()
 
+    # a token the text of every node the rule matches holds (the longest a pattern writes), for
+    # an `any` to rule the rule out at a node before matching it; None: none known
+    probe: bytes | None = None
+
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         raise NotImplementedError
 

@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
 import tree_sitter
 
 from minitools.match import Budget, MetaVarEnv, NodeMatch, node_match, parse_source, watched
+from minitools.rules._atomic import KindRule
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig, glob_matcher
 from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
 from minitools.rules._rule import new_file
+from minitools.rules._suppress import MARK, UNUSED_ID, UNUSED_MESSAGE, silencer, suppressions
 
-__all__ = ["Finding", "RuleSet", "scan_tree"]
+__all__ = ["Finding", "RuleSet", "scan_tree", "unused_config"]
 
 
 class Finding(NamedTuple):
@@ -43,6 +46,24 @@ class Finding(NamedTuple):
             return metavars[name].text if name in metavars else transformed.get(name, "")
 
         return _METAVAR.sub(value, self.config.message)
+
+    @property
+    def labels(self) -> list[tuple[int, int, str, str | None]]:
+        """(start byte, end byte, style, message) of each label, as ast-grep shows them: the
+        rule's `labels` for the metavariables the match bound (a `$$$` capture from its first
+        node to its last; an empty one has none), else the match (primary) and the nodes its
+        relational parts found (secondary)."""
+        m = self.match
+        if not self.config.labels:
+            return [(m.start_byte, m.end_byte, "primary", None),
+                    *((start, end, "secondary", None) for start, end in self.secondary)]
+        out = []
+        for name, label in self.config.labels.items():
+            capture = m.metavars.get(name)
+            if capture is None or (name in m.multi and not m.multi[name]):
+                continue
+            out.append((capture.start_byte, capture.end_byte, label.style, label.message))
+        return out
 
 
 CHECK_EVERY = 1024  # candidates between two looks at the budget
@@ -89,30 +110,51 @@ class RuleSet:
             out.append(config)
         return out
 
-    def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None) -> list[Finding]:
+    def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None,
+                    unused: list[Finding] | None = None) -> list[Finding]:
         """The findings in one file; a file lacking a word a rule's patterns write is not
-        searched for that rule, and not parsed at all when no rule is left. UnsafeSource, before
-        parsing, for a file its parser would crash on (match.parse_source)."""
+        searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
+        an `ast-grep-ignore` comment to report). UnsafeSource, before parsing, for a file its
+        parser would crash on (match.parse_source)."""
         configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
-        if not configs:
+        if not configs and (unused is None or MARK not in source):
             return []
         tree = parse_source(language, source)
-        return scan_tree(configs, tree.root_node, source, language, path, budget)
+        return scan_tree(configs, tree.root_node, source, language, path, budget, unused)
 
 
 def scan_tree(
     configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
-    budget: Budget | None = None,
+    budget: Budget | None = None, unused: list[Finding] | None = None,
 ) -> list[Finding]:
     """Every finding of `configs` (one language's) in one parsed file, in source order; with
     a `budget`, those found before its time or memory ran out (`budget.stopped` says so),
-    also in the middle of one node's match."""
+    also in the middle of one node's match. Findings an `ast-grep-ignore` comment silences
+    are left out (rules/_suppress.py); `unused` takes a finding for each such comment that
+    silenced none."""
     found: list[tuple[int, int, int, Finding]] = []
     # watched without a budget too: a transformation's text has a bound of its own (match.charge)
     watched(budget or Budget(seconds=None, memory_bytes=None),
             lambda: _scan_tree(configs, root, source, language, path, budget, found))
     found.sort(key=lambda f: f[:3])
-    return [f[3] for f in found]
+    silencing = suppressions(root, source) if found or unused is not None else None
+    if silencing is None:
+        return [f[3] for f in found]
+    kept, used = [], set()
+    for start, negative_end, _, finding in found:
+        k = silencer(silencing, finding.config.id, start, -negative_end)
+        if k is None:
+            kept.append(finding)
+        else:
+            used.add(k)
+    if unused is not None:
+        config = unused_config(language)
+        for k, row in enumerate(silencing.rows):
+            if k not in used:
+                node = row.comment
+                m = node_match(language, source, path, node, node, {})
+                unused.append(Finding(config, m, (node.start_byte, node.end_byte, "")))
+    return kept
 
 
 def _scan_tree(
@@ -144,6 +186,14 @@ def _scan_tree(
                 continue
             m = node_match(language, source, path, node, node, env)
             found.append((node.start_byte, -node.end_byte, order[id(config)], _finding(config, m, node, env, source)))
+
+
+@lru_cache(maxsize=64)
+def unused_config(language: str) -> RuleConfig:
+    """The rule an unused suppression comment is reported under, as ast-grep names it (a hint;
+    it is never run)."""
+    return RuleConfig(UNUSED_ID, language, KindRule("comment", frozenset()), "hint", UNUSED_MESSAGE, "", {}, [], None,
+                      [], [], "")
 
 
 def _finding(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: MetaVarEnv, source: bytes) -> Finding:

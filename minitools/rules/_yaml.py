@@ -185,6 +185,11 @@ class _Loader:
         text = tail.group(0) if tail else b""
         if end + len(text) < len(self.source) and b"\n" in text:
             text = text[: text.rindex(b"\n") + 1]  # the next line's indentation is not
+        elif end + len(text) == len(self.source) and not text.endswith(b"\n"):
+            # the end of the input ends the scalar's last line, as ast-grep's YAML reader
+            # takes it (`|` at the end of a file with no final newline keeps one): a rule test's
+            # last snippet is then the snippet its snapshot was written for
+            text += b"\n"
         return text.decode("utf-8").replace("\r\n", "\n")
 
     def mapping(self, node: tree_sitter.Node) -> dict[Any, Any]:

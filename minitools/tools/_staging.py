@@ -1,7 +1,8 @@
 """Staged edits: proposed file contents held in the Run until `resolve` accepts or discards them.
 
 Accepting is all or nothing (docs/tools.md, "ast_edit, resolve"): every file is reached from the root
-without following a symlink, checked (a regular file, writable, inside the root) and re-read and
+without following a symlink, checked (a regular file, writable, inside the root and not under its
+.git/) and re-read and
 compared with the bytes captured at staging time before any is written; each is written through a
 temporary file in its own directory (by descriptor) and a rename, keeping its mode; a failure
 half-way restores the files already written, so the tree is never left half old and half new.
@@ -180,6 +181,7 @@ class _Target:
     missing: list[str] = field(default_factory=list)
 
 
+_GIT_DIR = ".git"  # a repository's own folder, or a worktree's .git file: never written
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
 
@@ -192,6 +194,8 @@ def _open_target(f: StagedFile, root: Path, force: bool) -> tuple[_Target | None
         return None, f"outside the workspace root {root}"
     if not rel.parts:
         return None, "not a file"
+    if _GIT_DIR in rel.parts:
+        return None, f"under {_GIT_DIR}/, which no minitools tool writes (hooks and config run as code)"
     dir_fd = os.open(root, _DIR_FLAGS)
     try:
         folders = list(rel.parts[:-1])

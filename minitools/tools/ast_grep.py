@@ -24,6 +24,7 @@ from minitools.match import (
     compile_pattern,
     glob_regex,
     language_for_path,
+    no_files_note,
     one_language,
     plan_languages,
     search_languages,
@@ -32,6 +33,7 @@ from minitools.tools._context import RunContext, glob_folder, is_glob
 from minitools.tools._language import language_arg
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
 from minitools.tools._search_thread import search_in_thread
+from minitools.tools._snippet import code_bytes, explain_code, scan_code, search_code
 from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
@@ -62,6 +64,11 @@ PARAMETERS: dict[str, Any] = {
             "type": "string",
             "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...). Without it, each "
                            "file is searched in the language its extension names.",
+        },
+        "code": {
+            "type": "string",
+            "description": "A snippet to search instead of files (with language, or a rule that names its own): to try a "
+                           "pattern or rule on a few lines. With explain, shows the snippet's syntax tree.",
         },
         "strictness": {
             "type": "string",
@@ -138,7 +145,7 @@ def shared_searcher(ctx: RunContext) -> Searcher | None:
     """The Run's searcher (the "parser" resource), shared by ast_grep and ast_edit; None when
     the embedder left it unwired. The first family to ask registers its shutdown."""
     fresh = "parser" not in ctx.resources
-    searcher: Searcher | None = ctx.resource("parser", lambda: Searcher(ctx.root))
+    searcher: Searcher | None = ctx.resource("parser", lambda: _new_searcher(ctx))
     if searcher is not None and fresh:
 
         async def close_searcher() -> None:
@@ -148,6 +155,18 @@ def shared_searcher(ctx: RunContext) -> Searcher | None:
 
         ctx.on_close(close_searcher)
     return searcher
+
+
+def _new_searcher(ctx: RunContext) -> Searcher:
+    """The Run's searcher, with the budgets its options (the configuration's [search]) set."""
+    bounds: dict[str, Any] = {}
+    if ctx.option("search_seconds", None) is not None:
+        bounds["max_seconds"] = float(ctx.option("search_seconds", None))
+    if ctx.option("search_memory_mb", None) is not None:
+        bounds["max_memory_bytes"] = int(ctx.option("search_memory_mb", None)) << 20
+    if ctx.option("search_max_file_kb", None) is not None:
+        bounds["max_file_bytes"] = int(ctx.option("search_max_file_kb", None)) << 10
+    return Searcher(ctx.root, **bounds)
 
 
 def targets_for(ctx: RunContext, searcher: Searcher, raw_path: str | None) -> tuple[list[Path], str]:
@@ -247,6 +266,8 @@ class AstGrepFamily:
         self.searcher = searcher
 
     async def ast_grep(self, args: Mapping[str, Any]) -> ToolResult:
+        if args.get("code") is not None:
+            return await asyncio.to_thread(self._code, args)
         if args.get("explain"):
             return await asyncio.to_thread(self._explain, args)
         if one_of_pattern_or_rule(args) == "rule":
@@ -293,7 +314,10 @@ class AstGrepFamily:
             more = more.replace(f" of {result.total}", f" of at least {result.total}")
         if more:
             parts.append(f"… {more}; or narrow with path or a more specific pattern.")
-        if result.total == 0 and not result.stopped:
+        if result.files_searched == 0 and not result.stopped and len(patterns) == 1:
+            note = no_files_note(patterns[0].language, where)
+            parts.append(note[:1].upper() + note[1:] + ".")
+        elif result.total == 0 and not result.stopped:
             parts.append("No match. Check the language, or loosen the pattern with $_ / $$$ where details vary.")
         data = {
             "pattern": source,
@@ -313,6 +337,26 @@ class AstGrepFamily:
         }
         return ToolResult(ok=True, text="\n".join(parts), data=data)
 
+
+    def _code(self, args: Mapping[str, Any]) -> ToolResult:
+        """`code`: the pattern or rule on the snippet the call gives (tools/_snippet.py)."""
+        source = code_bytes(args)
+        limit = int(args.get("max_results", 50))
+        offset = int(args.get("offset") or 0)
+        language = language_arg(args)
+        if args.get("explain"):
+            if not language:
+                raise ToolError("explain with code needs language: the grammar to read the code with (python, typescript, ...)")
+            pattern = _compile(args["pattern"], language) if args.get("pattern") is not None else None
+            return explain_code(source, language, pattern)
+        which = one_of_pattern_or_rule(args)
+        if which == "pattern" and args.get("strictness", "smart") == "smart":
+            if not language:
+                raise ToolError("code needs language: the grammar to read the code with (python, typescript, ...)")
+            return search_code(_compile(args["pattern"], language), source, limit, offset, format_match)
+        config = read_rule_arg(self.ctx, args if which == "rule" else _as_rule(args), [])
+        what = f"rule {config.id}" if which == "rule" else f'"{args["pattern"]}" at strictness {args["strictness"]}'
+        return scan_code(config, source, limit, offset, format_match, what)
 
     def _explain(self, args: Mapping[str, Any]) -> ToolResult:
         """`explain`: the pattern's reading and the tree of a line, without searching."""

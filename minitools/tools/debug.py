@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import stat
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from minitools.dap import (
@@ -15,6 +17,7 @@ from minitools.dap import (
     DAPError,
     DAPSession,
     DebugSupervisor,
+    MalformedBody,
     RunState,
     StepTimeout,
     adapter_by_id,
@@ -22,12 +25,15 @@ from minitools.dap import (
     attach_adapters,
     detect,
 )
-from minitools.tools._context import RunContext
+from minitools.tools._context import RunContext, unusable_path
+from minitools.tools._text import plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]
 
 STACK_CAP = 30
+LIST_CAP = 100  # threads or scopes shown
+NAME_CAP = 200  # characters of a name the adapter gives (a frame, thread, scope, variable, type)
 VARIABLES_CAP = 50
 VALUE_CAP = 400
 PSEUDO = {"special variables", "function variables", "class variables", "protected variables"}
@@ -129,15 +135,40 @@ def _cap(value: str, cap: int = VALUE_CAP) -> str:
     return value if len(value) <= cap else value[:cap] + f"… {len(value) - cap} more characters"
 
 
-def _source_line(path: str, line: int) -> str:
+def _more(count: int, what: str) -> str:
+    return f"\n… {count} more {what}" if count > 0 else ""
+
+
+SOURCE_WINDOW = 1 << 20  # bytes of a source file read to find a frame's line
+
+
+def _source_line(root: Path, path: str, line: int) -> tuple[str, str]:
+    """The text of line `line` of `path` and "", or "" and why it is not shown. An adapter names
+    whatever file it likes for a frame (a device, a FIFO, a file outside the workspace): only a
+    regular file inside the root is read, opened without blocking, and only its first
+    SOURCE_WINDOW bytes."""
+    if unusable_path(path):
+        return "", "not a usable path"
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for n, text in enumerate(f, 1):
-                if n == line:
-                    return text.strip()
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return "", ""
+    if real != root and root not in real.parents:
+        return "", "outside the workspace, not shown"
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError:
-        pass
-    return ""
+        return "", ""
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "", "not a regular file, not read"
+        data = handle.read(SOURCE_WINDOW)
+    if not 1 <= line <= len(data):  # a line past the window's bytes cannot be in it (nor split it)
+        return "", ""
+    parts = data.split(b"\n", line)
+    if len(parts) < line or (len(parts) == line and len(data) == SOURCE_WINDOW):
+        return "", ""  # no such line, or beyond the window
+    return _cap(parts[line - 1].decode("utf-8", "replace").strip()), ""
 
 
 Op = Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
@@ -151,6 +182,7 @@ class DebugFamily:
         self.ctx = ctx
         self.sup = sup
         self.timeout = float(ctx.option("debug_timeout", 30.0))
+        self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
         self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
@@ -187,6 +219,9 @@ class DebugFamily:
             raise ToolError(f"{op}: the adapter refused {exc.command}: {exc.message}", data={"error": exc.message}) from None
         except AdapterGone as exc:
             raise ToolError(f"{op}: {exc}. Call terminate to clean up, then launch again.", data={"error": str(exc)}) from None
+        except MalformedBody as exc:
+            raise ToolError(f"{op}: {exc}. The session is still there: call status, or terminate to end it.",
+                            data={"error": str(exc)}) from None
 
     def _need(self, args: Mapping[str, Any], name: str) -> Any:
         if args.get(name) is None:
@@ -213,7 +248,12 @@ class DebugFamily:
             slot.ended_note = ""
             return ToolResult(True, (note + " " if note else "") + "No debug session is running.",
                               {"running": False, "breakpoints": slot.breakpoints, "ended": note})
-        return ToolResult(True, await self._where(slot.session), {"running": True, "state": slot.session.stop.state})
+        text, faults = await self._where(slot.session), list(slot.session.faults)
+        if faults:  # said once: messages nobody was waiting for, dropped when they arrived
+            slot.session.faults.clear()
+            text += (f"\nThe adapter sent {plural(len(faults), 'message')} that DAP does not allow, ignored; "
+                     f"the latest: {_cap(faults[-1])}")
+        return ToolResult(True, text, {"running": True, "state": slot.session.stop.state, "faults": faults})
 
     async def _where(self, s: DAPSession) -> str:
         slot = self.slot
@@ -233,8 +273,9 @@ class DebugFamily:
                     if frames:
                         where = " at " + self._frame_text(frames[0])
                         break
-                await asyncio.sleep(0.2 * (attempt + 1))
-        text = f"{head}; stopped ({st.reason}{': ' + st.description if st.description else ''}) in thread {st.thread_id}{where}."
+                await asyncio.sleep(self.frame_retry * (attempt + 1))
+        why = _cap(st.reason + (": " + st.description if st.description else ""))
+        text = f"{head}; stopped ({why}) in thread {st.thread_id}{where}."
         if st.reason == "exception" and st.thread_id is not None:
             text += " " + await self._exception_note(s, st.thread_id)
         return text
@@ -243,7 +284,7 @@ class DebugFamily:
         """Whether the exception it stopped on is handled by the program, and what continue does."""
         info = await s.exception_info(thread_id, self.timeout)
         mode = info.get("breakMode")
-        what = " ".join(filter(None, [info.get("exceptionId"), info.get("description")])) or "the exception"
+        what = _cap(" ".join(filter(None, [info.get("exceptionId"), info.get("description")]))) or "the exception"
         if mode == "unhandled":
             return f"{what} is not handled by the program: continue lets it end the program (it is reported in output)."
         if mode in ("always", "userUnhandled"):
@@ -253,10 +294,10 @@ class DebugFamily:
 
     def _frame_text(self, frame: dict[str, Any]) -> str:
         path = (frame.get("source") or {}).get("path") or ""
-        line = frame.get("line", 0)
-        text = _source_line(path, line) if path else ""
-        loc = f"{self.ctx.relpath(path)}:{line}" if path else "(no source)"
-        return f"{frame.get('name')} {loc}" + (f"  | {text}" if text else "")
+        line = frame.get("line") or 0
+        text, note = _source_line(self.ctx.root, path, line) if path else ("", "")
+        loc = f"{_cap(self.ctx.relpath(path))}:{line}" if path else "(no source)"
+        return f"{_cap(frame.get('name') or '', NAME_CAP)} {loc}" + (f"  | {text}" if text else "") + (f" ({note})" if note else "")
 
     async def op_breakpoints(self, args: Mapping[str, Any]) -> ToolResult:
         path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
@@ -288,7 +329,7 @@ class DebugFamily:
                 moved = f" (moved to line {bp['actual_line']})" if bp.get("actual_line", bp["line"]) != bp["line"] else ""
                 out.append(f"{kind} {where}: verified{moved}")
             else:
-                out.append(f"{kind} {where}: NOT verified — {bp.get('message') or 'the adapter gave no reason'}")
+                out.append(f"{kind} {where}: NOT verified — {_cap(bp.get('message') or 'the adapter gave no reason')}")
             if bp.get("unsupported"):
                 out.append(f"  the adapter does not support {' or '.join(bp['unsupported'])}: set as a plain breakpoint")
         return "\n".join(out)
@@ -375,6 +416,7 @@ class DebugFamily:
         if not det.usable:
             raise ToolError(f"cannot attach to {pid} with {adapter.id}: {det.reason}. Call op adapters for details.")
         session = await self.sup.start_adapter(det, self.ctx.root)
+        session.attached_pid = pid
         config = {**adapter.attach_pid, adapter.pid_key: pid}
         return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "")
 
@@ -387,7 +429,7 @@ class DebugFamily:
             await session.initialize(adapter.adapter_id, self.timeout)
             _, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout,
                                          exception_filters=self._filters)
-        except (DAPError, AdapterGone) as exc:
+        except (DAPError, AdapterGone, MalformedBody) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
             await self.sup.end(self.ctx.conversation_id)
             raise ToolError(f"{command} of {label} with {adapter.id} failed: {exc}" + (f"\nadapter stderr:\n{tail}" if tail else "")) from None
@@ -395,7 +437,7 @@ class DebugFamily:
         self.sup.arm_ttl(self.ctx.conversation_id)
         # adapters may verify (or move) breakpoints later with "breakpoint" events
         bps = [{**bp, "verified": s_bp.get("verified", bp.get("verified")), "message": s_bp.get("message", bp.get("message")),
-                "actual_line": s_bp.get("line", bp.get("actual_line"))} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
+                "actual_line": s_bp.get("line") or bp.get("actual_line")} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
                for bp in bps]
         lines = [f"{command}ed {label} with {adapter.id}" + (f" ({' '.join(det.command)})" if det else "") + (f"; {note}" if note else "")]
         if bps:
@@ -439,8 +481,9 @@ class DebugFamily:
     async def op_threads(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
         threads = (await s.request("threads", {}, self.timeout)).get("threads") or []
-        return ToolResult(True, "\n".join(f"thread {t['id']}: {t.get('name', '')}" for t in threads) or "no threads",
-                          {"threads": threads})
+        shown = [{"id": t["id"], "name": _cap(t.get("name") or "", NAME_CAP)} for t in threads[:LIST_CAP]]
+        text = "\n".join(f"thread {t['id']}: {t['name']}" for t in shown) + _more(len(threads) - len(shown), "threads")
+        return ToolResult(True, text or "no threads", {"threads": shown, "more": len(threads) - len(shown)})
 
     async def op_stack(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
@@ -451,20 +494,21 @@ class DebugFamily:
         text = "\n".join(f"#{i} frame {f['id']}: {self._frame_text(f)}" for i, f in enumerate(frames))
         if total > len(frames):
             text += f"\n… {total - len(frames)} more frames"
-        return ToolResult(True, text or "no frames", {"frames": [{"id": f["id"], "name": f.get("name"), "line": f.get("line"),
-                                                                   "file": (f.get("source") or {}).get("path")} for f in frames]})
+        return ToolResult(True, text or "no frames", {"frames": [{"id": f["id"], "name": _cap(f.get("name") or "", NAME_CAP), "line": f.get("line"),
+                                                                   "file": _cap((f.get("source") or {}).get("path") or "")} for f in frames]})
 
     async def op_scopes(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
         scopes = (await s.request("scopes", {"frameId": int(self._need(args, "frame_id"))}, self.timeout)).get("scopes") or []
-        text = "\n".join(f"{sc['name']}: reference {sc['variablesReference']}" for sc in scopes)
-        return ToolResult(True, text or "no scopes", {"scopes": [{"name": sc["name"], "reference": sc["variablesReference"]} for sc in scopes]})
+        shown = [{"name": _cap(sc["name"], NAME_CAP), "reference": sc["variablesReference"]} for sc in scopes[:LIST_CAP]]
+        text = "\n".join(f"{sc['name']}: reference {sc['reference']}" for sc in shown) + _more(len(scopes) - len(shown), "scopes")
+        return ToolResult(True, text or "no scopes", {"scopes": shown})
 
     async def op_variables(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()
         ref = int(self._need(args, "reference"))
         children = (await s.request("variables", {"variablesReference": ref}, self.timeout)).get("variables") or []
-        pseudo = [v for v in children if v.get("name") in PSEUDO]
+        pseudo = list({v["name"]: v for v in children if v.get("name") in PSEUDO}.values())  # one row per kind
         real = [v for v in children if v.get("name") not in PSEUDO]
         start = int(args.get("start") or 0)
         page = real[start:start + VARIABLES_CAP]
@@ -473,14 +517,14 @@ class DebugFamily:
         rest = len(real) - start - len(page)
         if rest > 0:
             rows.append(f"… {rest} more (call variables with start={start + len(page)})")
-        data = [{"name": v["name"], "value": _cap(str(v.get("value", ""))), "type": v.get("type"),
+        data = [{"name": _cap(v["name"], NAME_CAP), "value": _cap(str(v.get("value", ""))), "type": _cap(v.get("type") or "", NAME_CAP),
                  "reference": v.get("variablesReference", 0)} for v in page]
         return ToolResult(True, "\n".join(rows) or "no children", {"variables": data, "more": max(rest, 0)})
 
     def _var_text(self, v: dict[str, Any]) -> str:
-        typ = f": {v['type']}" if v.get("type") else ""
+        typ = f": {_cap(v['type'], NAME_CAP)}" if v.get("type") else ""
         ref = f" (reference {v['variablesReference']})" if v.get("variablesReference") else ""
-        return f"{v['name']}{typ} = {_cap(str(v.get('value', '')))}{ref}"
+        return f"{_cap(v['name'], NAME_CAP)}{typ} = {_cap(str(v.get('value', '')))}{ref}"
 
     async def op_evaluate(self, args: Mapping[str, Any]) -> ToolResult:
         s = self._session()

@@ -15,11 +15,15 @@ from minitools.transport._connection import FramedConnection, MessageFramer
 from minitools.transport._endpoint import JSONRPCEndpoint, NotificationHandler, RequestHandler, RPCError, params_object
 from minitools.transport._errors import ChildExited, ConnectionClosed
 from minitools.transport._lifeline import die_with_parent
+from minitools.transport._reaper import descendants, kill_tree, reaped
 from minitools.transport._stderr import StderrRing
 
 __all__ = [
     "params_object",
     "die_with_parent",
+    "descendants",
+    "kill_tree",
+    "reaped",
     "ChildProcess",
     "ChildExited",
     "ConnectionClosed",

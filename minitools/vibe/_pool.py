@@ -1,7 +1,8 @@
 """Background workers: real processes (or an embedder's callables) directed by vibe_*.
 
 A command worker runs with stdin /dev/null (a CLI agent would block on it otherwise), in
-its own process group (so a kill takes its whole tree), with the Run's root as working
+its own process group under a subreaper (transport.reaped: a kill, or the host's death however
+it happens, takes its whole tree, even what left the group), with the Run's root as working
 directory, stdout to a file and stderr to a per-worker log under a run-scoped temp dir.
 Its result is what it wrote to ``{result_file}``, else its stdout; an empty result is a
 failure (docs/reference.md, "Questions and workers"). A worker whose output has not
@@ -24,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.transport import die_with_parent
+from minitools.transport import die_with_parent, kill_tree, reaped
 from minitools.vibe._roster import CallableRunner, CommandRunner, Roster
 from minitools.vibe._state import Status, check_move
 
@@ -247,7 +248,7 @@ class WorkerPool:
             _signal_group(proc.pid, signal.SIGTERM)
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(proc.wait()), self.grace_seconds)
-            _signal_group(proc.pid, signal.SIGKILL)
+            kill_tree(proc.pid)  # its group, and what left the group (the reaper holds it)
         elif inner is not None:
             inner.cancel()
         if worker._task is not None:
@@ -272,10 +273,8 @@ class WorkerPool:
             env = dict(self._env, **{WORKER_ENV: worker.id, "MINITOOLS_BRIEF_FILE": str(brief_file),
                                      "MINITOOLS_RESULT_FILE": str(result_file), SURFACE_ENV: worker.surface})
             try:
-                with worker.log_path.open("ab") as log, stdout_file.open("wb") as out:
-                    proc = await asyncio.create_subprocess_exec(
-                        *runner.command(brief_file, result_file, worker.surface), stdin=subprocess.DEVNULL, stdout=out,
-                        stderr=log, cwd=self.root, env=env, start_new_session=True, preexec_fn=die_with_parent)
+                proc = await _start_reaped(runner.command(brief_file, result_file, worker.surface), worker.log_path,
+                                           stdout_file, self.root, env)
             except OSError as exc:
                 worker.error = f"the {worker.tier} runner could not start: {exc}"
                 worker._launched.set()
@@ -338,6 +337,37 @@ class WorkerPool:
                 if worker.result is None:
                     worker.error = "the worker returned an empty result"
         worker.set_status(Status.FAILED if worker.error else Status.DONE)
+
+
+async def _start_reaped(argv: list[str], log_path: Path, stdout_file: Path, cwd: Path,
+                        env: dict[str, str]) -> asyncio.subprocess.Process:
+    """Start `argv` under the reaper (transport.reaped: its whole tree dies with this process, even
+    what leaves its process group), in a group of its own; OSError when the command cannot start."""
+    read_end, write_end = os.pipe()
+    try:
+        with log_path.open("ab") as log, stdout_file.open("wb") as out:
+            proc = await asyncio.create_subprocess_exec(
+                *reaped(argv, write_end), stdin=subprocess.DEVNULL, stdout=out, stderr=log, cwd=cwd, env=env,
+                pass_fds=(write_end,), start_new_session=True, preexec_fn=die_with_parent)
+    except BaseException:
+        os.close(read_end)
+        raise
+    finally:
+        os.close(write_end)
+    why = await asyncio.to_thread(_read_to_end, read_end)
+    if why:
+        await proc.wait()
+        raise OSError(why)
+    return proc
+
+
+def _read_to_end(fd: int) -> str:
+    """What the reaper wrote to its status pipe (it closes the pipe once the command started)."""
+    chunks = []
+    with os.fdopen(fd, "rb") as pipe:
+        while chunk := pipe.read(4096):
+            chunks.append(chunk)
+    return b"".join(chunks).decode("utf-8", "replace")
 
 
 async def _call(runner: CallableRunner, worker: Worker) -> Any:

@@ -18,10 +18,11 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": set(),
     "tracing": set(),
     "toolspec": set(),
+    "config": set(),  # the configuration file's keys, checked (docs/reference.md, "Configuration")
     "schema": {"toolspec"},
     "transport": {"protocol", "tracing"},
-    "lsp": {"protocol", "transport", "tracing"},
-    "dap": {"protocol", "transport", "tracing"},
+    "lsp": {"protocol", "transport", "tracing", "schema"},  # schema: the shapes of what a server sends
+    "dap": {"protocol", "transport", "tracing", "schema"},  # schema: the adapter's bodies are checked where they arrive
     "kernel": {"protocol", "transport", "tracing"},
     "match": set(),
     "rules": {"match"},
@@ -29,7 +30,7 @@ ALLOWED: dict[str, set[str]] = {
     "vibe": {"transport", "protocol", "tracing"},
     "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing"},
     "registry": {"toolspec", "schema", "ask"},
-    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing"},
+    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing", "config"},
 }
 for _imports_of in ALLOWED.values():
     _imports_of.add("exports")

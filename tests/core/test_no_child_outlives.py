@@ -6,6 +6,7 @@ import asyncio
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from minitools import Run
@@ -147,22 +148,79 @@ asyncio.run(main(sys.argv[1]))
 async def test_a_kernel_shell_command_dies_with_a_killed_host(tmp_path: Path) -> None:
     # `!cmd` in a python cell is the kernel's child: it goes when the kernel goes
     (tmp_path / "a.py").write_text("x = 1\n")
-    host = await asyncio.create_subprocess_exec(sys.executable, "-c", SHELL_HOST, str(tmp_path), stdout=asyncio.subprocess.PIPE)
+    left = await _left_by_a_killed_host(SHELL_HOST, tmp_path, "sleep 600", 1)
+    assert not left, f"the cell's command outlived its host's SIGKILL: {left}"
+
+
+async def _left_by_a_killed_host(host_script: str, root: Path, prefix: str, count: int) -> list[tuple[int, str]]:
+    """Run `host_script` on `root` until it prints "started" and `count` of its descendants run a
+    command line starting with `prefix`; SIGKILL it; those still alive after a bounded wait (with
+    their command lines), killed then so that a failing run leaves nothing behind either."""
+    host = await asyncio.create_subprocess_exec(sys.executable, "-c", host_script, str(root), stdout=asyncio.subprocess.PIPE)
     loop = asyncio.get_running_loop()
     try:
         assert host.stdout is not None
         assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
         deadline = loop.time() + 60
-        while not (shell := [p for p in descendants(host.pid) if _name(p).startswith("sleep 600")]) and loop.time() < deadline:
+        while len(found := [p for p in descendants(host.pid) if _name(p).startswith(prefix)]) < count and loop.time() < deadline:
             await asyncio.sleep(0.05)
-        assert shell, "the cell's command never started"
+        assert len(found) == count, f"the host's {prefix!r} processes never started"
     finally:
         host.kill()
         await host.wait()
     deadline = loop.time() + 10
-    while (left := [p for p in shell if _alive(p)]) and loop.time() < deadline:
+    while (left := [p for p in found if _alive(p)]) and loop.time() < deadline:
         await asyncio.sleep(0.05)
     names = sorted((p, _name(p)) for p in left)
     for pid in left:
-        os.kill(pid, 9)  # a failing run leaves nothing behind either
-    assert not left, f"the cell's command outlived its host's SIGKILL: {names}"
+        os.kill(pid, 9)
+    return names
+
+
+WORKER_TREE_HOST = """
+import asyncio, sys
+from minitools import Run
+
+async def main(root):
+    # a worker with children of its own, one of them gone to a session (and group) of its own, as
+    # an agent CLI's shells may be: the parent-death signal reaches only the worker itself
+    worker = ["sh", "-c", "sleep 3000 & setsid sleep 3001 & wait"]
+    run = Run(root, approve=lambda spec, args: True, vibe={"fast": worker})
+    result = await run.call("vibe_spawn", {"brief": "a tree", "label": "tree"})
+    assert result.ok, result.text
+    print("started", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_a_workers_own_children_die_with_a_killed_host(tmp_path: Path) -> None:
+    left = await _left_by_a_killed_host(WORKER_TREE_HOST, tmp_path, "sleep 300", 2)
+    assert not left, f"the worker's children outlived their host's SIGKILL: {left}"
+
+
+def test_closing_a_searcher_mid_search_kills_its_shard_workers_without_waiting(tmp_path: Path) -> None:
+    # a host on SIGTERM closes its Run while a search may be in flight: the shard workers must go
+    # then, not when the search ends (basedpyright, closed after the searcher, waited with them)
+    import threading
+
+    from minitools.match import Searcher, compile_pattern
+
+    (tmp_path / "a.py").write_text("print(1)\n")
+    before = descendants(os.getpid())
+    searcher = Searcher(tmp_path, workers=2, pool_min_files=1, pool_min_bytes=1)
+    searcher.search(compile_pattern("print($A)", "python"))
+    workers = descendants(os.getpid()) - before
+    assert workers, "the searcher started no shard worker"
+    pool = searcher._pool
+    assert pool is not None
+    with pool._lock:  # what a search in flight holds while its workers search
+        closing = threading.Thread(target=searcher.close)
+        closing.start()
+        closing.join(20)
+        assert not closing.is_alive(), "close waited for the search in flight"
+        deadline = time.monotonic() + 10
+        while [p for p in workers if _alive(p)] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not [p for p in workers if _alive(p)], "the shard workers outlived the close"

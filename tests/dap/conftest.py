@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-
-from minitools import Run
 
 PY_PROGRAM = """\
 import sys
@@ -37,17 +34,3 @@ def pyproject(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def make_run(root: Path, **options: object) -> Run:
-    return Run(root, approve=lambda s, a: True, **options)
-
-
-def gone(pid: int) -> bool:
-    """True when `pid` no longer runs (a zombie awaiting its reaper counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
-
-
-_ = os

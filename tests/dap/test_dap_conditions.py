@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import make_run
+from dap_helpers import make_run
 
 PY_LOOP = "total = 0\nfor i in range(6):\n    total += i\nprint('total', total)\n"
 C_LOOP = ('#include <stdio.h>\nint main(void) {\n    int total = 0;\n    for (int i = 0; i < 6; i++) {\n'

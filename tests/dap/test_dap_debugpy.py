@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import gone, make_run
+from dap_helpers import gone, make_run
 
 
 async def test_launch_breakpoint_stack_variables_evaluate(pyproject: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_run
+from dap_helpers import make_run
 
 PROGRAM = ("try:\n    import a_module_that_is_not_there\nexcept ImportError:\n    pass  # optional, like httpx's click\n\n"
            "value = 1\nraise ValueError('the real problem')\n")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import gone, make_run
+from dap_helpers import gone, make_run
 from minitools.dap import adapter_by_id, detect
 
 C_PROGRAM = """\

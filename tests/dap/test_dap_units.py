@@ -9,13 +9,13 @@ import minitools.dap as dap
 from minitools import Run, Tier
 
 
-def test_dap_imports_only_protocol_transport_tracing() -> None:
+def test_dap_imports_only_protocol_transport_tracing_schema() -> None:
     folder = Path(__file__).resolve().parents[2] / "minitools" / "dap"
     for path in folder.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("minitools"):
                 inner = node.module.split(".")[1] if "." in node.module else ""
-                assert inner in {"protocol", "transport", "tracing", "dap"}, f"{path.name} imports {node.module}"
+                assert inner in {"protocol", "transport", "tracing", "schema", "dap"}, f"{path.name} imports {node.module}"
     assert {"ADAPTERS", "detect", "DAPSession", "DebugSupervisor", "StepTimeout"} <= set(dap.__all__)
     assert [a.id for a in dap.ADAPTERS] == ["dart", "debugpy", "lldb", "delve"]
     lldb = dap.adapter_by_id("lldb")

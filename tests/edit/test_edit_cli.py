@@ -31,3 +31,22 @@ def test_rewrite_usage_errors(tmp_path):
     apply_alone = ast_grep("print($A)", "--apply", "a.py", cwd=tmp_path)
     assert apply_alone.returncode == 2 and "--apply needs --rewrite" in apply_alone.stderr
     assert (tmp_path / "a.py").read_text() == "print(1)\n"
+
+
+def test_apply_never_writes_through_a_symlinked_file_that_leaves_the_root(tmp_path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "secret.py").write_text("print(1)\n")
+    (root / "link_out.py").symlink_to("../outside/secret.py")
+    refused = ast_grep("print($A)", "--rewrite", "log($A)", "--apply", "link_out.py", cwd=root)
+    assert refused.returncode != 0
+    assert '"link_out.py"' in refused.stderr and "outside the root" in refused.stderr
+    assert (outside / "secret.py").read_text() == "print(1)\n"
+    # named as itself, the outside file is the user's to rewrite
+    named = ast_grep("print($A)", "--rewrite", "log($A)", "--apply", str(outside / "secret.py"), cwd=root)
+    assert named.returncode == 0, named.stderr
+    assert (outside / "secret.py").read_text() == "log(1)\n"
+    # a search (no write) still reads through the link
+    found = ast_grep("log($A)", "link_out.py", cwd=root)
+    assert found.returncode == 0 and "log(1)" in found.stdout

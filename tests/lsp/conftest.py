@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -84,3 +85,26 @@ async def run_factory() -> AsyncIterator[Any]:
 @pytest.fixture
 def fake_server_argv() -> list[str]:
     return [sys.executable, "-u", str(FAKE_SERVER)]
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, monkeypatch: Any, run_factory: Any, fake_server_argv: list[str]) -> Any:
+    """A Run whose python server is the scripted fake (fake_server.py, FAKE_LSP_SCRIPT):
+    ``hostile(root, script, **options)``."""
+
+    def start(root: Path, script: dict[str, Any], **options: Any) -> Run:
+        bin_dir = tmp_path / "hostile-bin"
+        bin_dir.mkdir(exist_ok=True)
+        stub = bin_dir / "basedpyright-langserver"
+        stub.write_text("#!/bin/sh\nexec " + " ".join(fake_server_argv) + "\n")
+        stub.chmod(0o755)
+        script_file = tmp_path / "hostile-script.json"
+        script_file.write_text(json.dumps(script))
+        monkeypatch.setenv("FAKE_LSP_SCRIPT", str(script_file))
+        options.setdefault("lsp_ready_timeout", 0.2)
+        options.setdefault("lsp_diagnostics_idle", 0.5)
+        options.setdefault("lsp_diagnostics_timeout", 0.5)  # it never publishes: code actions do not wait for it
+        options.setdefault("lsp_timeout", 20)
+        return run_factory(root, lsp_path=[str(bin_dir)], lsp_servers={"python": ["basedpyright"]}, **options)
+
+    return start

@@ -42,3 +42,38 @@ def group_members(pgid: int) -> list[int]:
         if fields[0] != "Z" and int(fields[2]) == pgid:
             out.append(int(entry))
     return out
+
+
+class FIFOWatch:
+    """A bounded wait for a reader stuck opening one of `paths` (FIFOs): after `after` seconds it
+    opens them for writing, which lets such a reader go on (it reads nothing), and records that
+    it had to (`fired`). A reader that never opens them leaves it idle."""
+
+    def __init__(self, *paths: Path, after: float = 5.0) -> None:
+        import threading
+
+        self.paths = paths
+        self.after = after
+        self.fired: list[str] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self) -> None:
+        if self._stop.wait(self.after):
+            return
+        while not self._stop.wait(0.05):
+            for path in self.paths:
+                try:
+                    fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+                except OSError:  # no reader waiting (ENXIO), or not a FIFO any more
+                    continue
+                self.fired.append(path.name)
+                os.close(fd)
+
+    def __enter__(self) -> FIFOWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()

@@ -197,3 +197,28 @@ async def test_a_glob_path_searches_and_rewrites_the_files_it_names(tmp_path: Pa
     assert ruled.ok and len(ruled.data["matches"]) == files, ruled.text
     assert staged.ok and staged.data["replacements"] == files, staged.text
     assert not refused.ok and 'path "pkg/*.rs" (a glob) matches no file' in refused.text
+
+
+async def test_tool_searches_a_snippet_given_as_code(tmp_path: Path) -> None:
+    """`code` instead of `path`: a pattern or rule tried on the lines the call brings, nothing read
+    from the workspace; `explain` shows the snippet's tree."""
+    code = "def f(x):\n    print(1)\n    print(x + 1)\n"
+    async with Run(tmp_path) as run:
+        found = await run.call("ast_grep", {"pattern": "print($A)", "language": "python", "code": code})
+        rule = await run.call("ast_grep", {"rule": {"pattern": "print($A)", "has": {"kind": "argument_list",
+                                                                                   "has": {"kind": "binary_operator"}}},
+                                           "language": "python", "code": code})
+        relaxed = await run.call("ast_grep", {"pattern": "print($A)", "language": "python", "code": code,
+                                              "strictness": "ast"})
+        tree = await run.call("ast_grep", {"pattern": "print($A)", "language": "python", "code": code, "explain": True})
+        no_language = await run.call("ast_grep", {"pattern": "print($A)", "code": code})
+        both = await run.call("ast_grep", {"pattern": "print($A)", "language": "python", "code": code, "path": "."})
+        huge = await run.call("ast_grep", {"pattern": "print($A)", "language": "python", "code": "x = 1\n" * 200_000})
+    assert found.ok and found.data["total"] == 2 and "<code>:2: print(1)" in found.text and "$A='x + 1'" in found.text
+    assert rule.ok and rule.data["total"] == 1 and "<code>:3: print(x + 1)" in rule.text
+    assert relaxed.ok and relaxed.data["total"] == 2
+    assert tree.ok and "function_definition (1:1)" in tree.text and "call (2:5)" in tree.text
+    assert "statement rung" in tree.text  # the pattern's reading comes first
+    assert not no_language.ok and "code needs language" in no_language.text
+    assert not both.ok and "not both" in both.text
+    assert not huge.ok and "give path instead" in huge.text

@@ -263,3 +263,16 @@ def test_a_glob_too_large_for_a_linear_search_is_refused_or_left_out(tmp_path: P
     proc = _minitools("ast-grep", "foo()", "--lang", "python", ".", cwd=tmp_path, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "x.py:1:1: foo()\n"
+
+
+async def test_a_deep_yaml_snippet_is_refused_by_the_tool(tmp_path: Path) -> None:
+    from minitools import Run
+
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        for extra in ({}, {"explain": True}):
+            result = await run.call("ast_grep", {"pattern": "$A", "language": "yaml", "code": DEEP_INLINE, **extra})
+            assert not result.ok
+            assert result.text.startswith("code is YAML nested more than 250 levels deep"), result.text
+        rule = {"id": "r", "language": "yaml", "rule": {"kind": "block_sequence"}}
+        result = await run.call("ast_grep", {"rule": rule, "code": DEEP_INLINE})
+        assert result.text.startswith("code is YAML nested more than 250 levels deep"), result.text

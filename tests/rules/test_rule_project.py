@@ -77,12 +77,15 @@ def test_scan_exit_codes_and_filters(project: Path) -> None:
 
 
 def test_test_reports_each_rule(project: Path) -> None:
-    proc = _cli(project, "test")
+    proc = _cli(project, "test", "--skip-snapshot-tests")
     assert proc.returncode == 1
     assert "FAIL no-eval  ..M" in proc.stdout  # the last invalid snippet has no eval
     assert "invalid snippet did not match, but is invalid: print(1)" in proc.stdout
     assert "valid snippet matched" not in proc.stdout
     assert "test result: failed. 0 passed; 1 failed;" in proc.stdout
+    # with snapshots compared (the default), the matching invalid snippet has no baseline yet
+    compared = _cli(project, "test")
+    assert "FAIL no-eval  .WM" in compared.stdout and "no no-eval baseline found" in compared.stdout
 
 
 def test_run_is_the_pattern_search(project: Path) -> None:

@@ -20,8 +20,34 @@ def test_every_file_of_the_rule_set_reads_as_pyyaml_reads_it() -> None:
     files = sorted(p for p in RULESETS.rglob("*.yml") if "__snapshots__" not in p.parts)
     if not files:
         pytest.skip(f"no rule set at {RULESETS}")
-    differ = [str(p) for p in files if load_documents(p.read_text()) != list(yaml.safe_load_all(p.read_text()))]
+    # PyYAML ends a block scalar at the end of a file with no final newline without one; ast-grep's
+    # reader (and so ours) with one: PyYAML reads each file with its final newline
+    differ = [str(p) for p in files if load_documents(p.read_text()) != list(yaml.safe_load_all(_ended(p.read_text())))]
     assert len(files) > 300 and not differ
+
+
+def _ended(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def test_a_block_scalar_at_the_end_of_the_input_ends_its_line_as_ast_grep_reads_it(tmp_path: Path) -> None:
+    """`message: |` as the last thing in a rule file with no final newline: ast-grep's message is
+    "hi\n" (PyYAML says "hi"); a rule test's last snippet at the end of its file is then the one
+    its snapshot was written for."""
+    import json
+    import subprocess
+    import sys
+
+    from reference_tools import ast_grep_cli
+
+    for chomp, expected in (("", "hi\n"), ("-", "hi"), ("+", "hi\n")):
+        assert load_documents(f"a: |{chomp}\n  hi") == [{"a": expected}]
+    (tmp_path / "r.yml").write_text("id: r\nlanguage: python\nrule: {pattern: print($A)}\nmessage: |\n  hi")
+    (tmp_path / "a.py").write_text("print(1)\n")
+    for argv in ([ast_grep_cli()], [sys.executable, "-m", "minitools", "ast-grep"]):
+        run = subprocess.run([*argv, "scan", "-r", "r.yml", "--json=stream", "a.py"], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=120)
+        assert json.loads(run.stdout.splitlines()[0])["message"] == "hi\n", (argv, run.stdout, run.stderr)
 
 
 CONSTRUCTS = [

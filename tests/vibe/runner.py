@@ -41,12 +41,13 @@ elif word == "block":
     block()
 elif word == "tree":
     # a grandchild that ignores SIGTERM, so only a kill of the whole group stops it
-    child = subprocess.Popen([sys.executable, "-c",
-                              "import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-                              "while True: signal.pause()"])
+    stubborn = ["-c", "import signal; signal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True: signal.pause()"]
+    child = subprocess.Popen([sys.executable, *stubborn])
+    # and one gone to a session (and process group) of its own, as an agent CLI's shell may be
+    escaped = subprocess.Popen([sys.executable, *stubborn], start_new_session=True)
     tmp = rest + ".tmp"
     with open(tmp, "w") as out:
-        json.dump({"worker": os.getpid(), "grandchild": child.pid}, out)
+        json.dump({"worker": os.getpid(), "grandchild": child.pid, "escaped": escaped.pid}, out)
     os.rename(tmp, rest)
     block()
 elif word == "chatty":
@@ -67,7 +68,7 @@ elif word == "inspect":
     report = {
         "cwd": os.getcwd(),
         "stdin_is_devnull": (stdin.st_rdev, stdin.st_ino) == (null.st_rdev, null.st_ino),
-        "own_group": os.getpgid(0) == os.getpid(),
+        "pgid": os.getpgid(0),
         "tools": asyncio.run(tools()),
     }
     with open(result_file, "w") as out:

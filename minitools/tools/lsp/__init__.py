@@ -27,7 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, FileChange, Supervisor, check_plan, path_to_uri, plan_workspace_edit
+from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan, path_to_uri, plan_workspace_edit
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
@@ -35,7 +35,8 @@ from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._format import SYMBOL_KINDS
-from minitools.tools.lsp._query import NAVIGATION, LSPQueries
+from minitools.tools.lsp._proposal import propose
+from minitools.tools.lsp._query import HIERARCHIES, NAVIGATION, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -43,7 +44,7 @@ from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 __all__ = ["build"]
 
 ACTIONS = ("diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols",
-           "incoming_calls", "outgoing_calls", "code_actions", "status", "reload")
+           "incoming_calls", "outgoing_calls", "supertypes", "subtypes", "code_actions", "status", "reload")
 
 LSP_SPEC = ToolSpec(
     name="lsp",
@@ -56,6 +57,7 @@ LSP_SPEC = ToolSpec(
         "cap 100, `kind` to filter; or `file` for its outline, "
         "top-level entries first, cap 200, and with `line` too the entries inside the one at that line), "
         "incoming_calls (who calls the function, at which line; cap 50), outgoing_calls (what it calls), "
+        "supertypes and subtypes (what the type extends, what extends it; cap 50), "
         "code_actions, status (which servers run and why not), reload (restart the servers). Results are "
         "path:line with the line's text; a capped list names the `offset` of its next page."
     ),
@@ -70,12 +72,16 @@ LSP_SPEC = ToolSpec(
             "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` naming the symbol: its identifier "
                        "(a whole word found once on the line), or more of the line when it occurs several times; its "
                        "last identifier is the one meant. Required by definition, type_definition, implementation, "
-                       "references, hover, incoming_calls, outgoing_calls."},
+                       "references, hover, incoming_calls, outgoing_calls, supertypes, subtypes."},
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
             "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
                      "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
-            "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call lists: "
+            "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call and type lists: "
                        "skip this many entries (a capped result names the offset of its next page)."},
+            "body": {"type": "boolean", "description": "definition, type_definition and implementation show the source "
+                     "of the symbol at each place they lead to (at most 3 places; a long body is cut, saying where the "
+                     "rest is); false leaves it out. With symbols, file and line: true shows the body of the entry "
+                     "at that line."},
         },
         "required": ["action"],
         "additionalProperties": False,
@@ -88,7 +94,8 @@ RENAME_SPEC = ToolSpec(
     description=(
         "Rename a symbol across the project through the language server, all files or none. Give the file, "
         "the 1-based line and a substring of that line naming the symbol, and the new name. Reports every "
-        "file changed and its edit count, plus any new diagnostics."
+        "file changed and its edit count, plus any new diagnostics. A rename that also creates, renames or "
+        "deletes files is staged instead (a diff and an edit_id for resolve), never written at once."
     ),
     parameters={
         "type": "object",
@@ -136,8 +143,9 @@ def build(ctx: RunContext) -> list[Tool]:
 
     def factory() -> Supervisor:
         extra = [Path(p) for p in ctx.option("lsp_path", [])]
+        added = tuple(added_server(entry) for entry in ctx.option("lsp_added_servers", ()))
         return Supervisor(ctx.root, tracer=ctx.trace, search_path=extra, prefer=ctx.option("lsp_servers", None),
-                          init_timeout=float(ctx.option("lsp_init_timeout", 30.0)))
+                          init_timeout=float(ctx.option("lsp_init_timeout", 30.0)), catalog=ServerCatalog(added))
 
     supervisor = ctx.resource("lsp", factory)
     if supervisor is None:
@@ -164,7 +172,7 @@ class LSPFamily:
         self.code_action = CodeActions(session, self.queries)
         session.ctx.warmups.append(self.warm_up)
         navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
-        calls = {a: partial(self.queries.calls, a) for a in ("incoming_calls", "outgoing_calls")}
+        calls = {a: partial(self.queries.hierarchy, a) for a in HIERARCHIES}
         self.actions: dict[str, Action] = {
             **navigate, **calls, "diagnostics": self.diagnose, "symbols": self.queries.symbols,
             "code_actions": self.queries.code_actions, "status": self.status, "reload": self.reload,
@@ -201,7 +209,7 @@ class LSPFamily:
         symbol = at.name
         s.require(client, "renameProvider", "rename")
         params = {"textDocument": {"uri": doc.uri}, "position": t.position, "newName": args["new_name"]}
-        edit = await s.request(client, "textDocument/rename", params, "rename")
+        edit = await s.request(client, "textDocument/rename", params, "rename", effect="not applied; no file was written")
         where = f"{t.rel}:{line}"
         if not edit or not (edit.get("changes") or edit.get("documentChanges")):
             raise ToolError(f'{client.spec.id} produced no edits renaming "{symbol}" at {where} to "{args["new_name"]}"; '
@@ -219,6 +227,14 @@ class LSPFamily:
         except EditError as exc:
             raise ToolError(f'rename of "{symbol}" at {where} to "{args["new_name"]}" was not applied: {exc}. '
                             "No file was written; call lsp_rename again.", data={"server": client.spec.id}) from None
+        if any(c.operations for c in plan):
+            # files made, renamed or removed are shown before anything is written: staged for resolve
+            ops = ", ".join(f"{self.ctx.relpath(c.path)} ({', '.join(c.operations)})" for c in plan if c.operations)
+            note = (f"{client.spec.id}'s rename also makes, renames or removes files ({ops}), so nothing was written: "
+                    "the whole rename is staged, and resolve writes it (every file or none) or discards it.")
+            return propose(self.ctx, plan, f'rename of "{symbol}" to "{args["new_name"]}"',
+                           f'rename of "{symbol}" at {where} to "{args["new_name"]}"', [*notes, note],
+                           {"server": client.spec.id, "staged": True})
         # the files' diagnostics before the rename, so that only what it broke is reported
         await self.record.before_write([str(c.path) for c in plan if c.after is not None])
         try:

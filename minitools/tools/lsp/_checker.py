@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import LANGUAGES, ServerSpec, Unconfigured, find_binary, project_roots, servers_for
+from minitools.lsp import ServerSpec, Unconfigured, find_binary, project_roots, read_regular
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
@@ -37,8 +37,8 @@ class ProjectChecker:
         outputs: list[dict[str, Any]] = []
         reasons: dict[str, list[str]] = {}  # why not checked -> the languages it applies to
         done: set[str] = set()
-        for lang in LANGUAGES:
-            specs = servers_for(lang, prefer.get(lang))
+        for lang in self.sup.catalog.languages:
+            specs = self.sup.catalog.servers_for(lang, prefer.get(lang))
             # the language's projects: at the root, or in the folders below it (a monorepo)
             rooted = [(s, roots) for s in specs if (roots := project_roots(self.ctx.root, s.root_markers))]
             if not rooted or any(s.id in done for s, _ in rooted):
@@ -126,8 +126,8 @@ def _configured(root: Path, unconfigured: Unconfigured) -> bool:
     if (root / unconfigured.name).is_file():
         return True
     try:
-        text = (root / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        text = read_regular(root / "pyproject.toml").decode("utf-8", errors="replace")
+    except OSError:  # absent, unreadable, or not a regular file (a FIFO is never opened)
         return False
     # a table header, or a dotted key under [tool] (tomllib is 3.11+; this runs on 3.10 too)
     return any(re.search(rf"^\s*\[{re.escape(section)}[\].]", text, re.MULTILINE) for section in unconfigured.sections)

@@ -8,23 +8,19 @@ from __future__ import annotations
 
 import os
 import stat
-import time
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, ServerGone, plan_workspace_edit, uri_to_path
-from minitools.tools._staging import StagedFile
-from minitools.tools._text import plural
+from minitools.lsp import EditError, PeerPayloadError, ServerGone, plan_workspace_edit, uri_to_path
+from minitools.tools.lsp._proposal import propose
 from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 from minitools.transport import RPCError
 
 __all__ = ["CodeActions"]
-
-DIFF_PREVIEW_CHARS = 6000
-
 
 class CodeActions:
     def __init__(self, session: LSPSession, queries: LSPQueries) -> None:
@@ -41,7 +37,8 @@ class CodeActions:
         edit = item.get("edit")
         if edit is None and "data" in item and _resolves(client.capabilities):
             try:
-                item = await self.s.request(client, "codeAction/resolve", item, "lsp_code_action") or item
+                item = await self.s.request(client, "codeAction/resolve", item, "lsp_code_action",
+                                            effect="not applied; nothing was staged") or item
             except ToolError as exc:
                 if not (isinstance(exc.data, dict) and exc.data.get("code") == METHOD_NOT_FOUND):
                     raise
@@ -50,9 +47,9 @@ class CodeActions:
             item if isinstance(item.get("command"), str) else None)
         if not edit and command is not None and _executes(client.capabilities, command.get("command")):
             # the command's edits come back as workspace/applyEdit requests: kept, not applied
-            started = time.time_ns()
+            started = _file_clock(self.ctx.root)
             edits = await _captured(self.s, client, command)
-            edit = _taken_back(_merged(edits), started, self.ctx.root) if edits else None
+            edit = None if not edits else _merged(edits) if started is None else _taken_back(_merged(edits), started, self.ctx.root)
         if not edit:
             raise ToolError(f'"{title}" at {where} runs a server command that returns no workspace edit; minitools '
                             "does not let a server change files it cannot show first. Nothing was changed; pick an "
@@ -63,25 +60,7 @@ class CodeActions:
             plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
         except EditError as exc:
             raise ToolError(f'"{title}" at {where} cannot be staged: {exc}. Nothing was changed.') from None
-        staged = [_staged(change, self.ctx.relpath(change.path), title, where) for change in plan
-                  if change.after != change.before]
-        if not staged:
-            return ToolResult(ok=True, text=f'"{title}" at {where} changes nothing; nothing was staged.',
-                              data={"edit_id": None, "replacements": 0, "files": []})
-        from minitools.tools.edit import file_operation, unified_diff  # the diff ast_edit shows
-
-        count = sum(f.replacements for f in staged)
-        summary = f"{plural(count, 'edit')} in {plural(len(staged), 'file')} ({title})"
-        pending = self.ctx.edits.stage(staged, summary)
-        diff = unified_diff(staged)
-        lines = [f'(proposed) {summary} … call resolve with edit_id "{pending.id}" and action "accept" to '
-                 'write it, or "discard".']
-        lines.append(diff[:DIFF_PREVIEW_CHARS].rstrip("\n") + (f"\n… diff cut at {DIFF_PREVIEW_CHARS:,} characters"
-                                                               if len(diff) > DIFF_PREVIEW_CHARS else ""))
-        pending.data = {"edit_id": pending.id, "title": title, "server": client.spec.id, "replacements": count,
-                        "files": [{"file": f.display, "edits": f.replacements,
-                                   **({"operation": file_operation(f)} if file_operation(f) else {})} for f in staged]}
-        return ToolResult(ok=True, text="\n".join(t.notes + lines), data=pending.data)
+        return propose(self.ctx, plan, title, f'"{title}" at {where}', t.notes, {"title": title, "server": client.spec.id})
 
 
 def _choose(offered: list[dict[str, Any]], choice: Any, where: str, server: str) -> dict[str, Any]:
@@ -119,6 +98,9 @@ async def _captured(session: LSPSession, client: Any, command: dict[str, Any]) -
     except TimeoutError:
         raise ToolError(f"{client.spec.id} did not finish the action's command within {session.timeout:g} s. "
                         "Nothing was changed.") from None
+    except PeerPayloadError as exc:
+        raise ToolError(f"{client.spec.id} sent {exc.what} that does not fit the protocol ({exc.reason}): not applied; "
+                        "nothing was staged.", data={"server": client.spec.id, "invalid": exc.reason}) from None
 
 
 def _merged(edits: list[dict[str, Any]]) -> dict[str, Any]:
@@ -134,9 +116,16 @@ def _document_changes(edit: dict[str, Any]) -> list[Any]:
                                           for uri, text_edits in (edit.get("changes") or {}).items()]
 
 
-# a file system's clock ticks coarsely: a file made just after the command started may carry
-# a time up to a tick before it
-_CLOCK_TICK_NS = 50_000_000
+def _file_clock(root: Path) -> int | None:
+    """The file system's own clock now: the change time of a nameless file made in the root (None
+    when none can be made there: nothing is taken back). File times are compared with it, not with
+    the wall clock, which runs ahead of a file system's coarse clock (a margin for that took back a
+    file made by someone else up to 50 ms before the command)."""
+    try:
+        with tempfile.TemporaryFile(dir=root) as marker:
+            return os.fstat(marker.fileno()).st_ctime_ns
+    except OSError:
+        return None
 
 
 def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any]:
@@ -144,7 +133,9 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
     disk and made by the edit instead (a create, then the text): typescript-language-server
     writes a refactor's new file, empty, before it sends the edit that fills it, so a
     discarded "Move to a new file" would leave that file behind. Such a file is one the edit
-    names, empty, a regular file inside the root made after the command started."""
+    names, empty, a regular file inside the root made after the command started: its change time
+    later than `started`, the file system's clock then (`_file_clock`); one made in the same tick
+    is left alone, never taken for the command's."""
     changes = _document_changes(edit)
     made = []
     for uri in dict.fromkeys(op["textDocument"]["uri"] for op in changes if "textDocument" in op):
@@ -155,7 +146,7 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
             info = os.lstat(path)
         except OSError:
             continue
-        if stat.S_ISREG(info.st_mode) and info.st_size == 0 and info.st_ctime_ns >= started - _CLOCK_TICK_NS:
+        if stat.S_ISREG(info.st_mode) and info.st_size == 0 and info.st_ctime_ns > started:
             os.unlink(path)
             made.append({"kind": "create", "uri": uri})
     return {"documentChanges": made + changes} if made else edit
@@ -164,17 +155,3 @@ def _taken_back(edit: dict[str, Any], started: int, root: Path) -> dict[str, Any
 def _resolves(capabilities: Mapping[str, Any]) -> bool:
     provider = capabilities.get("codeActionProvider")
     return isinstance(provider, dict) and bool(provider.get("resolveProvider"))
-
-
-def _staged(change: Any, display: str, title: str, where: str) -> StagedFile:
-    """One planned file change as a staged file, checked against the bytes on disk (a file the
-    action creates must still be absent, one it deletes or renames away still there)."""
-    try:
-        original: bytes | None = change.path.read_bytes()
-    except FileNotFoundError:
-        original = None
-    if (original is None) != (change.before is None) or (
-            original is not None and original.decode("utf-8", errors="replace") != change.before):
-        raise ToolError(f'"{title}" at {where}: {display} changed while the edit was computed; nothing was staged. '
-                        "Ask again.")
-    return StagedFile.of_text(change.path, display, change.before, change.after, change.edits)

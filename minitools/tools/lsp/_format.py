@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import LSPClient, from_lsp_column, path_to_uri, split_lines, uri_to_path
+from minitools.lsp import LSPClient, from_lsp_column, path_to_uri, read_regular, split_lines, uri_to_path
 from minitools.tools._records import DiagnosticRow, LocationRow
 
 __all__ = ["SEVERITY", "SYMBOL_KINDS", "hover_text", "symbol_kind", "diagnostic_row",
@@ -66,8 +66,8 @@ def _line_text(path: Path, line: int, cache: dict[Path, list[str]], client: LSPC
     if path not in cache:
         doc = client.documents.get(path_to_uri(path)) if client else None
         try:
-            text = doc.text if doc is not None else path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = doc.text if doc is not None else read_regular(path).decode("utf-8", errors="replace")
+        except OSError:  # gone, unreadable, or not a regular file (a FIFO, a device: never read)
             text = ""
         cache[path] = split_lines(text)
     lines = cache[path]

@@ -7,10 +7,11 @@ import os
 import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from minitools.lsp import CATALOG, LANGUAGES, LSPClient, NoServer, ServerGone, language_of, path_to_uri, project_roots, split_lines, to_lsp_column
+from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.tools._text import page_note
+from minitools.tools.lsp._bodies import Body, bodies, body_of, format_body
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._session import LSPSession, Target
@@ -40,6 +41,39 @@ NAVIGATION = {  # action -> (LSP method, capability)
     "references": ("textDocument/references", "referencesProvider"),
     "hover": ("textDocument/hover", "hoverProvider"),
 }
+class Hierarchy(NamedTuple):
+    """One hierarchy action: the capability and requests it takes, and how its answer reads."""
+
+    capability: str
+    what: str  # the feature, as a refusal names it
+    prepare: str
+    method: str
+    peer: str | None  # the key of each answer entry that holds the item ("from", "to"), None: the entry is it
+    label: str  # "callers", "supertypes", ...
+    title: str  # "callers of", "calls from", ...
+    key: str  # its rows' key in `data`
+    subject: str
+    hint: str
+    instead: str  # what to ask when the server lacks the method
+
+
+_CALLS = ("callHierarchyProvider", "call hierarchy", "textDocument/prepareCallHierarchy")
+_TYPES = ("typeHierarchyProvider", "type hierarchy", "textDocument/prepareTypeHierarchy")
+HIERARCHIES = {
+    "incoming_calls": Hierarchy(*_CALLS, "callHierarchy/incomingCalls", "from", "callers", "callers of", "callers",
+                                "function or method", "a function's name (its definition or a call)",
+                                "outgoing_calls and references work from the same place"),
+    "outgoing_calls": Hierarchy(*_CALLS, "callHierarchy/outgoingCalls", "to", "calls", "calls from", "calls",
+                                "function or method", "a function's name (its definition or a call)",
+                                "incoming_calls and references work from the same place"),
+    "supertypes": Hierarchy(*_TYPES, "typeHierarchy/supertypes", None, "supertypes", "supertypes of", "supertypes",
+                            "class or type", "a type's name (its definition or a use)",
+                            "definition and hover name what a type extends"),
+    "subtypes": Hierarchy(*_TYPES, "typeHierarchy/subtypes", None, "subtypes", "subtypes of", "subtypes",
+                          "class or type", "a type's name (its definition or a use)",
+                          "implementation and references find what extends a type"),
+}
+WITH_BODIES = ("definition", "type_definition", "implementation")  # answers shown with the symbol's source
 CAPS = {"references": 50, "workspace_symbols": 100, "document_symbols": 200, "code_actions": 50}
 
 
@@ -89,62 +123,69 @@ class LSPQueries:
             more = page_note(total, offset, len(shown))
             head = f"{label} of {where} ({total}" + (f"; {more})" if more else ")")
             body = "\n".join([head] + [f"{loc['file']}:{loc['line']}: {loc['text']}" for loc in shown])
+        sources: list[Body] = []
+        if action in WITH_BODIES and found and args.get("body", True):
+            sources = await bodies(client, result, self.ctx.relpath)  # the symbol's source: no file read next
+            body = "\n\n".join([body, *(format_body(b) for b in sources)])
         return ToolResult(ok=True, text="\n".join(notes + [body]),
                           data={"server": client.spec.id, "locations": shown, "total": total, "offset": offset,
                                 "truncated": offset + len(shown) < total, "position": place,
-                                "incomplete": client.progress.busy})
+                                "incomplete": client.progress.busy, "bodies": sources})
 
-    async def calls(self, action: str, args: Mapping[str, Any]) -> ToolResult:
-        """`incoming_calls` (who calls the symbol, at which line) or `outgoing_calls` (what it calls),
-        through the server's call hierarchy; capped and paged like references."""
+    async def hierarchy(self, action: str, args: Mapping[str, Any]) -> ToolResult:
+        """`incoming_calls` (who calls the symbol, at which line), `outgoing_calls` (what it calls),
+        `supertypes` and `subtypes` (what the type extends, what extends it), through the server's
+        call or type hierarchy (HIERARCHIES); capped and paged like references."""
         s = self.s
+        h = HIERARCHIES[action]
         t = await s.target(args, action)
         client, line, at = t.client, t.line, t.resolved
-        s.require(client, "callHierarchyProvider", "call hierarchy")
+        s.require(client, h.capability, h.what)
         await self._wait_index(client)
         where = f'"{at.name}" at {t.rel}:{line}:{at.column + 1}'
-        items = await s.request(client, "textDocument/prepareCallHierarchy",
-                                {"textDocument": {"uri": t.doc.uri}, "position": t.position}, action) or []
-        if not items:
-            raise ToolError(f"{client.spec.id} finds no function or method at {where} to list calls of; put `line` "
-                            "and `symbol` on a function's name (its definition or a call).")
-        incoming = action == "incoming_calls"
-        method = "callHierarchy/incomingCalls" if incoming else "callHierarchy/outgoingCalls"
+
+        async def ask(method: str, params: dict[str, Any]) -> Any:
+            try:
+                return await s.request(client, method, params, action)
+            except ToolError as exc:  # a server may offer the capability and lack a method (clangd 14)
+                if not (isinstance(exc.data, dict) and exc.data.get("code") == METHOD_NOT_FOUND):
+                    raise
+                raise ToolError(f"{client.spec.id} does not answer {action} (it has no {method}); {h.instead}.",
+                                data=exc.data) from None
+
+        items = await ask(h.prepare, {"textDocument": {"uri": t.doc.uri}, "position": t.position}) or []
+        if not isinstance(items, list) or not items:
+            raise ToolError(f"{client.spec.id} finds no {h.subject} at {where} to list {h.label} of; put `line` "
+                            f"and `symbol` on {h.hint}.")
         cache: dict[Path, list[str]] = {}
         rows: list[dict[str, Any]] = []
-        try:
-            answered = [await s.request(client, method, {"item": item}, action) or [] for item in items[:1]]  # one place
-        except ToolError as exc:
-            if not (isinstance(exc.data, dict) and exc.data.get("code") == METHOD_NOT_FOUND):
-                raise
-            instead = "incoming_calls" if not incoming else "outgoing_calls"
-            raise ToolError(f"{client.spec.id} does not answer {action} (it has no {method}); {instead} and "
-                            "references work from the same place.", data=exc.data) from None
+        answered = [await ask(h.method, {"item": item}) or [] for item in items[:1]]  # one place
         for found in answered:
-            for call in found:
-                peer = call.get("from" if incoming else "to") or {}
-                # incoming: where the caller calls it (fromRanges are in its file); outgoing: where the callee is
+            for entry in found if isinstance(found, list) else []:
+                if not isinstance(entry, dict):
+                    continue
+                peer = (entry.get(h.peer) or {}) if h.peer else entry
+                # incoming: where the caller calls it (fromRanges are in its file); else where the peer is named
                 uri = peer.get("uri", "")
-                rng = (call.get("fromRanges") or [peer.get("selectionRange") or {}])[0] if incoming else (
+                rng = (entry.get("fromRanges") or [peer.get("selectionRange") or {}])[0] if h.peer == "from" else (
                     peer.get("selectionRange") or peer.get("range") or {})
-                place = location(client, self.ctx.relpath, uri, rng, cache) if uri else None
+                place = location(client, self.ctx.relpath, uri, rng, cache) if isinstance(uri, str) and uri else None
                 rows.append({"name": peer.get("name"), "kind": symbol_kind(peer.get("kind")),
-                             "detail": peer.get("detail"), "calls": len(call.get("fromRanges") or []), **(place or {})})
+                             "detail": peer.get("detail"), "calls": len(entry.get("fromRanges") or []), **(place or {})})
         rows.sort(key=lambda r: (r.get("file", ""), r.get("line", 0)))
         notes = t.notes + ([at.note(line)] if at.note(line) else []) + self._incomplete(client)
         cap, offset = CAPS["references"], int(args.get("offset") or 0)
         shown = rows[offset:offset + cap]
-        label = "callers" if incoming else "calls"
         if not rows:
-            body = f"{client.spec.id} found no {'callers of' if incoming else 'calls from'} {where}."
+            body = f"{client.spec.id} found no {h.title} {where}."
         else:
             more = page_note(len(rows), offset, len(shown))
-            head = f"{'callers of' if incoming else 'calls from'} {where} ({len(rows)}" + (f"; {more})" if more else ")")
+            head = f"{h.title} {where} ({len(rows)}" + (f"; {more})" if more else ")")
             body = "\n".join([head] + [
                 f"{r.get('file')}:{r.get('line')}: {r['kind']} {r['name']}" + (f" ({r['calls']} calls)" if r["calls"] > 1 else "")
                 + (f"  | {r['text']}" if r.get("text") else "") for r in shown])
         return ToolResult(ok=True, text="\n".join(notes + [body]),
-                          data={"server": client.spec.id, label: shown, "total": len(rows), "offset": offset,
+                          data={"server": client.spec.id, h.key: shown, "total": len(rows), "offset": offset,
                                 "truncated": offset + len(shown) < len(rows)})
 
     async def symbols(self, args: Mapping[str, Any]) -> ToolResult:
@@ -154,8 +195,17 @@ class LSPQueries:
             t = await s.target(args, "symbols", position="none")
             s.require(t.client, "documentSymbolProvider", "document symbols")
             result = await s.request(t.client, "textDocument/documentSymbol", {"textDocument": {"uri": t.doc.uri}}, "symbols")
-            return self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes,
-                                 int(args.get("offset") or 0))
+            outline = self._outline(t.client, t.path, t.doc.uri, result, args.get("line"), t.notes,
+                                    int(args.get("offset") or 0))
+            if args.get("line") is not None and args.get("body"):
+                inside = enclosing(symbol_tree(result, t.doc.uri), int(args["line"]) - 1)
+                found = None if inside is None else await body_of(t.client, t.doc.uri, (inside.start[0], inside.end[0]),
+                                                                   self.ctx.relpath)
+                if found is not None:
+                    data = outline.data if isinstance(outline.data, dict) else {}
+                    outline = ToolResult(ok=True, text=f"{outline.text}\n\n{format_body(found)}",
+                                         data={**data, "bodies": [found]})
+            return outline
         clients: list[LSPClient] = []
         notes: list[str] = []
         if args.get("file"):
@@ -216,7 +266,8 @@ class LSPQueries:
                    if d.get("range", {}).get("start", {}).get("line", -1) <= line - 1 <= d.get("range", {}).get("end", {}).get("line", -1)]
         params = {"textDocument": {"uri": doc.uri}, "range": {"start": start, "end": end},
                   "context": {"diagnostics": on_line, "triggerKind": 1}}
-        result = await s.request(client, "textDocument/codeAction", params, action) or []
+        effect = "not applied; nothing was staged" if action == "lsp_code_action" else "not used"
+        result = await s.request(client, "textDocument/codeAction", params, action, effect=effect) or []
         return t, [item for item in result if isinstance(item, dict)], on_line
 
     async def code_actions(self, args: Mapping[str, Any]) -> ToolResult:
@@ -326,12 +377,13 @@ class LSPQueries:
         """Start the server of each language whose project is at the root or in the folders
         below it (a monorepo's sub-projects); the servers that started."""
         clients = []
-        for lang in LANGUAGES:
-            spec = next(s for s in CATALOG if lang in s.languages)
+        catalog = self.sup.catalog
+        for lang in catalog.languages:
+            spec = next(s for s in catalog.specs if lang in s.languages)
             # the language's projects: at the root, or each sub-project of a monorepo
             for root in project_roots(self.ctx.root, spec.root_markers) or [self.ctx.root]:
                 probe = root / f"__probe__{spec.extensions[0]}"
-                if language_of(probe) != lang:
+                if catalog.language_of(probe) != lang:
                     break
                 try:
                     client, _ = await self.sup.client_for(probe)

@@ -8,12 +8,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from minitools.lsp import Document, LSPClient, NoServer, ServerGone, Supervisor, language_of, path_to_uri, split_lines, to_lsp_column
+from minitools.lsp import (
+    Document,
+    LSPClient,
+    NoServer,
+    NotRegularFile,
+    PeerPayloadError,
+    ServerGone,
+    Supervisor,
+    check_result,
+    file_kind,
+    path_to_uri,
+    split_lines,
+    to_lsp_column,
+)
 from minitools.tools._context import RunContext
 from minitools.tools.lsp._position import Ambiguous, Resolved, resolve_symbol
 from minitools.toolspec import ToolError
@@ -96,13 +110,18 @@ class LSPSession:
                             "so the answer is for the first.")
 
     def path_arg(self, args: Mapping[str, Any], action: str) -> Path:
-        """The `file` argument as a path inside the root, refused when missing or a directory."""
+        """The `file` argument as a path inside the root, refused when missing or not a regular
+        file (a folder, a FIFO: one is never opened, it would block)."""
         file = args.get("file")
         if not file:
             raise ToolError(f"{action} needs `file`: the path of the file to ask about, relative to the workspace root.")
         path = self.ctx.resolve_path(file, what="file")
-        if not path.is_file():
-            raise ToolError(f'file "{file}" is a directory; {action} needs a source file.')
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            raise ToolError(f'file "{file}" cannot be read ({(exc.strerror or str(exc)).lower()}); {action} needs a source file.') from None
+        if not stat.S_ISREG(mode):
+            raise ToolError(f'file "{file}" is {file_kind(mode)}, not a regular file; {action} needs a source file.')
         return path
 
     async def client(self, path: Path) -> tuple[LSPClient, list[str]]:
@@ -121,6 +140,11 @@ class LSPSession:
         except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
+        except NotRegularFile as exc:
+            raise ToolError(f"{self.ctx.relpath(path)} is {exc.kind}, not a regular file (it is never opened: reading "
+                            "a FIFO blocks); give a source file.") from None
+        except OSError as exc:
+            raise ToolError(f"{self.ctx.relpath(path)} cannot be read ({(exc.strerror or str(exc)).lower()}).") from None
 
     async def sync_quietly(self, client: LSPClient) -> None:
         with contextlib.suppress(ServerGone):
@@ -132,9 +156,16 @@ class LSPSession:
                             "try another action (references, hover) or another server (lsp_servers option).",
                             data={"server": client.spec.id, "unsupported": action})
 
-    async def request(self, client: LSPClient, method: str, params: Any, action: str) -> Any:
+    async def request(self, client: LSPClient, method: str, params: Any, action: str, *, effect: str = "not used") -> Any:
+        """The server's answer to `method`, checked against its shape (lsp/_payloads.py); every
+        failure a ToolError that says what the server did, and `effect` (what became of it)."""
         try:
-            return await client.request(method, params, timeout=self.timeout)
+            result = await client.request(method, params, timeout=self.timeout)
+            check_result(method, result)
+            return result
+        except PeerPayloadError as exc:
+            raise ToolError(f"{client.spec.id} sent {exc.what} that does not fit the protocol ({exc.reason}): {effect}.",
+                            data={"server": client.spec.id, "invalid": exc.reason}) from None
         except asyncio.TimeoutError:
             raise ToolError(f"{client.spec.id} did not answer {action} within {self.timeout:g} s. That is no answer, "
                             "not an empty one: try again, or lsp reload.", data={"server": client.spec.id, "timeout": True}) from None
@@ -165,7 +196,7 @@ class LSPSession:
                                 f"the identifier. The line is:\n{line}: {body}")
             column = len(body) - len(body.lstrip())
             return line, {"line": line - 1, "character": to_lsp_column(body, column, client.encoding)}, None
-        at = resolve_symbol(body, symbol, language_of(path), rel, line)
+        at = resolve_symbol(body, symbol, self.sup.catalog.language_of(path), rel, line)
         return line, {"line": line - 1, "character": to_lsp_column(body, at.column, client.encoding)}, at
 
     async def fresh_diagnostics(self, client: LSPClient, doc: Document, mark: int) -> list[dict[str, Any]] | None:

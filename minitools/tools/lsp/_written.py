@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import stat
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from minitools.lsp import Document, LSPClient, NoServer, ServerGone, language_of, path_to_uri
+from minitools.lsp import Document, LSPClient, NoServer, NotRegularFile, ServerGone, file_kind, path_to_uri
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
 from minitools.tools._text import plural
@@ -113,9 +114,16 @@ class WriteDiagnostics:
             if entry.get("new_minor"):
                 lines.append(f"{entry['file']}: {entry['new_minor']} new hints/information (not listed)")
         checked = [e for e in files if e.get("checked")]
-        if not lines:
+        # a file left out for a reason of its own (outside the root, a FIFO, gone) says so
+        skipped = [f"{e['file']}: not checked: {e['reason']}" for e in files if e.get("reason")]
+        if not lines and not skipped:
             lines = [f"checked {plural(len(checked), 'file')}: no new diagnostics" if checked
-                     else "no file was checked (no language server covers these files)"]
+                     else "no file was checked"]
+        elif not lines and checked:
+            lines = [f"checked {plural(len(checked), 'file')}: no new diagnostics"]
+        elif not lines:
+            lines = [f"no file was checked ({plural(len(skipped), 'file')} left out)"]
+        lines += skipped
         no_baseline = [e["file"] for e in checked if e.get("baseline") is False]
         return Written("\n".join(lines), files, new_all, unavailable, bool(checked), no_baseline)
 
@@ -131,9 +139,17 @@ class WriteDiagnostics:
         rel = self.ctx.relpath(path)
         if path != self.ctx.root and self.ctx.root not in path.parents:
             return path, rel, "outside the workspace root"
-        if (must_exist and not path.is_file()) or path.is_dir():
+        try:
+            mode: int | None = os.stat(path).st_mode
+        except FileNotFoundError:
+            mode = None
+        except OSError as exc:
+            return path, rel, _unreadable(exc)
+        if mode is None and must_exist:
             return path, rel, "not a file (deleted?)"
-        if language_of(path) is None:
+        if mode is not None and not stat.S_ISREG(mode):
+            return path, rel, _unreadable(NotRegularFile(path, file_kind(mode)))
+        if self.sup.catalog.language_of(path) is None:
             return path, rel, "no language server serves this kind of file"
         return path, rel, ""
 
@@ -159,6 +175,8 @@ class WriteDiagnostics:
         except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
+        except OSError as exc:  # replaced meanwhile by a FIFO (NotRegularFile, never read), or gone
+            return {"file": rel, "checked": False, "reason": _unreadable(exc)}
         if doc.version == version and mark > 0:
             mark -= 1  # nothing new was sent: the last publish stands for this text
         return _Synced(rel, client, uri, doc, mark, baseline)
@@ -199,6 +217,13 @@ class WriteDiagnostics:
         new = [r for r in fresh if r["severity"] in ("error", "warning")]
         return {"file": rel, "server": server, "checked": True, "new": new, "new_minor": len(fresh) - len(new),
                 "total": len(rows), "baseline": synced.baseline is not None}
+
+
+def _unreadable(exc: OSError) -> str:
+    """Why a file was not read, as `written` reports it."""
+    if isinstance(exc, NotRegularFile):
+        return f"{exc.kind}, not a regular file (never opened for reading)"
+    return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
 
 
 def _renamed(rows: list[Row], renamed: tuple[str, str] | None) -> list[Row]:

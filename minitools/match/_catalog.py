@@ -1,0 +1,437 @@
+"""The language catalog: one row per language, everything the matcher, the rules, the walk and
+the CLI ask about it (docs/architecture.md, "Adding a language": a new language is a row here
+and its tests).
+
+A row says:
+
+- `id`: the language pack's grammar name; `names`: the other names a caller gives it (ast-grep's
+  short forms, editors' ids); `extensions`: the file names that hold it (lower-cased suffixes).
+- `metavar_char`: where `$` cannot be part of an identifier, the character a pattern's `$` is
+  written as before parsing (docs/reference.md, "Structural matching"); `$` where it can.
+- `ladder`: the scaffold rungs, (name, prefix, suffix), tried in order: the fragment is parsed as
+  ``prefix + fragment + suffix`` and a rung accepts when that parse has no ERROR or MISSING node
+  (but those only a metavariable causes) and the fragment's byte range is one node or a run of
+  siblings. Several rungs may share a name (variants of one context). `subconstructs`: rungs for
+  a fragment cut from inside a construct (an argument, a parameter, a case arm, an import
+  clause); they come after the ladder and read a fragment only as one node (`$A, $B` is no run
+  of arguments), and such a reading is dropped when the fragment reads as an expression. Where a
+  prefix ends a line with an indentation (Python) the fragment's later lines are indented by
+  as much. A language with no ladder parses the fragment as a whole file, as the ast-grep CLI
+  does.
+- `statement_end`: where a `$$$` before `}` is read as something other than statements unless
+  the token that ends a statement follows it, that token; the fragment is also tried with it
+  written there (Dart reads `if ($C) { $$$ }` as an `if` whose body is a set literal).
+- `type_lookalikes`: expression kinds a type is spelled like (TypeScript `Promise<$T>`, Go
+  `unsafe.Pointer`): a fragment that reads as one keeps its type reading too.
+- `specifiers`: type kinds written with a body and the `;` that ends their declaration (C
+  `struct $S { $$$F };`): the specifier alone is the pattern, its extent without the `;`.
+- `body_runs`: body kinds with no brackets of their own, a hole only where the scaffold wrote
+  the body (Python's `block`): the statements they hold.
+- `terminator`: the token that ends a statement where a line break ends one as well (Go,
+  Python): formatting, never a difference.
+- `continuations`: named kinds that continue the node before them as its siblings (Dart writes
+  `a.b(c)` as `identifier` `selector` `selector`): one metavariable captures the whole run.
+- `keywords`: named leaf kinds that are a keyword (Dart's `const`): skipped like an unnamed token
+  where the pattern expects another token (`[]` matches `const []`).
+- `string_slot`: where the grammar wants a string after a keyword (a module to import from), a
+  regular expression for what comes before it: a metavariable there is also read as a string
+  (TypeScript `import { $$$ } from $M`).
+- `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
+  (Python's `expression_statement`).
+- `tuned`: whether the matcher is tuned and tested for it against ast-grep on real code
+  (docs/tools.md, "Languages"); the others are offered as the grammar reads them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Rung", "Language", "LANGUAGES", "EXTENSIONS", "LANGUAGE_NAMES", "HOLE_KINDS", "SUB_CONSTRUCTS",
+           "language_row", "ladder_for", "no_files_note"]
+
+Rung = tuple[str, str, str]
+
+
+class Language(NamedTuple):
+    """One language's row (the module's docstring says what each field means)."""
+
+    id: str
+    names: tuple[str, ...] = ()
+    extensions: tuple[str, ...] = ()
+    metavar_char: str = "$"
+    ladder: tuple[Rung, ...] = ()
+    subconstructs: tuple[Rung, ...] = ()
+    statement_end: str | None = None
+    type_lookalikes: frozenset[str] = frozenset()
+    specifiers: frozenset[str] = frozenset()
+    body_runs: frozenset[str] = frozenset()
+    terminator: str | None = None
+    continuations: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    string_slot: str | None = None
+    hidden: tuple[str, ...] = ()
+    tuned: bool = False
+
+    @property
+    def rungs(self) -> tuple[Rung, ...]:
+        """The rungs tried, in order: the ladder, then the sub-constructs; the whole file where
+        the row has neither."""
+        return (*self.ladder, *self.subconstructs) or _WHOLE_FILE
+
+
+_WHOLE_FILE: tuple[Rung, ...] = (("statement", "", ""),)
+
+# Rungs that exist for one kind of node accept only a hole that is one node of that kind: a
+# decorator scaffold must not turn `Promise<$T>` into a comparison with the method after it.
+HOLE_KINDS: dict[str, frozenset[str]] = {
+    "decorator": frozenset({"decorator"}),
+    "annotation": frozenset({"annotation", "marker_annotation", "attribute_list", "attribute"}),
+}
+
+_MU = "µ"  # a letter in every grammar that takes it in identifiers
+_C_LIKE_BLOCK = "void __mt(void) {\n"
+_C_SWITCH = _C_LIKE_BLOCK + "switch (__mt) {\n"
+_IMPORT_FROM = r"\b(?:from|import)\s+"
+
+_JAVASCRIPT_LADDER: tuple[Rung, ...] = (
+    ("statement", "", ""),
+    ("expression", "__mt = ", ";"),
+    ("class member", "class __MT {\n", "\n}"),
+    ("decorator", "class __MT {\n", "\n__mt() {}\n}"),
+    ("decorator", "", "\nclass __MT {}"),
+)
+_JAVASCRIPT_SUB: tuple[Rung, ...] = (
+    ("argument", "__mt(", ");"),
+    ("parameter", "function __mt(", ") {}"),
+    ("object entry", "__mt = {", "};"),
+    ("case", "switch (__mt) {\n", "\n}"),
+    ("clause", "try {} ", ""),
+    ("import", "import ", " from '__mt';"),
+    ("parameter list", "function __mt", " {}"),
+)
+# TypeScript adds the places only types and interface members are written in (`Promise<$T>`
+# read as a statement is an instantiation expression, not the generic type of a signature).
+_TYPESCRIPT_LADDER: tuple[Rung, ...] = (
+    *_JAVASCRIPT_LADDER,
+    ("type", "let __mt: ", ";"),
+    ("interface member", "interface __MT {\n", "\n}"),
+)
+_TYPESCRIPT_SUB: tuple[Rung, ...] = (
+    *_JAVASCRIPT_SUB,
+    ("type argument", "let __mt: __MT<", ">;"),
+    ("type argument", "let __mt: __MT", ";"),
+    ("type annotation", "let __mt", ";"),
+    ("type parameter", "function __mt", "() {}"),
+)
+_TYPESCRIPT_LOOKALIKES = frozenset({"instantiation_expression", "binary_expression"})
+_C_LADDER: tuple[Rung, ...] = (
+    ("statement", _C_LIKE_BLOCK, "\n}"),
+    ("statement", _C_LIKE_BLOCK, ";\n}"),
+    ("expression", "int __mt = ", ";"),
+)
+_C_SUB: tuple[Rung, ...] = (
+    ("argument", "int __mt = __mt(", ");"),
+    ("parameter", "void __mt(", ");"),
+    ("case", _C_SWITCH, "\n}\n}"),
+    ("initializer entry", "int __mt = {", "};"),
+    ("preprocessor", "", "\n#endif\n"),
+    ("parameter list", "void __mt", ";"),
+)
+_C_SPECIFIERS = frozenset({"struct_specifier", "union_specifier", "enum_specifier"})
+
+_ROWS: tuple[Language, ...] = (
+    Language(
+        "python", names=("py", "python3", "py3"), extensions=(".py", ".pyi", ".py3", ".bzl"), metavar_char=_MU, tuned=True,
+        ladder=(
+            ("statement", "", ""),
+            ("expression", "__mt = ", "\n"),
+            ("class member", "class __MT:\n    ", "\n"),
+            ("decorator", "", "\ndef __mt(): pass\n"),
+        ),
+        subconstructs=(
+            ("argument", "__mt(", ")"),
+            ("parameter", "def __mt(", "): pass"),
+            ("clause", "try:\n    pass\n", ""),
+            ("clause", "if __mt:\n    pass\n", ""),
+            ("clause", "[__mt for __mt in __mt ", "]"),
+            ("case", "match __mt:\n    ", ""),
+            ("dictionary entry", "{", "}"),
+            ("import", "from __mt import ", ""),
+        ),
+        body_runs=frozenset({"block"}), terminator=";", hidden=("expression_statement",),
+    ),
+    Language(
+        "javascript", names=("js", "jsx", "node", "nodejs", "ecmascript", "javascriptreact"),
+        extensions=(".js", ".mjs", ".cjs", ".jsx"), tuned=True,
+        ladder=_JAVASCRIPT_LADDER, subconstructs=_JAVASCRIPT_SUB, string_slot=_IMPORT_FROM,
+    ),
+    Language(
+        "typescript", names=("ts",), extensions=(".ts", ".mts", ".cts"), tuned=True,
+        ladder=_TYPESCRIPT_LADDER, subconstructs=_TYPESCRIPT_SUB, type_lookalikes=_TYPESCRIPT_LOOKALIKES,
+        string_slot=_IMPORT_FROM,
+    ),
+    Language(
+        "tsx", names=("typescriptreact",), extensions=(".tsx",),
+        ladder=_TYPESCRIPT_LADDER, subconstructs=_TYPESCRIPT_SUB, type_lookalikes=_TYPESCRIPT_LOOKALIKES,
+        string_slot=_IMPORT_FROM,
+    ),
+    Language(
+        "dart", extensions=(".dart",), tuned=True,
+        ladder=(
+            ("statement", "void __mt() {\n", "\n}"),
+            ("statement", "void __mt() {\n", ";\n}"),
+            ("expression", "var __mt = ", ";"),
+            ("class member", "class __MT {\n", "\n}"),
+            ("class member", "class __MT {\n", ";\n}"),
+            ("annotation", "class __MT {\n", "\nvoid __mt() {}\n}"),
+            ("declaration", "", ""),
+        ),
+        statement_end=";", continuations=("selector", "type_arguments", "nullable_type"),
+        keywords=("const_builtin", "final_builtin"), string_slot=r"\b(?:import|export|part)\s+",
+    ),
+    Language(
+        "go", names=("golang",), extensions=(".go",), metavar_char=_MU, tuned=True,
+        ladder=(
+            ("statement", "package __mt\nfunc __mt() {\n", "\n}"),
+            ("expression", "package __mt\nvar __mt = ", "\n"),
+            ("class member", "package __mt\ntype __MT struct {\n", "\n}"),
+            ("type", "package __mt\nvar __mt ", "\n"),
+            ("declaration", "package __mt\n", "\n"),
+            ("declaration", "", ""),
+        ),
+        subconstructs=(
+            ("argument", "package __mt\nvar __mt = __mt(", ")\n"),
+            ("parameter", "package __mt\nfunc __mt(", ") {}\n"),
+            ("case", "package __mt\nfunc __mt() {\nswitch __mt {\n", "\n}\n}\n"),
+            ("clause", "package __mt\nfunc __mt() {\nfor ", " {}\n}\n"),
+            ("composite literal entry", "package __mt\nvar __mt = __MT{", "}\n"),
+            ("import", "package __mt\nimport ", "\n"),
+            ("parameter list", "package __mt\nfunc __mt", " {}\n"),
+        ),
+        # a qualified name (`unsafe.Pointer`) is a type too
+        type_lookalikes=frozenset({"selector_expression"}), terminator=";",
+        string_slot=r"\bimport\s+(?:\(\s*)?(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?",
+    ),
+    Language(
+        "c", names=("h",), extensions=(".c", ".h"), metavar_char="\U00010000", tuned=True,
+        ladder=(
+            *_C_LADDER,
+            ("class member", "struct __MT {\n", "\n};"),
+            ("declaration", "", ""),
+        ),
+        subconstructs=_C_SUB, specifiers=_C_SPECIFIERS,
+    ),
+    Language(
+        "cpp", names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cu", ".ino"),
+        metavar_char="\U00010000",
+        ladder=(
+            *_C_LADDER,
+            ("class member", "class __MT {\n", "\n};"),
+            ("declaration", "", ""),
+        ),
+        subconstructs=tuple(r for r in _C_SUB if r[0] != "initializer entry"),
+        specifiers=_C_SPECIFIERS | {"class_specifier"},
+    ),
+    Language(
+        "java", extensions=(".java",), tuned=True,
+        ladder=(
+            ("statement", "class __MT { void __mt() {\n", "\n}}"),
+            ("statement", "class __MT { void __mt() {\n", ";\n}}"),
+            ("expression", "class __MT { Object __mt = ", ";}"),
+            ("class member", "class __MT {\n", "\n}"),
+            ("type", "class __MT { ", " __mt; }"),
+            ("annotation", "class __MT {\n", "\nvoid __mt() {}\n}"),
+            ("declaration", "", ""),
+        ),
+        subconstructs=(
+            ("argument", "class __MT { Object __mt = __mt(", "); }"),
+            ("parameter", "class __MT { void __mt(", ") {} }"),
+            ("case", "class __MT { void __mt() {\nswitch (__mt) {\n", "\n}\n}}"),
+            ("clause", "class __MT { void __mt() {\ntry {} ", "\n}}"),
+            ("parameter", "class __MT { void __mt() {\ntry {} catch (", ") {}\n}}"),
+            ("parameter list", "class __MT { void __mt", " {} }"),
+            ("modifiers", "class __MT { ", " void __mt() {} }"),
+            ("type argument", "class __MT { __MT", " __mt; }"),
+            ("constructor statement", "class __MT { __MT() {\n", "\n}}"),
+            ("body", "class __MT ", ""),
+        ),
+        type_lookalikes=frozenset({"field_access"}),  # `Map.Entry`
+    ),
+    Language(
+        "rust", names=("rs",), extensions=(".rs",), metavar_char=_MU, tuned=True,
+        ladder=(
+            ("statement", "fn __mt() {\n", "\n}"),
+            ("statement", "fn __mt() {\n", ";\n}"),
+            ("expression", "const __MT: () = ", ";"),
+            ("class member", "impl __MT {\n", "\n}"),
+            ("class member", "struct __MT {\n", "\n}"),
+            ("type", "type __MT = ", ";"),
+            ("declaration", "", ""),
+        ),
+        subconstructs=(
+            ("argument", "const __MT: () = __mt(", ");"),
+            ("parameter", "fn __mt(", ") {}"),
+            ("match arm", "fn __mt() {\nmatch __mt {\n", "\n}\n}"),
+            ("struct literal field", "const __MT: () = __MT {", "};"),
+            ("clause", "fn __mt() {\nif ", " {}\n}"),
+            ("import", "use ", ";"),
+            ("parameter list", "fn __mt", " {}"),
+            ("modifiers", "", " fn __mt() {}"),
+            ("parameter list", "const __MT: () = ", " ();"),
+            ("type parameter", "fn __mt", "() {}"),
+            ("clause", "fn __mt() {\nif __mt {} ", "\n}"),
+            ("clause", "fn __mt() ", " {}"),
+            ("body", "struct __MT ", ""),
+            ("body", "enum __MT ", ""),
+            ("body", "fn __mt() {\nmatch __mt ", "\n}"),
+        ),
+        type_lookalikes=frozenset({"scoped_identifier"}),  # `io::Result`
+    ),
+    Language(
+        "csharp", names=("cs", "c#", "c-sharp"), extensions=(".cs",), metavar_char=_MU,
+        ladder=(
+            ("statement", "class __MT { void __mt() {\n", "\n}}"),
+            ("statement", "class __MT { void __mt() {\n", ";\n}}"),
+            ("expression", "class __MT { object __mt = ", ";}"),
+            ("class member", "class __MT {\n", "\n}"),
+            ("annotation", "class __MT {\n", "\nvoid __mt() {}\n}"),
+            ("type", "class __MT { ", " __mt; }"),
+            ("declaration", "", ""),
+        ),
+        subconstructs=(("arrow body", "class __MT { int __mt ", "; }"),),
+        statement_end=";",
+    ),
+    Language(
+        "kotlin", names=("kt", "kts"), extensions=(".kt", ".kts", ".ktm"), metavar_char=_MU,
+        ladder=(
+            ("statement", "fun __mt() {\n", "\n}"),
+            ("expression", "val __mt = ", "\n"),
+            ("class member", "class __MT {\n", "\n}"),
+            ("annotation", "class __MT {\n", "\nfun __mt() {}\n}"),
+            ("declaration", "", ""),
+        ),
+    ),
+    Language("ruby", names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
+    # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
+    Language(
+        "php", extensions=(".php",), metavar_char=_MU,
+        ladder=(
+            ("statement", "<?php\n", ""),
+            ("statement", "<?php\n", ";"),
+            ("expression", "<?php\n$__mt = ", ";"),
+            ("class member", "<?php\nclass __MT {\n", "\n}"),
+            ("file", "", ""),
+        ),
+        subconstructs=(
+            ("argument", "<?php\n__mt(", ");"),
+            ("parameter", "<?php\nfunction __mt(", ") {}"),
+            ("array entry", "<?php\n$__mt = [", "];"),
+            ("case", "<?php\nswitch ($__mt) {\n", "\n}"),
+            ("clause", "<?php\ntry {} ", ""),
+        ),
+    ),
+    Language(
+        "swift", extensions=(".swift",), metavar_char=_MU,
+        ladder=(
+            ("statement", "", ""),
+            ("annotation", "", " func __mt() {}"),
+        ),
+    ),
+    Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
+    Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
+    Language(
+        "css", extensions=(".css", ".scss"), metavar_char="_",
+        ladder=(
+            ("statement", "", ""),
+            ("declaration", ".__mt {\n", "\n}"),
+            ("declaration", ".__mt {\n", ";\n}"),
+            ("selector", "", " {}"),
+        ),
+    ),
+    Language(
+        "nix", extensions=(".nix",), metavar_char="_",
+        ladder=(
+            ("expression", "", ""),
+            ("binding", "{\n", "\n}"),
+            ("binding", "{\n", ";\n}"),
+            ("parameters", "", ": __mt"),
+        ),
+    ),
+    Language("bash", names=("sh", "shell", "zsh"), extensions=(
+        ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
+    )),
+    Language(
+        "lua", extensions=(".lua",),
+        ladder=(
+            ("statement", "", ""),
+            ("expression", "__mt = ", "\n"),
+            ("table field", "__mt = {", "}\n"),
+        ),
+    ),
+    # `new $T { $$$ }` is a call with a block at a script's top level and an instance with a
+    # template body inside a class or object: both readings
+    Language(
+        "scala", extensions=(".scala", ".sc", ".sbt"),
+        ladder=(
+            ("statement", "", ""),
+            ("expression", "object __MT {\n  val __mt = ", "\n}"),
+            ("class member", "object __MT {\n", "\n}"),
+        ),
+    ),
+    # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
+    Language("html", extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
+    Language("json", extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
+    Language("yaml", names=("yml",), extensions=(".yaml", ".yml")),
+    Language("toml", extensions=(".toml",)),
+    Language("zig", extensions=(".zig",)),
+    Language("sql", extensions=(".sql",)),
+    Language(
+        "solidity", names=("sol",), extensions=(".sol",),
+        ladder=(
+            ("declaration", "", ""),
+            ("statement", "contract __MT { function __mt() public {\n", "\n} }"),
+            ("statement", "contract __MT { function __mt() public {\n", ";\n} }"),
+            ("expression", "contract __MT { function __mt() public {\n__mt = ", ";\n} }"),
+            ("class member", "contract __MT {\n", "\n}"),
+        ),
+    ),
+    Language(
+        "hcl", names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
+        ladder=(("declaration", "", ""), ("expression", "__mt = ", "\n")),
+    ),
+    Language("markdown", names=("md",), extensions=(".md", ".markdown")),
+)
+
+LANGUAGES: dict[str, Language] = {row.id: row for row in _ROWS}
+# derived from the rows, for the walk and for callers that name a language their own way
+EXTENSIONS: dict[str, str] = {ext: row.id for row in _ROWS for ext in row.extensions}
+LANGUAGE_NAMES: dict[str, str] = {name: row.id for row in _ROWS for name in row.names}
+# the rung names only sub-constructs use (read as one node, dropped for an expression reading)
+SUB_CONSTRUCTS = frozenset(name for row in _ROWS for name, _, _ in row.subconstructs) - {
+    name for row in _ROWS for name, _, _ in row.ladder
+}
+
+
+def language_row(language: str) -> Language:
+    """The row for the pack's grammar `language`; a bare row (the grammar as it reads a whole
+    file, `$` kept) for a grammar the catalog does not list."""
+    row = LANGUAGES.get(language)
+    if row is None:
+        row = _BARE.setdefault(language, Language(language))
+    return row
+
+
+_BARE: dict[str, Language] = {}
+
+
+def no_files_note(language: str, where: str) -> str:
+    """What to say when a search in `language` met no file of it under `where` (no silent zero)."""
+    extensions = language_row(language).extensions
+    named = f"{language} file ({', '.join(extensions)})" if extensions else f"file the walk reads as {language}"
+    return (f"no {named} is under {where}: check the language, or give a path that holds {language} files "
+            f"(or name the files themselves)")
+
+
+def ladder_for(language: str) -> list[Rung]:
+    """The rungs tried, in order, for `language`."""
+    return list(language_row(language).rungs)
