@@ -12,6 +12,7 @@ from minitools.toolspec import ToolResult
 
 if TYPE_CHECKING:
     from minitools.config import Config
+    from minitools.match import Regex
 
 __all__ = ["add_config", "add_root", "print_result", "fail_usage", "id_filter", "read_config"]
 
@@ -48,12 +49,18 @@ def print_result(result: ToolResult, *, as_json: bool) -> None:
         print(f"[image {mime}, {len(blob)} bytes]")
 
 
-def id_filter(text: str | None) -> re.Pattern[str] | str | None:
-    """`--filter REGEX` compiled, None when not given, or the message saying why it is not a
-    regular expression."""
+def id_filter(text: str | None) -> Regex | str | None:
+    """`--filter REGEX` compiled (searched in linear time, as a rule's regex), None when not
+    given, or the message saying why it is not a regular expression or is refused."""
+    from minitools.match import Regex, python_regex
+
     if not text:
         return None
     try:
-        return re.compile(text)
+        compiled = re.compile(python_regex(text))
     except re.error as exc:
         return f"--filter {text!r} is not a regular expression: {exc}"
+    try:
+        return Regex(compiled)
+    except re.error as exc:
+        return f"--filter {text!r} is refused: {exc}"

@@ -26,6 +26,7 @@ from minitools.match import (
     PatternError,
     Searcher,
     UnknownLanguage,
+    UnsafeSource,
     compile_pattern,
     has_grammar,
     language_named,
@@ -306,6 +307,11 @@ def main(args: argparse.Namespace) -> int:
     finally:
         searcher.close()
     printer.close()
+    from minitools.tools import plural
+
+    deep = result.skipped.get(UnsafeSource.skip_reason)
+    if deep:  # the other skips (binary, oversized) are silent, as in the ast-grep CLI; this one is ours
+        print(f"minitools ast-grep: skipped {plural(deep, 'file')} {UnsafeSource.skip_reason}", file=sys.stderr)
     if single is not None and result.files_searched == 0 and not result.stopped:
         print(f"minitools ast-grep: {no_files_note(single.language, ' '.join(args.paths) or '.')}", file=sys.stderr)
     if result.stopped:

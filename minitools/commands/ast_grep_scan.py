@@ -147,6 +147,8 @@ def main(args: argparse.Namespace) -> int:
     # ast-grep reports unused suppressions in a whole project's scan only (no -r, --inline-rules, --filter)
     whole = args.rule is None and args.inline_rules is None and args.filter is None
     outcome = _scan_files(searcher, ruleset, todo, unused=whole)
+    for note in outcome.skipped:
+        print(f"minitools ast-grep scan: {note}", file=sys.stderr)
     findings = []
     sources: dict[str, bytes] = {}
     for shown, _relative, language in todo.values():
@@ -166,24 +168,34 @@ def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str
     shared out over forked copies of this process when there are enough of them (each copy
     has the rules already read), else in this one. `unused`: with a finding for each suppression
     comment that silenced none."""
-    from minitools.match import FilesOutcome, fork_available, forked_search
+    from minitools.match import Budget, FilesOutcome, UnsafeSource, fork_available, forked_search
 
     index = {id(c): k for k, c in enumerate(ruleset.configs)}
 
     def scan(chunk: Any) -> FilesOutcome:
         per_file: dict[str, Any] = {}
+        notes: dict[str, int] = {}  # what to say on stderr, each once
+        # no time limit, as ast-grep has none; the memory bound keeps a rule's transformations
+        # from building gigabytes (match.charge)
+        budget = Budget(seconds=None)
         for real in chunk:
             shown, relative, language = todo[real]
             source = searcher.read_source(real)
             if source is None:
                 continue
             unused_found: list[Any] | None = [] if unused else None
-            found = ruleset.scan_source(source, language, relative, unused=unused_found)
+            try:
+                found = ruleset.scan_source(source, language, relative, budget.start(), unused=unused_found)
+            except UnsafeSource as exc:
+                notes[f"skipped {shown} ({exc})"] = 1
+                continue
+            if budget.stopped:
+                notes[f"{shown}: {budget.stopped}; the findings before are shown"] = 1
             found += unused_found or []  # -1: the unused-suppression hint (rules.unused_config)
             if found:
                 per_file[shown] = (source, [(index.get(id(f.config), -1), f.match, f.fix, dict(f.transformed), f.secondary)
                                             for f in found])
-        return FilesOutcome(per_file, {}, len(chunk))
+        return FilesOutcome(per_file, notes, len(chunk))
 
     files = list(todo)
     if len(files) >= FORK_MIN_FILES and searcher.workers > 1 and fork_available():

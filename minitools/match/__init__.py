@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from minitools.exports import lazy_getattr
-from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget, watched
+from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget, charge, watched
 from minitools.match._by_language import (
     LanguagePlan,
     Skipped,
@@ -26,10 +26,12 @@ from minitools.match._fork import fork_available, forked_search
 from minitools.match._grammars import (
     GrammarError,
     GrammarSource,
+    UnsafeSource,
     available_languages,
     grammar_source,
     has_grammar,
     load_language,
+    parse_source,
     vendor_grammars,
 )
 from minitools.match._many_files import PathError, Searcher
@@ -132,6 +134,9 @@ __all__ = [
     "watched",
     "Regex",
     "python_regex",
+    "UnsafeSource",
+    "parse_source",
+    "charge",
 ]
 
 

@@ -3,9 +3,11 @@
 A search builds at most `max_results` matches (the rest are only counted: no text, no
 captures), counts at most `count_limit` candidates past that cap (beyond, the total is "at
 least"), and ends early, with what it found so far and a note saying so, once it has run for
-`seconds` or grown the process by `memory_bytes`. The budget crosses into forked children and
+`seconds` or grown the process by `memory_bytes`, or once it is cancelled (`cancel()`, from
+another thread: the call it serves was cancelled). The budget crosses into forked children and
 shard workers as plain numbers: the deadline is on the machine's monotonic clock, and each
-process measures its own growth.
+process measures its own growth; a cancel reaches a shard worker through its pipe
+(match/_pool.py), through the hooks `on_cancel` registers.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from _thread import _local as _ThreadLocal  # threading.local, without the threa
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
-__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT", "OutOfBudget", "WATCHED", "watched"]
+__all__ = ["Budget", "DEFAULT_SECONDS", "DEFAULT_MEMORY_BYTES", "DEFAULT_COUNT_LIMIT", "OutOfBudget", "WATCHED", "charge",
+           "watched"]
 
 DEFAULT_SECONDS = 60.0
 DEFAULT_MEMORY_BYTES = 1 << 30
@@ -28,6 +31,8 @@ MEMORY_EVERY = 0.01  # seconds between two looks at the memory
 # takes 0.8 s and a 147 MB tree): a parse that could outrun what is left of the budget is
 # watched as it goes (`may_overrun`).
 TREE_BYTES_PER_BYTE = 160
+# the largest text a rule's transformation may build: four times the largest file searched
+MAX_BUILT_BYTES = 16 << 20
 PARSE_SECONDS_PER_BYTE = 2e-6
 WATCH_FROM_BYTES = 64 << 10  # smaller sources are never worth the look
 T = TypeVar("T")
@@ -56,7 +61,8 @@ class Budget:
     """The bounds of one search call; `start()` it when the call begins (again in each
     process that searches a share, which then measures its own memory growth)."""
 
-    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "_next_look", "stopped", "counted", "exact")
+    __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "_next_look", "stopped",
+                 "counted", "exact", "cancelled", "_hooks")
 
     def __init__(
         self,
@@ -78,6 +84,23 @@ class Budget:
         self.stopped: str | None = None  # why the search stopped early, once it has
         self.counted = 0  # candidates verified past the cap, only to be counted
         self.exact = True  # False once counting stopped at count_limit: totals are "at least"
+        self.cancelled = False  # set by `cancel`, from any thread; `start` keeps it
+        self._hooks: list[Callable[[], None]] = []
+
+    def cancel(self) -> None:
+        """End the search at its next look at the budget, here and (through the hooks) in the
+        processes it shared the work with; safe from any thread."""
+        self.cancelled = True
+        for hook in list(self._hooks):
+            hook()
+
+    def on_cancel(self, hook: Callable[[], None]) -> Callable[[], None]:
+        """Call `hook` when the budget is cancelled (at once if it is already); returns what
+        takes the hook off again."""
+        self._hooks.append(hook)
+        if self.cancelled:
+            hook()
+        return lambda: self._hooks.remove(hook) if hook in self._hooks else None
 
     def start(self) -> Budget:
         """Begin the clock (unless a parent process began it) and the memory baseline."""
@@ -94,6 +117,9 @@ class Budget:
         """Whether the time or the memory ran out; `stopped` then says which, as a note."""
         if self.stopped is not None:
             return True
+        if self.cancelled:
+            self.stopped = "cancelled"
+            return True
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             self.stopped = f"stopped after {self.seconds:g} s"
@@ -103,6 +129,16 @@ class Budget:
             if _rss() - self._base > self.memory_bytes:
                 self.stopped = f"stopped after {_amount(self.memory_bytes)}"
         return self.stopped is not None
+
+    def holds(self, size: int) -> bool:
+        """Whether `size` more bytes fit what is left of the memory (and the time has not run
+        out); `stopped` says why not."""
+        if self.spent():
+            return False
+        if self.memory_bytes is not None and _rss() - self._base + size > self.memory_bytes:
+            self.stopped = f"stopped after {_amount(self.memory_bytes)}"
+            return False
+        return True
 
     def may_overrun(self, size: int) -> bool:
         """Whether parsing `size` bytes could, at worst, take more time or memory than is left."""
@@ -122,6 +158,8 @@ class Budget:
         self.stopped = None
         self.counted = 0
         self.exact = True
+        self.cancelled = False
+        self._hooks = []
 
     def watch(self, candidates: Iterable[T], capped: Callable[[], bool]) -> Iterator[T]:
         """`candidates`, until the time or memory runs out, or until `count_limit` of them
@@ -152,6 +190,22 @@ class _Watched(_ThreadLocal):
 
 WATCHED = _Watched()
 MATCH_STEPS = 4096
+
+
+def charge(size: int) -> None:
+    """Before a rule builds a text of `size` bytes (a transformation's result): OutOfBudget
+    when the watched budget's time has run out or its memory cannot hold that much more, so
+    what a rule's `transform` makes counts in the search's budget like what the search finds;
+    and past MAX_BUILT_BYTES whatever the budget."""
+    budget = WATCHED.budget
+    if size > MAX_BUILT_BYTES:
+        why = (f"stopped where a rule's transformation would make a text of {_amount(size)} "
+               f"(more than {_amount(MAX_BUILT_BYTES)})")
+        if budget is not None:
+            budget.stopped = why
+        raise OutOfBudget(why)
+    if budget is not None and not budget.holds(size):
+        raise OutOfBudget(budget.stopped)
 
 
 def watched(budget: Budget | None, run: Callable[[], T]) -> T | None:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import tree_sitter
 
-from minitools.match._pattern import Pattern, parser_for
+from minitools.match._grammars import parse_source
+from minitools.match._pattern import Pattern
 from minitools.match._reading import ANY, MULTI, PNode
 
 __all__ = ["explain_pattern", "line_tree", "source_tree"]
@@ -73,7 +74,7 @@ def line_tree(source: bytes, language: str, line: int) -> str:
     last = start + len(text.rstrip())
     if last <= first:
         return f"line {line} is blank"
-    tree = parser_for(language).parse(source)
+    tree = parse_source(language, source)
     node = tree.root_node.named_descendant_for_byte_range(first, last)
     while node is not None and node.parent is not None and (node.start_byte > first or node.end_byte < last):
         node = node.parent
@@ -89,7 +90,7 @@ def line_tree(source: bytes, language: str, line: int) -> str:
 def source_tree(source: bytes, language: str) -> str:
     """The named nodes of a whole snippet, as `line_tree` shows a line's (cut at
     MAX_TREE_LINES), and where it does not parse."""
-    tree = parser_for(language).parse(source)
+    tree = parse_source(language, source)
     out: list[str] = []
     _tree_lines(tree.root_node, 0, None, out)
     if len(out) >= MAX_TREE_LINES:

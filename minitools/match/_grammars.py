@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
+from minitools.match._yaml_nesting import YAML_MAX_NESTING, yaml_nesting
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -29,7 +31,10 @@ __all__ = [
     "has_grammar",
     "grammar_source",
     "load_language",
+    "UnsafeSource",
+    "check_safe",
     "parse_source",
+    "parse_watched",
     "parser_for",
     "vendor_grammars",
 ]
@@ -232,15 +237,35 @@ def parser_for(language: str) -> tree_sitter.Parser:
     return parser
 
 
-def parse_source(language: str, source: bytes, stop: Callable[[], bool] | None = None) -> tree_sitter.Tree | None:
-    """`source` parsed as `language`. With `stop`, the parser asks `stop()` as it goes and the
-    answer is None once it says True (what was built is let go): for a parse that could outrun
-    a search's budget. A tree built that way reads its nodes' text back through a callback, so
-    when the watched parse finishes the source is parsed again, plainly: the watch is for the
-    rare parse near the budget's end, not for every file."""
+class UnsafeSource(ValueError):
+    """Source the language's parser would crash on, found before it is parsed: YAML whose
+    block collections nest deeper than the grammar's scanner can hold (match/_yaml_nesting.py)."""
+
+    skip_reason = "nested too deep to parse"  # how a search counts the files it skips for this
+
+
+def parse_source(language: str, source: bytes) -> tree_sitter.Tree:
+    """`source` parsed as `language`; UnsafeSource, before any parsing, for text that
+    would crash the grammar's parser."""
+    check_safe(language, source)
+    return parser_for(language).parse(source)
+
+
+def check_safe(language: str, source: bytes) -> None:
+    """UnsafeSource when parsing `source` as `language` would crash the process."""
+    if language == "yaml" and yaml_nesting(source) > YAML_MAX_NESTING:
+        raise UnsafeSource(f"YAML nested more than {YAML_MAX_NESTING} levels deep, past what its parser reads "
+                           "without crashing")
+
+
+def parse_watched(language: str, source: bytes, stop: Callable[[], bool]) -> tree_sitter.Tree | None:
+    """`source` parsed as `language`, the parser asking `stop()` as it goes; None once it
+    says True (what was built is let go): for a parse that could outrun a search's budget. A
+    tree built that way reads its nodes' text back through a callback, so when the watched
+    parse finishes the source is parsed again, plainly: the watch is for the rare parse near
+    the budget's end, not for every file. UnsafeSource as parse_source raises it."""
+    check_safe(language, source)
     parser = parser_for(language)
-    if stop is None:
-        return parser.parse(source)
     try:
         watched = parser.parse(lambda offset, _point: source[offset:] if offset else source,
                                progress_callback=lambda _offset, _error: stop())

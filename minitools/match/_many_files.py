@@ -16,7 +16,7 @@ import tree_sitter
 
 from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
 from minitools.match._fork import MAX_ITEMS, ChildFailed, fork_available, forked_stream
-from minitools.match._grammars import parse_source
+from minitools.match._grammars import UnsafeSource, parse_source, parse_watched
 from minitools.match._one_file import (
     DEFAULT_CACHE_BYTES,
     DEFAULT_MAX_FILE_BYTES,
@@ -329,11 +329,17 @@ class Searcher:
                 # the cheap test first: a file lacking a token the pattern writes cannot match
                 if not _has_literals(pattern, source):
                     continue
-                watch = budget is not None and budget.may_overrun(len(source))
-                parsed = parse_source(pattern.language, source, budget.spent if watch and budget is not None else None)
-                if parsed is None:  # the budget ran out mid-parse
-                    break
-                tree = parsed
+                try:
+                    if budget is not None and budget.may_overrun(len(source)):
+                        parsed = parse_watched(pattern.language, source, budget.spent)
+                        if parsed is None:  # the budget ran out mid-parse
+                            break
+                        tree = parsed
+                    else:
+                        tree = parse_source(pattern.language, source)
+                except UnsafeSource:
+                    skipped[UnsafeSource.skip_reason] = skipped.get(UnsafeSource.skip_reason, 0) + 1
+                    continue
                 if keep:
                     index = self.cache.put(key, st.st_size, st.st_mtime_ns, source, tree)
             if index is not None and len(index) >= MAX_INDEXED_KINDS:

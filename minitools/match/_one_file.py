@@ -12,10 +12,10 @@ import tree_sitter
 
 from minitools.match._budget import Budget, watched
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
-from minitools.match._grammars import load_language
+from minitools.match._grammars import UnsafeSource, load_language, parse_source
 from minitools.match._language_kinds import kinds_for
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
-from minitools.match._pattern import Pattern, parser_for, required_siblings
+from minitools.match._pattern import Pattern, required_siblings
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
@@ -434,13 +434,17 @@ def _found_in_tree(
 
 def find_matches(pattern: Pattern, source: bytes, *, path: str | None = None) -> list[NodeMatch]:
     """Every match of `pattern` in `source`, nested ones too, in pre-order (outer first)."""
-    tree = parser_for(pattern.language).parse(source)
+    tree = parse_source(pattern.language, source)
     return _matches_in_tree(pattern, tree, source, path)
 
 
 def parse_errors(source: bytes, language: str) -> list[tuple[int, int]]:
-    """(line, column), 1-based, of every ERROR or MISSING node in `source` parsed as `language`."""
-    tree = parser_for(language).parse(source)
+    """(line, column), 1-based, of every ERROR or MISSING node in `source` parsed as `language`;
+    text its parser cannot read without crashing (UnsafeSource) is one error, at its start."""
+    try:
+        tree = parse_source(language, source)
+    except UnsafeSource:
+        return [(1, 1)]
     text = SourceText(source)
     out: list[tuple[int, int]] = []
     if not tree.root_node.has_error:

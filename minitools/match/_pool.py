@@ -5,18 +5,23 @@ Each worker is ``python -m minitools.match._shard_worker`` speaking length-prefi
 over its stdin/stdout (its own pipes: nothing else writes there). Plain subprocesses rather than
 multiprocessing: no re-import of the embedder's main module, no fork of a threaded parent.
 Workers start lazily, on the first search large enough to need them, in their own process
-group, and `ShardPool.close()` stops them in steps (close stdin → terminate → kill).
+group, and `ShardPool.close()` stops them in steps (close stdin → terminate → kill). A search
+whose budget is cancelled sends each worker `("cancel",)` after its request: the worker reads
+its pipe on a thread of its own and cancels the search it runs, which then answers with what
+it found (match/_shard_worker.py).
 """
 
 from __future__ import annotations
 
 import _thread
+import contextlib
 import os
 import struct
 import sys
 from collections.abc import Callable, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
+from minitools.match._budget import Budget
 from minitools.match._outcome import FilesOutcome, merge
 
 if TYPE_CHECKING:
@@ -65,6 +70,8 @@ class ShardPool:
         self.cache_bytes = cache_bytes
         self._procs: list[subprocess.Popen[bytes]] = []
         self._lock = _thread.allocate_lock()
+        self._send_lock = _thread.allocate_lock()  # a cancel is written from the cancelling thread
+        self._running: Budget | None = None  # the budget of the search the workers run now
         self.broken = False
 
     def _start(self) -> None:
@@ -94,11 +101,11 @@ class ShardPool:
         language: str,
         shards: Sequence[Sequence[str]],
         local: Callable[[], FilesOutcome],
-        budget: object = None,
+        budget: Budget | None = None,
     ) -> FilesOutcome | None:
         """Send shards[i] to worker i, with the call's `budget`, run `local` (the caller's own
         shard) meanwhile, and merge the FilesOutcomes. None when a worker failed: the caller
-        then searches those files in-process."""
+        then searches those files in-process. A cancel of `budget` reaches the workers."""
         import pickle
 
         with self._lock:
@@ -107,14 +114,17 @@ class ShardPool:
             if not self._procs:
                 self._start()
             try:
-                for proc, shard in zip(self._procs, shards):
-                    send_message(proc.stdin, (source, language, list(shard), budget))  # type: ignore[arg-type]
+                with self._send_lock:
+                    for proc, shard in zip(self._procs, shards):
+                        send_message(proc.stdin, ("search", source, language, list(shard), budget))  # type: ignore[arg-type]
+                    self._running = budget
             except OSError:
                 self._stop()
                 self.broken = True
                 return None
-            outcomes = [local()]
+            forget = budget.on_cancel(lambda: self._cancel(budget)) if budget is not None else None
             try:
+                outcomes = [local()]
                 for proc in self._procs:
                     status, payload = recv_message(proc.stdout)  # type: ignore[arg-type]
                     if status != "ok":
@@ -124,7 +134,21 @@ class ShardPool:
                 self._stop()
                 self.broken = True
                 return None
+            finally:
+                with self._send_lock:
+                    self._running = None
+                if forget is not None:
+                    forget()
             return merge(outcomes)
+
+    def _cancel(self, budget: Budget) -> None:
+        """Tell the workers to stop the search of `budget`, if they still run it."""
+        with self._send_lock:
+            if self._running is not budget:
+                return
+            for proc in self._procs:
+                with contextlib.suppress(OSError, ValueError):  # a worker gone: its reply's absence says so
+                    send_message(proc.stdin, ("cancel",))  # type: ignore[arg-type]
 
     def _stop(self) -> None:
         import subprocess

@@ -14,7 +14,7 @@ from enum import IntEnum
 import tree_sitter
 
 from minitools.match._catalog import HOLE_KINDS, SUB_CONSTRUCTS, language_row
-from minitools.match._grammars import load_language, parser_for
+from minitools.match._grammars import UnsafeSource, check_safe, load_language, parser_for
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "METAVAR_IN_SOURCE", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -549,6 +549,10 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 written = written.replace("\n", "\n" + indent)  # an indented body's later lines
             text = prefix + written + suffix
             span = len(written.encode("utf-8"))
+            try:
+                check_safe(language, text.encode("utf-8"))
+            except UnsafeSource as e:
+                raise PatternError(f'pattern "{source}" is {e}; write a shallower pattern') from None
             tree = parser.parse(text.encode("utf-8"))
             check_depth(tree.root_node, source)
             recovery = _recovery(tree.root_node, text, char, len(pre) + span)

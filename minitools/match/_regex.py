@@ -10,8 +10,11 @@ text, at most `backtracking` of them and none inside a repetition or around a ch
 otherwise runs the same expression as a set of states stepped once per character (each state
 at most once per step), watched by the search budget. Both give `re.search`'s answer: the
 states follow `re`'s own reading of the expression (its parser), with its meaning of
-`^ $ \\b . \\d \\w \\s` and the case-insensitive flag. An expression with what Rust's regexes
-lack (back-references, look-around) stays on `re`.
+`^ $ \\b . \\d \\w \\s` and the case-insensitive flag. What Rust's regexes lack (back-references,
+look-around, atomic groups) is refused, as ast-grep refuses it, in the words of Rust's regex:
+on `re` such an expression could run for minutes holding the interpreter, out of reach of
+the budget and of a cancel. So is an expression whose states would pass MAX_STATES (a large
+counted repetition inside another) where `re` could backtrack on it.
 """
 
 from __future__ import annotations
@@ -38,6 +41,35 @@ Test = Callable[[str], bool]
 
 class _Unsupported(Exception):
     """What the states do not do (back-references, look-around, a huge counted repetition)."""
+
+
+# what Rust's regex (and so ast-grep) says of what it lacks, by the reader's names
+_LACKS = {
+    C.GROUPREF: "backreferences are not supported",
+    C.GROUPREF_EXISTS: "backreferences are not supported",
+    C.ASSERT: "look-around, including look-ahead and look-behind, is not supported",
+    C.ASSERT_NOT: "look-around, including look-ahead and look-behind, is not supported",
+    C.ATOMIC_GROUP: "atomic groups (?>...) are not supported",
+}
+
+
+def _lacking(items: Any) -> str | None:
+    """What the expression uses that Rust's regexes lack, in their words; None when nothing."""
+    for op, av in items:
+        if op in _LACKS:
+            return _LACKS[op]
+        if op is C.SUBPATTERN:
+            inner = av[3]
+        elif op in (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT):
+            inner = av[2]
+        elif op is C.BRANCH:
+            inner = [item for alternative in av[1] for item in alternative]
+        else:
+            continue
+        found = _lacking(inner)
+        if found:
+            return found
+    return None
 
 
 def _word(ch: str) -> bool:
@@ -74,7 +106,8 @@ class _Program:
         self.captures = captures  # SAVE states at the groups' ends (for `sub`)
 
     def add(self, kind: int, arg: Any = None) -> int:
-        if len(self.kind) >= MAX_STATES:
+        # a group's ends add at most two states for each of the others (`sub`'s states)
+        if len(self.kind) >= (3 * MAX_STATES if self.captures else MAX_STATES):
             raise _Unsupported("too many states")
         self.kind.append(kind)
         self.arg.append(arg)
@@ -141,6 +174,8 @@ class _Program:
             assert prev is not None
             self.kind[prev] = _JUMP  # the last alternative needs no choice
             return start, ends
+        if op is C.POSSESSIVE_REPEAT:  # `a++`, `a*+`: Rust reads a repetition repeated
+            return self.item(C.MAX_REPEAT, (1, C.MAXREPEAT, [(C.MAX_REPEAT, av)]), flags)
         if op is C.MAX_REPEAT or op is C.MIN_REPEAT:
             low, high, body = av
             # greedy: one more round first; lazy (MIN_REPEAT): leaving first
@@ -239,7 +274,8 @@ def _shape(items: Any) -> tuple[int, bool]:
             _low, high, body = av
             inner_unbounded, inner_nested = _shape(body)
             unbounded += inner_unbounded + (high > LARGE_REPEAT)
-            nested = nested or inner_nested or (high > 1 and _varies(body))
+            # a possessive `a++` is Rust's `(?:a+)+`, which only the states read so
+            nested = nested or inner_nested or (high > 1 and _varies(body)) or op is C.POSSESSIVE_REPEAT
         elif op is C.SUBPATTERN:
             u, n = _shape(av[3])
             unbounded, nested = unbounded + u, nested or n
@@ -259,13 +295,21 @@ class Regex:
     __slots__ = ("pattern", "_program", "_start", "_short_only", "_capturing")
 
     def __init__(self, pattern: re.Pattern[str], *, backtracking: int = 1) -> None:
+        """re.error, quoting what to change, for an expression this cannot search in linear
+        time: one with what Rust's regexes lack, or one whose states would be too many."""
         self.pattern = pattern
         parsed = _parser.parse(pattern.pattern, pattern.flags)
+        lacking = _lacking(list(parsed))
+        if lacking:
+            raise re.error(f"{lacking} (Rust's regex, which ast-grep runs, has none); write the expression "
+                           "without it")
         unbounded, nested = _shape(list(parsed))
         self._short_only = not nested and unbounded <= backtracking  # `re` on a short text
-        # no program: `re` always, being linear enough without repetitions (or what Rust's
-        # regexes lack, which only `re` does)
+        # no program: `re` always, being linear enough without repetitions
         self._program, self._start = (None, -1) if not unbounded and not nested else _compile(parsed)
+        if self._program is None and (unbounded or nested):
+            raise re.error(f"it needs more than {MAX_STATES:,} states to search in linear time (a large counted "
+                           "repetition such as {5000}, or a very long expression); write it smaller")
         self._capturing: tuple[_Program | None, int] | None = None  # `sub`'s states, made on first use
 
     def on_re(self, text: str) -> bool:

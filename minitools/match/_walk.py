@@ -92,8 +92,12 @@ class _Ignore:
             rx = glob_regex(line)
             rx = f"^{rx}$" if anchored else f"^(?:.*/)?{rx}$"
             # a glob's `*`s are repetitions a backtracking match can take exponential time over
-            # (a hostile `*a*a*a*a*a*a*a*a*a*a*b` hung a walk): linear beyond three of them
-            self.rules.append((Regex(re.compile(rx), backtracking=3), negated, dir_only))
+            # (a hostile `*a*a*a*a*a*a*a*a*a*a*b` hung a walk): linear beyond three of them; a
+            # line too long to match so (thousands of `*`) is left out, as no file is named so
+            try:
+                self.rules.append((Regex(re.compile(rx), backtracking=3), negated, dir_only))
+            except re.error:
+                continue
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True ignored, False re-included, None no opinion."""

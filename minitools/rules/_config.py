@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from minitools.match import Regex, glob_regex
 from minitools.rules._atomic import PatternRule
 from minitools.rules._composite import Matches
 from minitools.rules._errors import RuleError
@@ -308,4 +309,16 @@ def _globs(value: Any, where: str) -> list[str]:
     if value is None:
         return []
     items = expect(value, list, where, "a list of glob patterns")
-    return [expect(g, str, f"{where}[{k}]", "a glob pattern") for k, g in enumerate(items)]
+    globs = [expect(g, str, f"{where}[{k}]", "a glob pattern") for k, g in enumerate(items)]
+    for k, glob in enumerate(globs):
+        try:
+            glob_matcher(glob)
+        except re.error as exc:
+            raise RuleError(f'{where}[{k}]: "{glob[:80]}{"…" if len(glob) > 80 else ""}" is refused: {exc}') from None
+    return globs
+
+
+def glob_matcher(glob: str) -> Regex:
+    """A rule's `files` or `ignores` glob as an expression searched in linear time (a
+    hostile glob cannot hang a scan: match/_regex.py); re.error when it is too large for that."""
+    return Regex(re.compile(f"^(?:{glob_regex(glob.removeprefix('./'))})\\Z"), backtracking=3)

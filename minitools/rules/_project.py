@@ -1,11 +1,16 @@
 """A rule project: `sgconfig.yml` (ruleDirs, utilDirs, testConfigs), its rule files (YAML or
-JSON, several rules a file separated by `---`), its global utility rules and its rule tests."""
+JSON, several rules a file separated by `---`), its global utility rules and its rule tests.
+
+A project is input like any other: a rule file that is a FIFO or a link to /dev/zero, a file
+that is not UTF-8 or is huge, a rule folder that is `/` are refused with a RuleError naming the
+path, before anything hangs, exhausts memory or raises."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -17,6 +22,8 @@ from minitools.rules._yaml import YamlError, load_documents
 __all__ = ["Project", "RuleTest", "load_project", "load_rule_text", "load_rule_file", "load_tests", "read_documents"]
 
 RULE_SUFFIXES = (".yml", ".yaml", ".json")
+MAX_FILE_BYTES = 4 << 20  # a rule file, a utility file, a test file, sgconfig.yml
+MAX_WALK_ENTRIES = 100_000  # files and folders a rule, utility or test folder may hold
 
 
 class RuleTest(NamedTuple):
@@ -60,16 +67,52 @@ def load_rule_text(text: str, where: str, utils: dict[str, UtilRule] | None = No
 
 
 def load_rule_file(path: Path, utils: dict[str, UtilRule] | None = None) -> list[RuleConfig]:
+    return load_rule_text(read_project_file(path, "rule file"), str(path), utils)
+
+
+def read_project_file(path: Path, what: str) -> str:
+    """The text of one of a project's files; RuleError, naming it, for what is no regular
+    file (a FIFO would block the read, /dev/zero never end it), is over MAX_FILE_BYTES, or is
+    not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(f'cannot read the rule file "{path}": {exc}') from None
-    return load_rule_text(text, str(path), utils)
+        # O_NONBLOCK: opening a FIFO with no writer returns at once, for fstat to refuse
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise RuleError(f'cannot read the {what} "{path}": {exc.strerror}') from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RuleError(f'the {what} "{path}" is not a regular file (a FIFO, a device or a socket); '
+                            "give a file of rules")
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise RuleError(f'the {what} "{path}" is larger than {MAX_FILE_BYTES >> 20} MiB; '
+                                "rule files need far less")
+    except OSError as exc:
+        raise RuleError(f'cannot read the {what} "{path}": {exc.strerror}') from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RuleError(f'the {what} "{path}" is not UTF-8 text (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); '
+                        "save it as UTF-8") from None
 
 
 def _files_under(folder: Path) -> list[Path]:
+    """The rule files under `folder`, hidden folders left out; RuleError past
+    MAX_WALK_ENTRIES entries (`ruleDirs: [/]` would walk the whole file system)."""
     out = []
+    seen = 0
     for dirpath, dirnames, filenames in os.walk(folder):
+        seen += len(dirnames) + len(filenames)
+        if seen > MAX_WALK_ENTRIES:
+            raise RuleError(f'the folder "{folder}" holds more than {MAX_WALK_ENTRIES:,} files and folders; '
+                            "ruleDirs, utilDirs and testConfigs name folders of rule files")
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         out += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(RULE_SUFFIXES)]
     return out
@@ -103,11 +146,7 @@ def load_project(config_path: Path, languages: frozenset[str] | None = None) -> 
     out, and a rule id given twice is an error. With `languages` (a scan that knows its
     files), a one-rule file of another language is not read: its rule could not run."""
     where = str(config_path)
-    try:
-        text = config_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(f'cannot read the project configuration "{config_path}": {exc}') from None
-    docs = read_documents(text, where)
+    docs = read_documents(read_project_file(config_path, "project configuration"), where)
     config = docs[0] if docs else {}
     if not isinstance(config, Mapping):
         raise RuleError(f"{where}: expected an object with ruleDirs (and utilDirs, testConfigs)")
@@ -115,7 +154,7 @@ def load_project(config_path: Path, languages: frozenset[str] | None = None) -> 
     utils: dict[str, UtilRule] = {}
     for folder in _dirs(config, "utilDirs", base, where):
         for path in _files_under(folder):
-            for doc in read_documents(path.read_text(encoding="utf-8"), str(path)):
+            for doc in read_documents(read_project_file(path, "utility file"), str(path)):
                 util = read_util(doc, str(path))
                 if util.id in utils:
                     raise RuleError(f'{path}: the utility id "{util.id}" is given twice')
@@ -129,16 +168,12 @@ def load_project(config_path: Path, languages: frozenset[str] | None = None) -> 
         if not folder.is_dir():
             raise RuleError(f'{where}: the rule folder "{folder}" does not exist')
         for path in _files_under(folder):
-            if languages is not None:
-                try:
-                    text = path.read_text(encoding="utf-8")
-                except (OSError, UnicodeDecodeError):
-                    text = ""  # read in full below, which reports it
-                if text and _of_other_language(text, languages):
+            try:
+                text = read_project_file(path, "rule file")
+                if languages is not None and _of_other_language(text, languages):
                     unread += 1
                     continue
-            try:
-                loaded = load_rule_file(path, utils)
+                loaded = load_rule_text(text, str(path), utils)
             except RuleError as exc:
                 errors.append((str(path), str(exc)))
                 continue
@@ -169,7 +204,7 @@ def load_tests(folders: list[Path]) -> list[RuleTest]:
         for path in _files_under(folder):
             if "__snapshots__" in path.parts:
                 continue
-            for doc in read_documents(path.read_text(encoding="utf-8"), str(path)):
+            for doc in read_documents(read_project_file(path, "rule test file"), str(path)):
                 if not isinstance(doc, Mapping) or not isinstance(doc.get("id"), str):
                     raise RuleError(f"{path}: a rule test is an object with id, valid and invalid")
                 valid = doc.get("valid") or []

@@ -28,6 +28,7 @@ RULE_KEYS = (
 )
 _RELATION_KEYS = ("stopBy", "field")
 MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
+MAX_CHAIN_DEPTH = 2 * MAX_RULE_DEPTH  # rule levels through utilities naming utilities (matching recurses)
 _ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 
 
@@ -151,9 +152,13 @@ class RuleReader:
     def regex(self, value: Any, where: str) -> Rule:
         text = expect(value, str, where, "a regular expression")
         try:
-            return RegexRule(re.compile(python_regex(text)))
+            compiled = re.compile(python_regex(text))
         except re.error as exc:
             raise RuleError(f'{where}: "{text}" is not a regular expression: {exc}') from None
+        try:
+            return RegexRule(compiled)
+        except re.error as exc:  # what the linear search refuses (match/_regex.py)
+            raise RuleError(f'{where}: "{text}" is refused: {exc}') from None
 
     def nth_child(self, value: Any, where: str) -> Rule:
         reverse = False
@@ -262,26 +267,59 @@ def _cheap_first(parts: list[Rule]) -> list[Rule]:
 
 
 def _check_cycles(utils: dict[str, Rule]) -> None:
-    """Refuse utilities that refer to each other in a cycle (each would match forever)."""
+    """Refuse utilities that refer to each other in a cycle (each would match forever), or
+    in a chain deeper than MAX_CHAIN_DEPTH rule levels (matching recurses through it). The
+    walk keeps its own stack: a chain of hundreds of utilities is input too."""
+    bodies: dict[str, Rule | None] = {}
     graph: dict[str, list[str]] = {}
     for name, rule in utils.items():
         body = rule.target if isinstance(rule, Matches) and rule.name == name else rule
+        bodies[name] = body
         graph[name] = [r.name for r in _refs(body) if r.name in utils] if body is not None else []
-    state: dict[str, int] = {}  # 1: on the path, 2: done
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        state[name] = 1
-        for nxt in graph.get(name, []):
-            if state.get(nxt) == 1:
+    depth: dict[str, int] = {}  # done: the rule levels below the utility, through the ones it names
+    for first in graph:
+        if first in depth:
+            continue
+        path = [first]
+        todo = [iter(graph[first])]
+        while todo:
+            nxt = next(todo[-1], None)
+            if nxt is None:
+                name = path.pop()
+                todo.pop()
+                depth[name] = _levels(bodies[name], depth)
+                if depth[name] > MAX_CHAIN_DEPTH:
+                    chain = " -> ".join([name, *_deepest_chain(name, graph, depth)])
+                    raise RuleError(f"utils: the utility rules {chain[:200]}{'…' if len(chain) > 200 else ''} nest "
+                                    f"deeper than {MAX_CHAIN_DEPTH} rule levels through matches; shorten the chain")
+            elif nxt in path:
                 cycle = (*path[path.index(nxt):], nxt)
                 raise RuleError(f"utils: the utility rules {' -> '.join(cycle)} refer to each other in a cycle")
-            if nxt not in state:
-                visit(nxt, (*path, nxt))
-        state[name] = 2
+            elif nxt not in depth:
+                path.append(nxt)
+                todo.append(iter(graph[nxt]))
 
-    for name in graph:
-        if name not in state:
-            visit(name, (name,))
+
+def _levels(rule: Rule | None, depth: dict[str, int]) -> int:
+    """The rule levels in `rule`, a utility it names counting as its own levels plus one."""
+    deepest = 0
+    stack = [(rule, 1)] if rule is not None else []
+    while stack:
+        r, level = stack.pop()
+        if isinstance(r, Matches):
+            level += depth.get(r.name, 0)
+        deepest = max(deepest, level)
+        stack.extend((inner, level + 1) for inner in inner_rules(r))
+    return deepest
+
+
+def _deepest_chain(name: str, graph: dict[str, list[str]], depth: dict[str, int]) -> list[str]:
+    """The utilities below `name` along its deepest chain, for the message."""
+    chain: list[str] = []
+    while graph.get(name) and len(chain) < 40:
+        name = max(graph[name], key=lambda n: depth.get(n, 0))
+        chain.append(name)
+    return chain
 
 
 def _refs(rule: Rule) -> list[Matches]:

@@ -12,10 +12,10 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, Regex, glob_regex, node_match, parser_for, watched
+from minitools.match import Budget, MetaVarEnv, NodeMatch, node_match, parse_source, watched
 from minitools.rules._atomic import KindRule
 from minitools.rules._candidates import candidates
-from minitools.rules._config import RuleConfig
+from minitools.rules._config import RuleConfig, glob_matcher
 from minitools.rules._hidden import WALK, begin_file
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
 from minitools.rules._rule import new_file
@@ -73,12 +73,13 @@ _METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
 
 class _Globs:
     def __init__(self, globs: Sequence[str]) -> None:
-        # linear beyond a few `*`s: a hostile glob cannot hang a scan (match/_regex.py)
-        either = "|".join(f"(?:{glob_regex(g.removeprefix('./'))})" for g in globs)
-        self.regex = Regex(re.compile(f"^(?:{either})\\Z"), backtracking=3) if globs else None
+        # linear beyond a few `*`s: a hostile glob cannot hang a scan (match/_regex.py); one
+        # expression a glob, each checked when the rule was read (rules/_config.py)
+        self.regexes = [glob_matcher(g) for g in globs]
 
     def hits(self, path: str) -> bool:
-        return self.regex is not None and self.regex.search(path)
+        return any(regex.search(path) for regex in self.regexes)
+
 
 
 class RuleSet:
@@ -113,11 +114,12 @@ class RuleSet:
                     unused: list[Finding] | None = None) -> list[Finding]:
         """The findings in one file; a file lacking a word a rule's patterns write is not
         searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
-        an `ast-grep-ignore` comment to report)."""
+        an `ast-grep-ignore` comment to report). UnsafeSource, before parsing, for a file its
+        parser would crash on (match.parse_source)."""
         configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
         if not configs and (unused is None or MARK not in source):
             return []
-        tree = parser_for(language).parse(source)
+        tree = parse_source(language, source)
         return scan_tree(configs, tree.root_node, source, language, path, budget, unused)
 
 
@@ -131,10 +133,9 @@ def scan_tree(
     are left out (rules/_suppress.py); `unused` takes a finding for each such comment that
     silenced none."""
     found: list[tuple[int, int, int, Finding]] = []
-    if budget is None:
-        _scan_tree(configs, root, source, language, path, None, found)
-    else:
-        watched(budget, lambda: _scan_tree(configs, root, source, language, path, budget, found))
+    # watched without a budget too: a transformation's text has a bound of its own (match.charge)
+    watched(budget or Budget(seconds=None, memory_bytes=None),
+            lambda: _scan_tree(configs, root, source, language, path, budget, found))
     found.sort(key=lambda f: f[:3])
     silencing = suppressions(root, source) if found or unused is not None else None
     if silencing is None:

@@ -22,6 +22,9 @@ MAX_DEPTH = 200  # nesting levels of collections (the loader reads them recursiv
 # values a document holds once its aliases are expanded (ast-grep 0.51.1 stops at 250,000 too):
 # an alias shares what its anchor names, but whatever walks the result walks every copy
 MAX_VALUES = 250_000
+# The grammar's scanner keeps its line number in 16 bits: past this line it misreads the text
+# (a 33,000-item list was "a syntax error at line 1, column 1")
+MAX_LINES = 32_767
 
 
 class YamlError(ValueError):
@@ -39,16 +42,20 @@ _ESCAPES = {
 _HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
 
 
-def _parser() -> tree_sitter.Parser:
-    from minitools.match import parser_for
-
-    return parser_for("yaml")
-
-
 def load_documents(text: str) -> list[Any]:
     """Every document in `text`, in order (an empty document is None)."""
+    from minitools.match import UnsafeSource, parse_source
+
     source = text.encode("utf-8")
-    tree = _parser().parse(source)
+    lines = source.count(b"\n") + source.count(b"\r") + 1  # the scanner ends a line at each of them
+    if lines > MAX_LINES:
+        crlf = " (a \\r\\n line ending counts as two)" if b"\r\n" in source else ""
+        raise YamlError(f"the YAML has {lines:,} lines{crlf}; its parser counts lines in 16 bits and cannot read past "
+                        f"line {MAX_LINES:,}: split the rules over several files (or write them as JSON)")
+    try:
+        tree = parse_source("yaml", source)
+    except UnsafeSource:  # measured before parsing: the grammar's parser would crash on it
+        raise YamlError(f"the YAML nests deeper than {MAX_DEPTH} levels; rule files need far fewer") from None
     _check(tree.root_node, text)
     loader = _Loader(source)
     docs = []
@@ -192,14 +199,13 @@ class _Loader:
     def mapping_of(self, pairs: list[tree_sitter.Node]) -> dict[Any, Any]:
         out: dict[Any, Any] = {}
         for pair in pairs:
-            if pair.type == "flow_node":  # `{a}`: a key without a value
-                out[self.value(pair)] = None
-                continue
-            key_node = pair.child_by_field_name("key")
-            value_node = pair.child_by_field_name("value")
+            key_node = pair if pair.type == "flow_node" else pair.child_by_field_name("key")  # `{a}`: no value
+            value_node = None if pair.type == "flow_node" else pair.child_by_field_name("value")
             key = None if key_node is None else self.value(key_node)
-            if isinstance(key, (list, dict)):
-                raise YamlError(f"a mapping key at line {pair.start_point[0] + 1} is not a scalar")
+            if isinstance(key, (list, dict)):  # `{{ x }}`, a template's placeholder, read as YAML
+                row = pair.start_point[0]
+                raise YamlError(f'a mapping key at line {row + 1} is not a scalar: "{self.lines[row].strip()}"; '
+                                "quote text that holds braces or brackets")
             if key in out:
                 raise YamlError(f'duplicate key "{key}" at line {pair.start_point[0] + 1}')
             out[key] = None if value_node is None else self.value(value_node)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from minitools.match import Budget, Edit, Searcher, apply_edits, language_for_path, parse_errors
+from minitools.match import Budget, Edit, Searcher, UnsafeSource, apply_edits, language_for_path, parse_errors
 from minitools.rules import Finding, RuleConfig, RuleError, RuleSet, read_config, read_documents
 from minitools.tools._context import RunContext
 from minitools.tools._language import language_arg
@@ -32,7 +32,7 @@ class RuleScan(NamedTuple):
     findings: list[Finding]  # in file order, then source order
     sources: dict[str, bytes]  # display path -> the bytes the findings were made on
     files_searched: int
-    skipped: int  # files a search skips (oversized, binary, not UTF-8, unreadable)
+    skipped: int  # files a search skips (oversized, binary, not UTF-8, unreadable, nested too deep to parse)
     stopped: str | None  # why the budget ended the scan early ("stopped after 60 s"), if it did
 
 
@@ -79,8 +79,12 @@ def scan_rule(searcher: Searcher, config: RuleConfig, targets: Sequence[str | Pa
         if source is None:
             skipped += 1
             continue
+        try:
+            found = ruleset.scan_source(source, config.language, shown, budget)
+        except UnsafeSource:
+            skipped += 1
+            continue
         searched += 1
-        found = ruleset.scan_source(source, config.language, shown, budget)
         if found:
             sources[shown] = source
             findings += [f._replace(match=f.match._replace(path=shown)) for f in found]

@@ -4,10 +4,11 @@ call brings, nothing read from the workspace; with `explain`, the snippet's synt
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from minitools.match import NodeMatch, Pattern, find_matches
+from minitools.match import NodeMatch, Pattern, UnsafeSource, find_matches
 from minitools.rules import RuleConfig, RuleSet
 from minitools.tools._text import plural
 from minitools.toolspec import ToolError, ToolResult
@@ -29,10 +30,20 @@ def code_bytes(args: Mapping[str, Any]) -> bytes:
     return data
 
 
+@contextlib.contextmanager
+def _parsable() -> Iterator[None]:
+    """The snippet refused when its parser would crash on it (match.parse_source measures that)."""
+    try:
+        yield
+    except UnsafeSource as exc:
+        raise ToolError(f"code is {exc}; give a shallower snippet") from None
+
+
 def search_code(pattern: Pattern, source: bytes, limit: int, offset: int,
                 format_match: Callable[[NodeMatch], str]) -> ToolResult:
     """The pattern's matches in the snippet, paged as a search's are."""
-    found = find_matches(pattern, source, path=SHOWN_AS)
+    with _parsable():
+        found = find_matches(pattern, source, path=SHOWN_AS)
     page = found[offset : offset + limit]
     head = f'{plural(len(found), "match", "matches")} of "{pattern.source}" ({pattern.language}, ' \
            f'{" + ".join(pattern.rungs)}) in the code given'
@@ -49,7 +60,8 @@ def search_code(pattern: Pattern, source: bytes, limit: int, offset: int,
 def scan_code(config: RuleConfig, source: bytes, limit: int, offset: int,
               format_match: Callable[[NodeMatch], str], what: str) -> ToolResult:
     """The rule's findings in the snippet (suppression comments honoured, as in a scan)."""
-    findings = RuleSet([config]).scan_source(source, config.language, SHOWN_AS)
+    with _parsable():
+        findings = RuleSet([config]).scan_source(source, config.language, SHOWN_AS)
     page = findings[offset : offset + limit]
     parts = [f"{plural(len(findings), 'match', 'matches')} of {what} ({config.language}) in the code given"]
     for f in page:
@@ -70,7 +82,8 @@ def explain_code(source: bytes, language: str, pattern: Pattern | None) -> ToolR
     from minitools.match import explain_pattern, source_tree
 
     parts = [explain_pattern(pattern)] if pattern is not None else []
-    parts.append(source_tree(source, language))
+    with _parsable():
+        parts.append(source_tree(source, language))
     data: dict[str, Any] = {"language": language}
     if pattern is not None:
         data.update({"pattern": pattern.source, "rungs": list(pattern.rungs)})

@@ -32,6 +32,7 @@ from minitools.match import (
 from minitools.tools._context import RunContext, glob_folder, is_glob
 from minitools.tools._language import language_arg
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
+from minitools.tools._search_thread import search_in_thread
 from minitools.tools._snippet import code_bytes, explain_code, scan_code, search_code
 from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -281,7 +282,9 @@ class AstGrepFamily:
         limit = int(args.get("max_results", 50))
         offset = int(args.get("offset") or 0)
         try:
-            result = await asyncio.to_thread(search_languages, self.searcher, plan, targets, max_results=offset + limit)
+            budget = self.searcher.budget(offset + limit)
+            result = await search_in_thread(budget, lambda: search_languages(self.searcher, plan, targets,
+                                                                             max_results=offset + limit, budget=budget))
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
@@ -390,7 +393,8 @@ class AstGrepFamily:
         limit = int(args.get("max_results", 50))
         offset = int(args.get("offset") or 0)
         try:
-            scan = await asyncio.to_thread(scan_rule, self.searcher, config, targets)
+            budget = self.searcher.budget()
+            scan = await search_in_thread(budget, lambda: scan_rule(self.searcher, config, targets, budget))
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         total = len(scan.findings)
@@ -400,7 +404,7 @@ class AstGrepFamily:
         head = (f"{plural(total, 'match', 'matches')} of {what} ({how}) in {files_matched} of "
                 f"{plural(scan.files_searched, 'file')} under {where}")
         if scan.skipped:
-            head += f"; skipped {scan.skipped} (oversized, binary or unreadable)"
+            head += f"; skipped {scan.skipped} (oversized, binary, unreadable or nested too deep to parse)"
         parts = [head]
         if scan.stopped:
             parts.append(f"{scan.stopped}: these are the matches found until then; narrow the path or the rule.")

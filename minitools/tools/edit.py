@@ -12,9 +12,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from minitools.match import LanguagePlan, PathError, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
+from minitools.match import Budget, LanguagePlan, PathError, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
 from minitools.tools._context import RunContext
 from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, rule_edits, scan_rule
+from minitools.tools._search_thread import search_in_thread
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
 from minitools.tools.ast_grep import compile_for, languages_note, one_of_pattern_or_rule, shared_searcher, targets_for
@@ -121,9 +122,10 @@ def _read_regular(path: Path) -> bytes | None:
         return handle.read()
 
 
-def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, targets: Sequence[str | Path]) -> Proposal:
+def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, targets: Sequence[str | Path],
+                    budget: Budget | None = None) -> Proposal:
     """The files a rewrite would change. Each of the plan's patterns rewrites its own
-    language's files.
+    language's files, each search within `budget` (by default the searcher's).
 
     Search, then re-match each matching file on the bytes read now, so that what is staged
     as the original is exactly what the edits were computed on; a file gone in between is
@@ -136,7 +138,7 @@ def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, 
     seen: set[str] = set()
     found = []
     for pattern, files in plan.searches:
-        result = searcher.search(pattern, targets, files=files)
+        result = searcher.search(pattern, targets, files=files, budget=budget)
         if result.stopped:
             # a rewrite of the files found so far would be a partial one: none
             raise ToolError(f"{result.stopped} finding the matches to rewrite (the search's budget): "
@@ -219,8 +221,9 @@ class EditFamily:
         except TemplateError as exc:
             raise ToolError(str(exc)) from exc
         try:
-            staged, inner, files_data, broken, vanished = await asyncio.to_thread(propose_rewrite, self.searcher, plan,
-                                                                                   template, targets)
+            budget = self.searcher.budget()
+            staged, inner, files_data, broken, vanished = await search_in_thread(
+                budget, lambda: propose_rewrite(self.searcher, plan, template, targets, budget))
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         note = "\n".join(filter(None, [languages_note(plan), _vanished_note(vanished)]))
@@ -266,7 +269,8 @@ class EditFamily:
                 raise ToolError(f'rule {config.id} has no fix; give one in the rule ("fix": "...") or as rewrite')
             config = config._replace(fix=_plain_fix(args["rewrite"]))
         try:
-            scan = await asyncio.to_thread(scan_rule, self.searcher, config, targets)
+            budget = self.searcher.budget()
+            scan = await search_in_thread(budget, lambda: scan_rule(self.searcher, config, targets, budget))
         except PathError as exc:
             raise ToolError(str(exc)) from exc
         if scan.stopped:

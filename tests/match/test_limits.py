@@ -204,3 +204,27 @@ def test_a_rewrite_the_budget_cut_short_changes_nothing(tmp_path: Path) -> None:
                            "--rewrite", "log($A)", "--apply", "--time-budget", "0.0001"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "finding the matches to rewrite (the search's budget)" in done.stderr
     assert "nothing was changed" in done.stderr and (tmp_path / "dense.py").read_text() == before
+
+
+def _expanding_rule(tmp_path: Path) -> str:
+    """A `replace` whose `by` is `$0` 5,000 times, over a 100 KB capture: 477 MB of text for
+    one match (2.9 GB of memory before its size counted)."""
+    (tmp_path / "a.py").write_text('x = "' + "a" * 100_000 + '"\n')
+    by = "$0" * 5000
+    return ("id: r\nlanguage: python\nrule:\n  kind: string_content\n  pattern: $S\ntransform:\n  T:\n"
+            f'    replace:\n      source: $S\n      replace: "a+"\n      by: "{by}"\nfix: $T\n')
+
+
+def test_a_transformation_that_would_build_gigabytes_stops_the_search_saying_so(tmp_path: Path) -> None:
+    rule = _expanding_rule(tmp_path)
+    result = _tool(tmp_path, {"rule": rule})
+    assert result["ok"], result["text"]
+    assert ("stopped where a rule's transformation would make a text of 477 MB (more than 16 MB): these are the "
+            "matches found until then") in result["text"]
+    assert result["peak_mb"] < 200, result["peak_mb"]
+    (tmp_path / "r.yml").write_text(rule)
+    out = _command([sys.executable, "-m", "minitools", "ast-grep", "scan", "--rule", str(tmp_path / "r.yml"),
+                    "--root", str(tmp_path), str(tmp_path)])
+    assert out["code"] == 0, out["stderr"]
+    assert "a.py: stopped where a rule's transformation would make a text of 477 MB" in out["stderr"]
+    assert out["peak_mb"] < 200, out["peak_mb"]

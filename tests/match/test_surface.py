@@ -22,14 +22,16 @@ def test_public_surface_is_pinned() -> None:
         "line_tree", "source_tree", "FilesOutcome", "fork_available", "forked_search",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
-        # a rule scan's budget, watched inside a match
-        "watched",
+        # a rule scan's budget, watched inside a match, and charged with what its transforms build
+        "watched", "charge",
         # regexes in linear time (a rule's regex and replace, ignore-file globs), in Rust's syntax
         "Regex", "python_regex",
         # a language as callers name it ("TypeScript", "ts", "C++")
         "language_named", "LANGUAGE_NAMES",
         # the language catalog: a row per language, what the rules and tools ask about one
         "LANGUAGES", "Language", "language_row", "no_files_note",
+        # a file parsed, refused first when its parser would crash on it (deeply nested YAML)
+        "UnsafeSource", "parse_source",
     ])
     assert issubclass(match.PatternError, ValueError)
 

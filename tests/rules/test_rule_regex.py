@@ -46,9 +46,68 @@ def test_the_states_answer_as_re_does(expression: str, text: str, flags: str) ->
     assert by_states == (pattern.search(text) is not None), (pattern.pattern, text)
 
 
-def test_what_rust_lacks_stays_on_re() -> None:
-    assert Regex(re.compile(r"(a)\1")).search_by_states("aa") is None  # a back-reference
-    assert Regex(re.compile(r"(a)\1")).search("aa")
+@pytest.mark.parametrize(("regex", "said"), [
+    (r"^(a+)+\1$", "backreferences are not supported"),  # on `re`: minutes on a 3,000-character name
+    (r"(?P<n>a)(?P=n)", "backreferences are not supported"),
+    ("a(?=b)", "look-around, including look-ahead and look-behind, is not supported"),
+    ("(?<!a)b", "look-around, including look-ahead and look-behind, is not supported"),
+    ("(?>a+)b", "atomic groups (?>...) are not supported"),
+    ("(?:a{200}){200}", "needs more than 20,000 states"),
+])
+def test_what_rust_lacks_is_refused_by_name(regex: str, said: str) -> None:
+    with pytest.raises(re.error, match=re.escape(said)):
+        Regex(re.compile(regex))
+
+
+HOSTILE_ATOMS = [*ATOMS, r"\1", "(?=a)", "(?!b)", "(?<=a)", "(?>a)", "a++", "a*+", "(a)", "a{300}", "(?:a+){40}"]
+
+
+def _hostile() -> st.SearchStrategy[str]:
+    def grow(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+        return st.one_of(
+            st.tuples(inner, inner).map("".join),
+            st.tuples(inner, inner).map(lambda t: f"({t[0]}|{t[1]})"),
+            st.tuples(inner, st.sampled_from(["*", "+", "{2,}", "{90}", "{1,300}", "*?", "++"])).map(
+                lambda t: f"(?:{t[0]}){t[1]}"),
+        )
+
+    return st.recursive(st.sampled_from(HOSTILE_ATOMS), grow, max_leaves=6)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_hostile())
+def test_no_accepted_expression_backtracks_on_a_long_text(expression: str) -> None:
+    """Whatever the expression, it is refused (re.error, saying why) or searched by the
+    states wherever `re` could backtrack: a long text never goes to `re` with a repetition."""
+    try:
+        pattern = re.compile(expression)
+    except re.error:
+        return  # not an expression at all (`\1` with no group, `a++` repeated)
+    try:
+        regex = Regex(pattern)
+    except re.error as exc:
+        assert "not supported" in str(exc) or "states" in str(exc), (expression, str(exc))
+        return
+    repeats = any(op in (re._constants.MAX_REPEAT, re._constants.MIN_REPEAT, re._constants.POSSESSIVE_REPEAT)  # type: ignore[attr-defined]
+                  for op, _ in _walk(list(re._parser.parse(expression, 0))))  # type: ignore[attr-defined]
+    assert not regex.on_re("ab" * 3000) or not repeats, expression
+    if repeats:
+        assert regex.search_by_states("ab" * 50) is not None, expression
+
+
+def _walk(items: list[tuple[object, object]]) -> list[tuple[object, object]]:
+    out = []
+    for op, av in items:
+        out.append((op, av))
+        if isinstance(av, tuple):
+            for part in av:
+                if isinstance(part, re._parser.SubPattern):  # type: ignore[attr-defined]
+                    out += _walk(list(part))
+                elif isinstance(part, list):
+                    for alternative in part:
+                        if isinstance(alternative, re._parser.SubPattern):  # type: ignore[attr-defined]
+                            out += _walk(list(alternative))
+    return out
 
 
 @pytest.mark.parametrize("regex", ["^(a+)+$", ".*a.*a.*a.*a.*a.*a.*a.*b"])
