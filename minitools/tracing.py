@@ -89,6 +89,7 @@ class StderrLog(logging.Handler):
         self._queue_limit = queue
         self._ready = threading.Condition()
         self._writer: threading.Thread | None = None
+        self._closing = False
 
     def summary(self, record: logging.LogRecord) -> str:
         """`record` as one line: level, message, and the exception in brief."""
@@ -126,10 +127,23 @@ class StderrLog(logging.Handler):
                 self._writer.start()
             self._ready.notify()
 
+    def close(self) -> None:
+        """Write what is queued (bounded: a reader that never reads gets up to a second), then
+        stop the writer thread, which a forking search would otherwise count as running."""
+        with self._ready:
+            self._closing = True
+            self._ready.notify()
+        writer = self._writer
+        if writer is not None:
+            writer.join(timeout=1.0)
+        super().close()
+
     def _write_lines(self) -> None:
         while True:
             with self._ready:
                 while not self._lines:
+                    if self._closing:
+                        return
                     # lines held back are counted in a line of their own once things are quiet
                     if not self._ready.wait(timeout=1.0 if self.suppressed else None) and self.suppressed:
                         self._lines.append(f"minitools: {self.suppressed} more log lines were not written "

@@ -35,6 +35,7 @@ def test_a_pipe_nobody_reads_never_blocks_the_logger() -> None:
     os.set_blocking(unread, False)
     written = os.read(unread, 1 << 20).decode()
     os.close(unread)
+    handler.close()  # the reader is gone: the writer stops
     first = written.splitlines()[0]
     assert first.startswith("minitools: error: handler 0 failed: AttributeError: 'int' object has no attribute 'startswith' "
                             "(test_stderr_log.py:"), first
@@ -51,3 +52,5 @@ def test_lines_past_the_rate_are_counted_in_a_line_of_their_own() -> None:
     os.close(write_end)
     assert [line.split(": ")[2] for line in lines[:3]] == ["handler 0 failed", "handler 1 failed", "handler 2 failed"]
     assert lines[3] == "minitools: 7 more log lines were not written (too many, too fast)\n"
+    handler.close()
+    assert handler._writer is not None and not handler._writer.is_alive()  # no thread left behind
