@@ -19,8 +19,9 @@
 #   lua       Penlight, Debian lua-penlight (MIT)
 #   bash      bash-completion's completion scripts, Debian bash-completion (GPL-2+), each
 #             written NAME.bash (they have no suffix of their own)
-#   hcl       the HCL 2 Go module's test data and specs, Debian golang-github-hashicorp-hcl-v2-dev
-#             (MPL-2.0): .hcl and .json
+#   hcl       the test data and specs of HashiCorp's Go modules for HCL 1 and 2, terraform-json and
+#             go-getter, Debian golang-github-hashicorp-{hcl-v2,hcl,terraform-json,go-getter}-dev
+#             (MPL-2.0): .hcl, .tf, .tfvars and .json
 #   ansible   Ansible's .yml and .json files, Debian ansible-core (GPL-3+): the YAML and JSON corpus
 #   html      Git's manual pages as HTML, Debian git-doc (GPL-2)
 #   solidity  OpenZeppelin Contracts, npm @openzeppelin/contracts (MIT): .sol
@@ -107,13 +108,15 @@ fi
 
 # keep DIR SUFFIX...: move the files of DIR whose names end in one of the suffixes to DIR/../out,
 # keeping their paths (a Python package's from its own folder: tests/corpora.py leaves out
-# whatever lies below dist-packages), and drop the rest.
+# whatever lies below dist-packages), and drop the rest, and Go's fuzzing inputs (`go test fuzz v1`
+# files, named like the language they feed but no code of it).
 keep() {
     local dir=$1 out; out=$(dirname "$1")/out; shift
     local args=() s
     for s in "$@"; do args+=(-o -name "*$s"); done
     (cd "$dir" && find . -type f \( -false "${args[@]}" \) -print0) |
         while IFS= read -r -d '' f; do
+            head -c 12 "$dir/$f" | grep -q '^go test fuzz' && continue
             local to=${f#./usr/lib/python3/dist-packages/}
             mkdir -p "$out/$(dirname "$to")"; mv "$dir/$f" "$out/$to"
         done
@@ -135,7 +138,8 @@ apt_corpus ruby ".rb" libruby3.1
 apt_corpus cpp ".cc .hpp" googletest libasio-dev
 apt_corpus php ".php" php-doctrine-orm
 apt_corpus lua ".lua" lua-penlight
-apt_corpus hcl ".hcl .json" golang-github-hashicorp-hcl-v2-dev
+apt_corpus hcl ".hcl .tf .tfvars .json" golang-github-hashicorp-hcl-v2-dev golang-github-hashicorp-hcl-dev \
+    golang-github-hashicorp-terraform-json-dev golang-github-hashicorp-go-getter-dev
 apt_corpus ansible ".yml .yaml .json" ansible-core
 apt_corpus html ".html" git-doc
 

@@ -298,7 +298,10 @@ _ROWS: tuple[Language, ...] = (
             ("type", "class __MT { ", " __mt; }"),
             ("declaration", "", ""),
         ),
-        subconstructs=(("arrow body", "class __MT { int __mt ", "; }"),),
+        subconstructs=(
+            ("arrow body", "class __MT { int __mt ", "; }"),
+            ("modifiers", "class __MT {\n", " void __mt() {}\n}"),
+        ),
         statement_end=";",
     ),
     Language(
@@ -310,6 +313,7 @@ _ROWS: tuple[Language, ...] = (
             ("annotation", "class __MT {\n", "\nfun __mt() {}\n}"),
             ("declaration", "", ""),
         ),
+        subconstructs=(("modifiers", "class __MT {\n", " fun __mt() {}\n}"),),
     ),
     Language("ruby", names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
     # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
@@ -328,6 +332,7 @@ _ROWS: tuple[Language, ...] = (
             ("array entry", "<?php\n$__mt = [", "];"),
             ("case", "<?php\nswitch ($__mt) {\n", "\n}"),
             ("clause", "<?php\ntry {} ", ""),
+            ("modifiers", "<?php\nclass __MT {\n", " function __mt() {}\n}"),
         ),
     ),
     Language(
@@ -336,6 +341,7 @@ _ROWS: tuple[Language, ...] = (
             ("statement", "", ""),
             ("annotation", "", " func __mt() {}"),
         ),
+        subconstructs=(("modifiers", "class __MT {\n", " func __mt() {}\n}"),),
     ),
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
     Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
@@ -377,6 +383,7 @@ _ROWS: tuple[Language, ...] = (
             ("expression", "object __MT {\n  val __mt = ", "\n}"),
             ("class member", "object __MT {\n", "\n}"),
         ),
+        subconstructs=(("modifiers", "object __MT {\n", " def __mt = 1\n}"),),
     ),
     # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
     Language("html", extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),

@@ -59,7 +59,7 @@ FILES: dict[str, Callable[[], list[Path]]] = {
     "php": _files("php", ".php"),
     "lua": _files("lua", ".lua"),
     "bash": _files("bash", ".bash"),
-    "hcl": _files("hcl", ".hcl"),
+    "hcl": _files("hcl", ".hcl", ".tf", ".tfvars"),
     "yaml": _files("ansible", ".yml", ".yaml"),
     "json": _json_files,
     "html": _files("html", ".html"),
@@ -132,6 +132,7 @@ class Verdict(Enum):
     SAME = "same matches and captures"
     MORE = "the ladder finds more (ast-grep refuses the fragment or finds nothing)"
     EMPTY = "refused here, found nothing by ast-grep (no match either way; minitools says why)"
+    EMPTY_NODES = "ast-grep's bug: it also matches zero-width nodes (a MISSING node error recovery made)"
     ERROR = "refused here: the fragment parses only with an ERROR node, which ast-grep matches as it is"
     REFUSED = "refused here, read by ast-grep"
     DIFFERENT = "different matches"
@@ -151,7 +152,7 @@ class Tally:
     @property
     def agreeing(self) -> float:
         total = sum(self.verdicts.values())
-        agree = sum(self.verdicts[v] for v in (Verdict.SAME, Verdict.MORE, Verdict.EMPTY, Verdict.ERROR))
+        agree = sum(self.verdicts[v] for v in (Verdict.SAME, Verdict.MORE, Verdict.EMPTY, Verdict.ERROR, Verdict.EMPTY_NODES))
         return agree / total if total else 0.0
 
     def summary(self) -> str:
@@ -160,6 +161,7 @@ class Tally:
                  f"({self.verdicts[Verdict.SAME]} same, {self.verdicts[Verdict.MORE]} ladder finds more, "
                  f"{self.verdicts[Verdict.EMPTY]} refused here where ast-grep finds nothing, "
                  f"{self.verdicts[Verdict.ERROR]} refused here where ast-grep reads an ERROR, "
+                 f"{self.verdicts[Verdict.EMPTY_NODES]} ast-grep's zero-width matches, "
                  f"{self.verdicts[Verdict.REFUSED]} refused here, {self.verdicts[Verdict.DIFFERENT]} different)"]
         for verdict in (Verdict.REFUSED, Verdict.DIFFERENT):
             lines += [f"  {verdict.name}: {e}" for e in self.examples.get(verdict, [])[:12]]
@@ -230,6 +232,8 @@ def _verdict(ours: list[Found] | None, theirs: list[Found] | None, pattern: str,
         return Verdict.ERROR if _parses_with_error(pattern, language) else Verdict.REFUSED
     if ours == (theirs or []):
         return Verdict.SAME
+    if theirs and ours == [m for m in theirs if m[1] < m[2]]:
+        return Verdict.EMPTY_NODES
     if not theirs and ours:
         return Verdict.MORE
     return Verdict.DIFFERENT
