@@ -38,6 +38,8 @@ A row says:
   (TypeScript `import { $$$ } from $M`).
 - `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
   (Python's `expression_statement`).
+- `unmeant`: kinds a fragment never means, though a rung reads it as one (PHP's `text`: what the
+  grammar cannot read as PHP it takes for inline HTML, so a whole-file rung reads any fragment so).
 - `tuned`: whether the matcher is tuned and tested for it against ast-grep on real code
   (docs/tools.md, "Languages"); the others are offered as the grammar reads them.
 """
@@ -70,6 +72,7 @@ class Language(NamedTuple):
     keywords: tuple[str, ...] = ()
     string_slot: str | None = None
     hidden: tuple[str, ...] = ()
+    unmeant: frozenset[str] = frozenset()
     tuned: bool = False
 
     @property
@@ -334,6 +337,7 @@ _ROWS: tuple[Language, ...] = (
             ("clause", "<?php\ntry {} ", ""),
             ("modifiers", "<?php\nclass __MT {\n", " function __mt() {}\n}"),
         ),
+        unmeant=frozenset({"text"}),
     ),
     Language(
         "swift", extensions=(".swift",), metavar_char=_MU,
@@ -352,6 +356,8 @@ _ROWS: tuple[Language, ...] = (
             ("declaration", ".__mt {\n", "\n}"),
             ("declaration", ".__mt {\n", ";\n}"),
             ("selector", "", " {}"),
+            # a bare word is also a class or pseudo-class name, as ast-grep reads it (an identifier)
+            ("name", ".", " {}"),
         ),
     ),
     Language(

@@ -568,6 +568,8 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 hole = hole[:-1]
             if len(hole) > 1 and (name in SUB_CONSTRUCTS or not _is_body_run(hole, len(pre), len(pre) + span, language)):
                 continue
+            if any(n.type in row.unmeant for n in hole):
+                continue
             only = HOLE_KINDS.get(name)
             if only is not None and (len(hole) != 1 or hole[0].type not in only):
                 continue
