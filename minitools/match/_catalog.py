@@ -174,7 +174,7 @@ _ROWS: tuple[Language, ...] = (
         string_slot=_IMPORT_FROM,
     ),
     Language(
-        "tsx", names=("typescriptreact",), extensions=(".tsx",),
+        "tsx", tuned=True, names=("typescriptreact",), extensions=(".tsx",),
         ladder=_TYPESCRIPT_LADDER, subconstructs=_TYPESCRIPT_SUB, type_lookalikes=_TYPESCRIPT_LOOKALIKES,
         string_slot=_IMPORT_FROM,
     ),
@@ -225,7 +225,7 @@ _ROWS: tuple[Language, ...] = (
         subconstructs=_C_SUB, specifiers=_C_SPECIFIERS,
     ),
     Language(
-        "cpp", names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cu", ".ino"),
+        "cpp", tuned=True, names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cu", ".ino"),
         metavar_char="\U00010000",
         ladder=(
             *_C_LADDER,
@@ -291,7 +291,7 @@ _ROWS: tuple[Language, ...] = (
         type_lookalikes=frozenset({"scoped_identifier"}),  # `io::Result`
     ),
     Language(
-        "csharp", names=("cs", "c#", "c-sharp"), extensions=(".cs",), metavar_char=_MU,
+        "csharp", tuned=True, names=("cs", "c#", "c-sharp"), extensions=(".cs",), metavar_char=_MU,
         ladder=(
             ("statement", "class __MT { void __mt() {\n", "\n}}"),
             ("statement", "class __MT { void __mt() {\n", ";\n}}"),
@@ -318,10 +318,10 @@ _ROWS: tuple[Language, ...] = (
         ),
         subconstructs=(("modifiers", "class __MT {\n", " fun __mt() {}\n}"),),
     ),
-    Language("ruby", names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
+    Language("ruby", tuned=True, names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
     # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
     Language(
-        "php", extensions=(".php",), metavar_char=_MU,
+        "php", tuned=True, extensions=(".php",), metavar_char=_MU,
         ladder=(
             ("statement", "<?php\n", ""),
             ("statement", "<?php\n", ";"),
@@ -340,7 +340,7 @@ _ROWS: tuple[Language, ...] = (
         unmeant=frozenset({"text"}),
     ),
     Language(
-        "swift", extensions=(".swift",), metavar_char=_MU,
+        "swift", tuned=True, extensions=(".swift",), metavar_char=_MU,
         ladder=(
             ("statement", "", ""),
             ("annotation", "", " func __mt() {}"),
@@ -350,7 +350,7 @@ _ROWS: tuple[Language, ...] = (
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
     Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
     Language(
-        "css", extensions=(".css", ".scss"), metavar_char="_",
+        "css", tuned=True, extensions=(".css", ".scss"), metavar_char="_",
         ladder=(
             ("statement", "", ""),
             ("declaration", ".__mt {\n", "\n}"),
@@ -369,11 +369,11 @@ _ROWS: tuple[Language, ...] = (
             ("parameters", "", ": __mt"),
         ),
     ),
-    Language("bash", names=("sh", "shell", "zsh"), extensions=(
+    Language("bash", tuned=True, names=("sh", "shell", "zsh"), extensions=(
         ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
     )),
     Language(
-        "lua", extensions=(".lua",),
+        "lua", tuned=True, extensions=(".lua",),
         ladder=(
             ("statement", "", ""),
             ("expression", "__mt = ", "\n"),
@@ -392,14 +392,14 @@ _ROWS: tuple[Language, ...] = (
         subconstructs=(("modifiers", "object __MT {\n", " def __mt = 1\n}"),),
     ),
     # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
-    Language("html", extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
-    Language("json", extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
+    Language("html", tuned=True, extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
+    Language("json", tuned=True, extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
     Language("yaml", names=("yml",), extensions=(".yaml", ".yml")),
     Language("toml", extensions=(".toml",)),
     Language("zig", extensions=(".zig",)),
     Language("sql", extensions=(".sql",)),
     Language(
-        "solidity", names=("sol",), extensions=(".sol",),
+        "solidity", tuned=True, names=("sol",), extensions=(".sol",),
         ladder=(
             ("declaration", "", ""),
             ("statement", "contract __MT { function __mt() public {\n", "\n} }"),
@@ -409,7 +409,7 @@ _ROWS: tuple[Language, ...] = (
         ),
     ),
     Language(
-        "hcl", names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
+        "hcl", tuned=True, names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
         ladder=(("declaration", "", ""), ("expression", "__mt = ", "\n")),
     ),
     Language("markdown", names=("md",), extensions=(".md", ".markdown")),

@@ -24,7 +24,7 @@ import random
 import shutil
 import subprocess
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -125,7 +125,14 @@ AGENT: dict[str, tuple[str, ...]] = {
 }
 
 # Agent patterns whose matches differ today, with the class of the difference.
-KNOWN: dict[tuple[str, str], str] = {}
+KNOWN: dict[tuple[str, str], str] = {
+    ("bash", "if [[ $C ]]; then $$$B; fi"): "a `;` the pattern writes before `fi` where the target ends the line "
+                                            "(the CLI reads the line break as that `;`; minitools not yet)",
+    ("scala", "val $A = $B"): "the two tools' Scala grammar versions read Scala 3 differently (an `end val` "
+                             "marker; a val whose type is a union `A | B`)",
+    ("swift", "if let $A = $B { $$$C }"): "the two tools' Swift grammar versions read a closure parameter marked "
+                                          "`borrowing` (Swift 5.9) differently: the captures differ there",
+}
 
 
 class Verdict(Enum):
@@ -305,7 +312,11 @@ def measure(language: str, tmp: Path) -> tuple[Tally, dict[str, Verdict]]:
 
 # The share of patterns that agree (deliberate differences counted), per language: measured on
 # the samples (docs/tools.md, "Languages"), less a point.
-FLOORS: dict[str, float] = {}
+FLOORS: dict[str, float] = {
+    "bash": 0.97, "cpp": 0.97, "csharp": 0.99, "css": 0.99, "elixir": 0.96, "haskell": 0.99, "hcl": 0.99,
+    "html": 0.99, "json": 0.99, "kotlin": 0.92, "lua": 0.99, "nix": 0.99, "php": 0.97, "ruby": 0.99,
+    "scala": 0.94, "solidity": 0.96, "swift": 0.98, "tsx": 0.99, "yaml": 0.89,
+}
 
 
 @pytest.mark.parametrize("language", sorted(FILES))
