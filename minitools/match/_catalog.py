@@ -38,6 +38,9 @@ A row says:
   (TypeScript `import { $$$ } from $M`).
 - `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
   (Python's `expression_statement`).
+- `comments_after`: kinds the pack's grammar ends after the comments that follow them, where the
+  CLI's grammar ends them before (Kotlin's package and import headers): a match of one ends at its
+  last child that is no comment, as the CLI's does.
 - `unmeant`: kinds a fragment never means, though a rung reads it as one (PHP's `text`: what the
   grammar cannot read as PHP it takes for inline HTML, so a whole-file rung reads any fragment so).
 - `tuned`: whether the matcher is tuned and tested for it against ast-grep on real code
@@ -73,6 +76,7 @@ class Language(NamedTuple):
     string_slot: str | None = None
     hidden: tuple[str, ...] = ()
     unmeant: frozenset[str] = frozenset()
+    comments_after: frozenset[str] = frozenset()
     tuned: bool = False
 
     @property
@@ -308,7 +312,7 @@ _ROWS: tuple[Language, ...] = (
         statement_end=";",
     ),
     Language(
-        "kotlin", names=("kt", "kts"), extensions=(".kt", ".kts", ".ktm"), metavar_char=_MU,
+        "kotlin", tuned=True, names=("kt", "kts"), extensions=(".kt", ".kts", ".ktm"), metavar_char=_MU,
         ladder=(
             ("statement", "fun __mt() {\n", "\n}"),
             ("expression", "val __mt = ", "\n"),
@@ -317,6 +321,7 @@ _ROWS: tuple[Language, ...] = (
             ("declaration", "", ""),
         ),
         subconstructs=(("modifiers", "class __MT {\n", " fun __mt() {}\n}"),),
+        comments_after=frozenset({"package_header", "import_header"}),
     ),
     Language("ruby", tuned=True, names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
     # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first

@@ -35,7 +35,7 @@ import corpora
 from minitools.match import PatternError, Searcher
 from minitools.match._catalog import language_row
 from minitools.match._pattern import parser_for
-from reference_tools import Found, ast_grep_cli, minitools_matches
+from reference_tools import Found, ast_grep_cli, found_of, minitools_matches
 from test_cut_every_kind import _by_kind, _cut
 
 SAMPLE = 60  # files per language
@@ -221,10 +221,7 @@ def _scan(root: Path, language: str, patterns: list[tuple[int, str]]) -> dict[in
     out: dict[int, list[Found]] = {i: [] for i, _ in patterns}
     for line in proc.stdout.splitlines():
         m = json.loads(line)
-        caps: dict[str, object] = {k: v["text"] for k, v in m.get("metaVariables", {}).get("single", {}).items()}
-        caps.update({f"$$${k}": [n["text"] for n in nodes] for k, nodes in m.get("metaVariables", {}).get("multi", {}).items()})
-        rng = m["range"]["byteOffset"]
-        out[int(m["ruleId"][1:])].append((m["file"], rng["start"], rng["end"], m["text"], caps))
+        out[int(m["ruleId"][1:])].append(found_of(m))
     return {i: sorted(found, key=lambda t: (t[0], t[1], -t[2])) for i, found in out.items()}
 
 
@@ -314,7 +311,7 @@ def measure(language: str, tmp: Path) -> tuple[Tally, dict[str, Verdict]]:
 # the samples (docs/tools.md, "Languages"), less a point.
 FLOORS: dict[str, float] = {
     "bash": 0.97, "cpp": 0.97, "csharp": 0.99, "css": 0.99, "elixir": 0.96, "haskell": 0.99, "hcl": 0.99,
-    "html": 0.99, "json": 0.99, "kotlin": 0.92, "lua": 0.99, "nix": 0.99, "php": 0.97, "ruby": 0.99,
+    "html": 0.99, "json": 0.99, "kotlin": 0.97, "lua": 0.99, "nix": 0.99, "php": 0.97, "ruby": 0.99,
     "scala": 0.94, "solidity": 0.96, "swift": 0.98, "tsx": 0.99, "yaml": 0.89,
 }
 
