@@ -399,7 +399,7 @@ _ROWS: tuple[Language, ...] = (
     # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
     Language("html", tuned=True, extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
     Language("json", tuned=True, extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
-    Language("yaml", names=("yml",), extensions=(".yaml", ".yml")),
+    Language("yaml", names=("yml",), extensions=(".yaml", ".yml"), tuned=True),
     Language("toml", extensions=(".toml",)),
     Language("zig", extensions=(".zig",)),
     Language("sql", extensions=(".sql",)),

@@ -218,8 +218,9 @@ def _build(
         built = _build(child, restore, regexes, literal and child.type not in _EXPANSIONS, added, quoted)
         if built is not None:
             children.append(built)
-    if children and literal and _hides_text(node):
-        # text no child holds (a Dart string's contents): the node compares by its whole text
+    if children and (literal or not any(c.is_named for c in node.children)) and _hides_text(node):
+        # text no child holds (a Dart string's contents, a YAML block scalar's lines beside its
+        # `|`): the node compares by its whole text
         return PNode(node.kind_id, node.type, node.is_named, restored, ())
     return PNode(node.kind_id, node.type, node.is_named, restored, tuple(children))
 

@@ -6,7 +6,8 @@ Per language: a deterministic sample of its corpus (setup/15-corpora.sh, tests/c
 patterns are cut from those files (a node of each kind, some of its parts written as
 metavariables, as tests/match/test_cut_every_kind.py cuts them) and the patterns an agent writes
 (AGENT). ast-grep runs them all in one `scan` of inline rules, each rule the pattern alone, which
-reads a pattern as `ast-grep run -p` does.
+reads a pattern as `ast-grep run -p` does; a pattern the scan refuses (it refuses some a run reads
+with a warning) is run alone with `ast-grep run -p`.
 
 A pattern's verdict (`Verdict`): the same matches and captures; the ladder finds more (ast-grep
 refuses the fragment or finds nothing, minitools finds it: a documented deliberate difference,
@@ -30,12 +31,14 @@ from enum import Enum
 from pathlib import Path
 
 import pytest
+import tree_sitter
 
 import corpora
 from minitools.match import PatternError, Searcher
 from minitools.match._catalog import language_row
 from minitools.match._pattern import parser_for
-from reference_tools import Found, ast_grep_cli, found_of, minitools_matches
+from minitools.match._reading import _hides_text
+from reference_tools import Found, ast_grep_cli, ast_grep_run, found_of, minitools_matches
 from test_cut_every_kind import _by_kind, _cut
 
 SAMPLE = 60  # files per language
@@ -146,13 +149,15 @@ class Verdict(Enum):
                 "recover differently (documented)")
     ERROR_READING = ("ast-grep reads the fragment through an ERROR node, where a rung of the ladder reads it "
                      "cleanly as another construct (documented)")
+    HIDDEN_TEXT = ("ast-grep's bug: it leaves uncompared the text a node holds in none of its tokens (any "
+                   "Solidity string matches any other; a YAML block scalar is read as its `|`)")
     REFUSED = "refused here, read by ast-grep"
     DIFFERENT = "different matches"
 
 
 # the verdicts counted as agreeing: the same, or a difference documented as deliberate or as ast-grep's bug
 AGREEING = (Verdict.SAME, Verdict.MORE, Verdict.SUPERSET, Verdict.EMPTY, Verdict.ERROR, Verdict.EMPTY_NODES,
-            Verdict.RECOVERY, Verdict.ERROR_READING)
+            Verdict.RECOVERY, Verdict.ERROR_READING, Verdict.HIDDEN_TEXT)
 
 
 @dataclass
@@ -182,8 +187,10 @@ class Tally:
                  f"{self.verdicts[Verdict.EMPTY_NODES]} ast-grep's zero-width matches, "
                  f"{self.verdicts[Verdict.RECOVERY]} differ only in files with parse errors, "
                  f"{self.verdicts[Verdict.ERROR_READING]} where ast-grep reads an ERROR and the ladder another construct, "
+                 f"{self.verdicts[Verdict.HIDDEN_TEXT]} ast-grep's text left uncompared, "
                  f"{self.verdicts[Verdict.REFUSED]} refused here, {self.verdicts[Verdict.DIFFERENT]} different)"]
-        for verdict in (Verdict.SUPERSET, Verdict.RECOVERY, Verdict.ERROR_READING, Verdict.REFUSED, Verdict.DIFFERENT):
+        for verdict in (Verdict.SUPERSET, Verdict.RECOVERY, Verdict.ERROR_READING, Verdict.HIDDEN_TEXT, Verdict.REFUSED,
+                        Verdict.DIFFERENT):
             lines += [f"  {verdict.name}: {e}" for e in self.examples.get(verdict, [])[:12]]
         return "\n".join(lines)
 
@@ -214,8 +221,8 @@ def _scan(root: Path, language: str, patterns: list[tuple[int, str]]) -> dict[in
     proc = subprocess.run([ast_grep_cli(), "scan", "--inline-rules", rules, "--json=stream", "."], cwd=root,
                           capture_output=True, text=True, timeout=300)
     if proc.returncode not in (0, 1):
-        if len(patterns) == 1:
-            return {patterns[0][0]: None}
+        if len(patterns) == 1:  # a rule the scan refuses: `ast-grep run -p` may read it (with a warning)
+            return {patterns[0][0]: _run_alone(root, language, patterns[0][1])}
         half = len(patterns) // 2
         return {**_scan(root, language, patterns[:half]), **_scan(root, language, patterns[half:])}
     out: dict[int, list[Found]] = {i: [] for i, _ in patterns}
@@ -223,6 +230,14 @@ def _scan(root: Path, language: str, patterns: list[tuple[int, str]]) -> dict[in
         m = json.loads(line)
         out[int(m["ruleId"][1:])].append(found_of(m))
     return {i: sorted(found, key=lambda t: (t[0], t[1], -t[2])) for i, found in out.items()}
+
+
+def _run_alone(root: Path, language: str, pattern: str) -> list[Found] | None:
+    """`ast-grep run -p PATTERN` alone, None when it refuses the pattern."""
+    try:
+        return ast_grep_run(root, pattern, language)
+    except AssertionError:
+        return None
 
 
 def _copy(language: str, tmp: Path) -> tuple[Path, list[Path]]:
@@ -234,11 +249,27 @@ def _copy(language: str, tmp: Path) -> tuple[Path, list[Path]]:
     return root, files
 
 
-def _parses_with_error(pattern: str, language: str) -> bool:
-    """Whether the fragment, read as a whole file the way ast-grep reads a pattern, holds an ERROR."""
+def _as_a_file(pattern: str, language: str) -> tree_sitter.Node:
+    """The fragment read as a whole file, the way ast-grep reads a pattern."""
     char = language_row(language).metavar_char
     opening = "<?php\n" if language == "php" else ""  # (ast-grep's PHP needs no `<?php`; the pack's reads HTML)
-    return parser_for(language).parse((opening + pattern.replace("$", char)).encode()).root_node.has_error
+    return parser_for(language).parse((opening + pattern.replace("$", char)).encode()).root_node
+
+
+def _parses_with_error(pattern: str, language: str) -> bool:
+    return _as_a_file(pattern, language).has_error
+
+
+def _writes_hidden_text(pattern: str, language: str) -> bool:
+    """Whether the fragment holds a node of tokens only with text in none of them (a Solidity
+    string's contents, a YAML block scalar's lines), which ast-grep leaves uncompared."""
+    stack = [_as_a_file(pattern, language)]
+    while stack:
+        node = stack.pop()
+        if node.children and not any(c.is_named for c in node.children) and _hides_text(node):
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _verdict(ours: list[Found] | None, theirs: list[Found] | None, pattern: str, language: str,
@@ -262,6 +293,8 @@ def _verdict(ours: list[Found] | None, theirs: list[Found] | None, pattern: str,
         return Verdict.RECOVERY
     if ours and _parses_with_error(pattern, language):
         return Verdict.ERROR_READING
+    if _writes_hidden_text(pattern, language):
+        return Verdict.HIDDEN_TEXT
     return Verdict.DIFFERENT
 
 
@@ -310,9 +343,9 @@ def measure(language: str, tmp: Path) -> tuple[Tally, dict[str, Verdict]]:
 # The share of patterns that agree (deliberate differences counted), per language: measured on
 # the samples (docs/tools.md, "Languages"), less a point.
 FLOORS: dict[str, float] = {
-    "bash": 0.97, "cpp": 0.97, "csharp": 0.99, "css": 0.99, "elixir": 0.96, "haskell": 0.99, "hcl": 0.99,
+    "bash": 0.97, "cpp": 0.97, "csharp": 0.99, "css": 0.98, "elixir": 0.96, "haskell": 0.99, "hcl": 0.99,
     "html": 0.99, "json": 0.99, "kotlin": 0.97, "lua": 0.99, "nix": 0.99, "php": 0.97, "ruby": 0.99,
-    "scala": 0.94, "solidity": 0.96, "swift": 0.98, "tsx": 0.99, "yaml": 0.89,
+    "scala": 0.94, "solidity": 0.97, "swift": 0.97, "tsx": 0.99, "yaml": 0.99,
 }
 
 
