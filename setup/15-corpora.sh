@@ -10,6 +10,28 @@
 #   TS      npm packages that ship TypeScript (rxjs, effect, @tensorflow/tfjs-core, `npm pack`)
 #           into benchmarks/corpora/typescript
 #   Dart    the .dart files of the tree-sitter-dart npm package into benchmarks/corpora/dart
+# and for the languages beyond those eight (tests/match/test_languages_wide.py), a few MB each,
+# only the files of the language kept, each corpus in benchmarks/corpora/<folder>:
+#   ruby      Ruby 3.1's standard library, Debian libruby3.1 (Ruby's licence / BSD-2-Clause)
+#   cpp       googletest's sources (Debian googletest, BSD-3-Clause) and Asio's headers
+#             (Debian libasio-dev, BSL-1.0)
+#   php       Doctrine ORM, Debian php-doctrine-orm (MIT)
+#   lua       Penlight, Debian lua-penlight (MIT)
+#   bash      bash-completion's completion scripts, Debian bash-completion (GPL-2+), each
+#             written NAME.bash (they have no suffix of their own)
+#   hcl       the test data and specs of HashiCorp's Go modules for HCL 1 and 2, terraform-json and
+#             go-getter, Debian golang-github-hashicorp-{hcl-v2,hcl,terraform-json,go-getter}-dev
+#             (MPL-2.0): .hcl, .tf, .tfvars and .json
+#   ansible   Ansible's .yml and .json files, Debian ansible-core (GPL-3+): the YAML and JSON corpus
+#   html      Git's manual pages as HTML, Debian git-doc (GPL-2)
+#   solidity  OpenZeppelin Contracts, npm @openzeppelin/contracts (MIT): .sol
+#   expo      Expo's native modules core, npm expo-modules-core (MIT): its .kt and .swift files
+#   css       Bootstrap, npm bootstrap (MIT): .scss and .css
+#   tsx       TanStack Router and Query, npm @tanstack/react-router and @tanstack/react-query (MIT): .tsx
+#   csharp    Python.NET's runtime, PyPI pythonnet sdist (MIT): .cs
+#   pygments  the example files of Pygments' tests, PyPI pygments sdist (BSD-2-Clause for Pygments;
+#             each example file is real code from the project it names): the only Elixir, Haskell,
+#             Nix and Scala code found in the registries this machine reaches, a few files each
 # benchmarks/corpora/ is git-ignored. Idempotent: each corpus is fetched only if its folder is missing
 # (a folder appears only complete, by a rename at the end).
 source "$(dirname "$0")/lib.sh"
@@ -22,6 +44,10 @@ RUST_CRATES=(librust-libc-dev librust-memchr-dev librust-regex-dev librust-regex
              librust-serde-dev librust-syn-dev librust-proc-macro2-dev librust-quote-dev)
 TS_PACKAGES=(rxjs@7.8.2 effect@3.22.4 @tensorflow/tfjs-core@4.22.0)
 DART_PACKAGE=tree-sitter-dart@1.0.0
+# the corpora beyond the eight: tests/corpora.py names the same folders
+EXPO_PACKAGE=expo-modules-core@58.2.0
+TSX_PACKAGES=(@tanstack/react-router@1.170.46 @tanstack/react-query@5.108.4)
+PYPI_SDISTS=(pythonnet==3.2.1 pygments==2.21.0)
 
 command -v unzip >/dev/null || apt_install unzip
 command -v xz >/dev/null || apt_install xz-utils
@@ -79,3 +105,82 @@ if [ ! -d "$CORPORA/dart" ]; then
     find "$tmp/pkg" -name '*.dart' -exec cp {} "$tmp/out/" \;
     done_ dart
 fi
+
+# keep DIR SUFFIX...: move the files of DIR whose names end in one of the suffixes to DIR/../out,
+# keeping their paths (a Python package's from its own folder: tests/corpora.py leaves out
+# whatever lies below dist-packages), and drop the rest, and Go's fuzzing inputs (`go test fuzz v1`
+# files, named like the language they feed but no code of it).
+keep() {
+    local dir=$1 out; out=$(dirname "$1")/out; shift
+    local args=() s
+    for s in "$@"; do args+=(-o -name "*$s"); done
+    (cd "$dir" && find . -type f \( -false "${args[@]}" \) -print0) |
+        while IFS= read -r -d '' f; do
+            head -c 12 "$dir/$f" | grep -q '^go test fuzz' && continue
+            local to=${f#./usr/lib/python3/dist-packages/}
+            mkdir -p "$out/$(dirname "$to")"; mv "$dir/$f" "$out/$to"
+        done
+    rm -rf "$dir"
+}
+
+# apt_corpus NAME SUFFIXES PKG...: the packages' files with those suffixes (space separated).
+apt_corpus() {
+    local name=$1 suffixes=$2 tmp; shift 2
+    [ -d "$CORPORA/$name" ] && return 0
+    tmp=$(fresh "$name")
+    for pkg in "$@"; do apt_unpack "$pkg" "$tmp/deb"; done
+    # shellcheck disable=SC2086
+    keep "$tmp/deb" $suffixes
+    done_ "$name"
+}
+
+apt_corpus ruby ".rb" libruby3.1
+apt_corpus cpp ".cc .hpp" googletest libasio-dev
+apt_corpus php ".php" php-doctrine-orm
+apt_corpus lua ".lua" lua-penlight
+apt_corpus hcl ".hcl .tf .tfvars .json" golang-github-hashicorp-hcl-v2-dev golang-github-hashicorp-hcl-dev \
+    golang-github-hashicorp-terraform-json-dev golang-github-hashicorp-go-getter-dev
+apt_corpus ansible ".yml .yaml .json" ansible-core
+apt_corpus html ".html" git-doc
+
+if [ ! -d "$CORPORA/bash" ]; then
+    tmp=$(fresh bash)
+    apt_unpack bash-completion "$tmp/deb"
+    mkdir -p "$tmp/out"
+    for f in "$tmp"/deb/usr/share/bash-completion/completions/*; do
+        [ -f "$f" ] && [ ! -L "$f" ] && cp "$f" "$tmp/out/$(basename "$f").bash"
+    done
+    done_ bash
+fi
+
+# npm_corpus NAME SUFFIXES SPEC...: the packages' files with those suffixes.
+npm_corpus() {
+    local name=$1 suffixes=$2 tmp; shift 2
+    [ -d "$CORPORA/$name" ] && return 0
+    tmp=$(fresh "$name")
+    npm_unpack "$tmp/pkg" "$@"
+    # shellcheck disable=SC2086
+    keep "$tmp/pkg" $suffixes
+    done_ "$name"
+}
+
+npm_corpus solidity ".sol" @openzeppelin/contracts@5.7.0
+npm_corpus expo ".kt .swift" "$EXPO_PACKAGE"
+npm_corpus css ".scss .css" bootstrap@5.3.9
+npm_corpus tsx ".tsx" "${TSX_PACKAGES[@]}"
+
+# pypi_corpus NAME SUFFIXES SPEC: the sdist's files with those suffixes.
+pypi_corpus() {
+    local name=$1 suffixes=$2 spec=$3 tmp
+    [ -d "$CORPORA/$name" ] && return 0
+    tmp=$(fresh "$name")
+    "$PY" -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: "$spec" -d "$tmp/dl"
+    mkdir -p "$tmp/src"
+    tar -xzf "$tmp"/dl/*.tar.gz -C "$tmp/src" --strip-components=1
+    # shellcheck disable=SC2086
+    keep "$tmp/src" $suffixes
+    done_ "$name"
+}
+
+pypi_corpus csharp ".cs" "${PYPI_SDISTS[0]}"
+pypi_corpus pygments ".ex .exs .hs .nix .scala" "${PYPI_SDISTS[1]}"

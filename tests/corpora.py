@@ -80,3 +80,9 @@ def sample(root: Path, suffixes: tuple[str, ...], n: int, under: str = "", max_b
     if not files:
         pytest.skip(f"no {'/'.join(suffixes)} files below {base}")
     return files[:n]
+
+
+def wide(name: str) -> Path:
+    """One of the corpora of the languages beyond the eight, benchmarks/corpora/NAME (the header of
+    setup/15-corpora.sh says what each holds and its licence)."""
+    return _found(CORPORA / name, f"the {name} corpus")

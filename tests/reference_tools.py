@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,15 +32,16 @@ def _order(found: list[Found]) -> list[Found]:
     return sorted(found, key=lambda t: (t[0], t[1], -t[2]))
 
 
+def found_of(m: dict[str, Any]) -> Found:
+    """One match of the CLI's JSON output as a `Found`."""
+    caps: dict[str, object] = {k: v["text"] for k, v in m.get("metaVariables", {}).get("single", {}).items()}
+    caps.update({f"$$${k}": [n["text"] for n in nodes] for k, nodes in m.get("metaVariables", {}).get("multi", {}).items()})
+    rng = m["range"]["byteOffset"]
+    return (m["file"], rng["start"], rng["end"], m["text"], caps)
+
+
 def _from_json_lines(stdout: str) -> list[Found]:
-    out: list[Found] = []
-    for line in stdout.splitlines():
-        m = json.loads(line)
-        caps: dict[str, object] = {k: v["text"] for k, v in m.get("metaVariables", {}).get("single", {}).items()}
-        caps.update({f"$$${k}": [n["text"] for n in nodes] for k, nodes in m.get("metaVariables", {}).get("multi", {}).items()})
-        rng = m["range"]["byteOffset"]
-        out.append((m["file"], rng["start"], rng["end"], m["text"], caps))
-    return _order(out)
+    return _order([found_of(json.loads(line)) for line in stdout.splitlines()])
 
 
 def _run(argv: list[str], root: Path) -> str:

@@ -38,6 +38,11 @@ A row says:
   (TypeScript `import { $$$ } from $M`).
 - `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
   (Python's `expression_statement`).
+- `comments_after`: kinds the pack's grammar ends after the comments that follow them, where the
+  CLI's grammar ends them before (Kotlin's package and import headers): a match of one ends at its
+  last child that is no comment, as the CLI's does.
+- `unmeant`: kinds a fragment never means, though a rung reads it as one (PHP's `text`: what the
+  grammar cannot read as PHP it takes for inline HTML, so a whole-file rung reads any fragment so).
 - `tuned`: whether the matcher is tuned and tested for it against ast-grep on real code
   (docs/tools.md, "Languages"); the others are offered as the grammar reads them.
 """
@@ -70,6 +75,8 @@ class Language(NamedTuple):
     keywords: tuple[str, ...] = ()
     string_slot: str | None = None
     hidden: tuple[str, ...] = ()
+    unmeant: frozenset[str] = frozenset()
+    comments_after: frozenset[str] = frozenset()
     tuned: bool = False
 
     @property
@@ -171,7 +178,7 @@ _ROWS: tuple[Language, ...] = (
         string_slot=_IMPORT_FROM,
     ),
     Language(
-        "tsx", names=("typescriptreact",), extensions=(".tsx",),
+        "tsx", tuned=True, names=("typescriptreact",), extensions=(".tsx",),
         ladder=_TYPESCRIPT_LADDER, subconstructs=_TYPESCRIPT_SUB, type_lookalikes=_TYPESCRIPT_LOOKALIKES,
         string_slot=_IMPORT_FROM,
     ),
@@ -222,7 +229,7 @@ _ROWS: tuple[Language, ...] = (
         subconstructs=_C_SUB, specifiers=_C_SPECIFIERS,
     ),
     Language(
-        "cpp", names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cu", ".ino"),
+        "cpp", tuned=True, names=("c++", "cc", "cxx", "hpp"), extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".cu", ".ino"),
         metavar_char="\U00010000",
         ladder=(
             *_C_LADDER,
@@ -288,7 +295,7 @@ _ROWS: tuple[Language, ...] = (
         type_lookalikes=frozenset({"scoped_identifier"}),  # `io::Result`
     ),
     Language(
-        "csharp", names=("cs", "c#", "c-sharp"), extensions=(".cs",), metavar_char=_MU,
+        "csharp", tuned=True, names=("cs", "c#", "c-sharp"), extensions=(".cs",), metavar_char=_MU,
         ladder=(
             ("statement", "class __MT { void __mt() {\n", "\n}}"),
             ("statement", "class __MT { void __mt() {\n", ";\n}}"),
@@ -298,11 +305,14 @@ _ROWS: tuple[Language, ...] = (
             ("type", "class __MT { ", " __mt; }"),
             ("declaration", "", ""),
         ),
-        subconstructs=(("arrow body", "class __MT { int __mt ", "; }"),),
+        subconstructs=(
+            ("arrow body", "class __MT { int __mt ", "; }"),
+            ("modifiers", "class __MT {\n", " void __mt() {}\n}"),
+        ),
         statement_end=";",
     ),
     Language(
-        "kotlin", names=("kt", "kts"), extensions=(".kt", ".kts", ".ktm"), metavar_char=_MU,
+        "kotlin", tuned=True, names=("kt", "kts"), extensions=(".kt", ".kts", ".ktm"), metavar_char=_MU,
         ladder=(
             ("statement", "fun __mt() {\n", "\n}"),
             ("expression", "val __mt = ", "\n"),
@@ -310,11 +320,13 @@ _ROWS: tuple[Language, ...] = (
             ("annotation", "class __MT {\n", "\nfun __mt() {}\n}"),
             ("declaration", "", ""),
         ),
+        subconstructs=(("modifiers", "class __MT {\n", " fun __mt() {}\n}"),),
+        comments_after=frozenset({"package_header", "import_header"}),
     ),
-    Language("ruby", names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
+    Language("ruby", tuned=True, names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
     # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
     Language(
-        "php", extensions=(".php",), metavar_char=_MU,
+        "php", tuned=True, extensions=(".php",), metavar_char=_MU,
         ladder=(
             ("statement", "<?php\n", ""),
             ("statement", "<?php\n", ";"),
@@ -328,24 +340,29 @@ _ROWS: tuple[Language, ...] = (
             ("array entry", "<?php\n$__mt = [", "];"),
             ("case", "<?php\nswitch ($__mt) {\n", "\n}"),
             ("clause", "<?php\ntry {} ", ""),
+            ("modifiers", "<?php\nclass __MT {\n", " function __mt() {}\n}"),
         ),
+        unmeant=frozenset({"text"}),
     ),
     Language(
-        "swift", extensions=(".swift",), metavar_char=_MU,
+        "swift", tuned=True, extensions=(".swift",), metavar_char=_MU,
         ladder=(
             ("statement", "", ""),
             ("annotation", "", " func __mt() {}"),
         ),
+        subconstructs=(("modifiers", "class __MT {\n", " func __mt() {}\n}"),),
     ),
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
     Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
     Language(
-        "css", extensions=(".css", ".scss"), metavar_char="_",
+        "css", tuned=True, extensions=(".css", ".scss"), metavar_char="_",
         ladder=(
             ("statement", "", ""),
             ("declaration", ".__mt {\n", "\n}"),
             ("declaration", ".__mt {\n", ";\n}"),
             ("selector", "", " {}"),
+            # a bare word is also a class or pseudo-class name, as ast-grep reads it (an identifier)
+            ("name", ".", " {}"),
         ),
     ),
     Language(
@@ -357,11 +374,11 @@ _ROWS: tuple[Language, ...] = (
             ("parameters", "", ": __mt"),
         ),
     ),
-    Language("bash", names=("sh", "shell", "zsh"), extensions=(
+    Language("bash", tuned=True, names=("sh", "shell", "zsh"), extensions=(
         ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
     )),
     Language(
-        "lua", extensions=(".lua",),
+        "lua", tuned=True, extensions=(".lua",),
         ladder=(
             ("statement", "", ""),
             ("expression", "__mt = ", "\n"),
@@ -377,16 +394,17 @@ _ROWS: tuple[Language, ...] = (
             ("expression", "object __MT {\n  val __mt = ", "\n}"),
             ("class member", "object __MT {\n", "\n}"),
         ),
+        subconstructs=(("modifiers", "object __MT {\n", " def __mt = 1\n}"),),
     ),
     # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
-    Language("html", extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
-    Language("json", extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
-    Language("yaml", names=("yml",), extensions=(".yaml", ".yml")),
+    Language("html", tuned=True, extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
+    Language("json", tuned=True, extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
+    Language("yaml", names=("yml",), extensions=(".yaml", ".yml"), tuned=True),
     Language("toml", extensions=(".toml",)),
     Language("zig", extensions=(".zig",)),
     Language("sql", extensions=(".sql",)),
     Language(
-        "solidity", names=("sol",), extensions=(".sol",),
+        "solidity", tuned=True, names=("sol",), extensions=(".sol",),
         ladder=(
             ("declaration", "", ""),
             ("statement", "contract __MT { function __mt() public {\n", "\n} }"),
@@ -396,7 +414,7 @@ _ROWS: tuple[Language, ...] = (
         ),
     ),
     Language(
-        "hcl", names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
+        "hcl", tuned=True, names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
         ladder=(("declaration", "", ""), ("expression", "__mt = ", "\n")),
     ),
     Language("markdown", names=("md",), extensions=(".md", ".markdown")),

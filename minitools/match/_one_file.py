@@ -11,6 +11,7 @@ from functools import lru_cache
 import tree_sitter
 
 from minitools.match._budget import Budget, watched
+from minitools.match._catalog import language_row
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
 from minitools.match._grammars import UnsafeSource, load_language, parse_source
 from minitools.match._language_kinds import kinds_for
@@ -335,10 +336,20 @@ def node_match(
             multi[name] = [_node_capture(source, n) for n in value]
         else:
             metavars[name] = _node_capture(source, value)
+    end = _before_comments(last, language_row(language).comments_after)
     return NodeMatch.at(
-        path, language, source, first.start_byte, last.end_byte,
-        _point(first.start_point), _point(last.end_point), metavars, multi,
+        path, language, source, first.start_byte, end.end_byte,
+        _point(first.start_point), _point(end.end_point), metavars, multi,
     )
+
+
+def _before_comments(node: tree_sitter.Node, kinds: frozenset[str]) -> tree_sitter.Node:
+    """`node`, or, for a kind whose grammar takes the comments after it into it (a row's
+    `comments_after`), its last child that is no comment: where a match of it ends."""
+    if node.type not in kinds:
+        return node
+    kids = [c for c in node.children if not c.is_extra]
+    return kids[-1] if kids else node
 
 
 def _matches_in_tree(

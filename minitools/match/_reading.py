@@ -218,8 +218,9 @@ def _build(
         built = _build(child, restore, regexes, literal and child.type not in _EXPANSIONS, added, quoted)
         if built is not None:
             children.append(built)
-    if children and literal and _hides_text(node):
-        # text no child holds (a Dart string's contents): the node compares by its whole text
+    if children and (literal or not any(c.is_named for c in node.children)) and _hides_text(node):
+        # text no child holds (a Dart string's contents, a YAML block scalar's lines beside its
+        # `|`): the node compares by its whole text
         return PNode(node.kind_id, node.type, node.is_named, restored, ())
     return PNode(node.kind_id, node.type, node.is_named, restored, tuple(children))
 
@@ -571,6 +572,8 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 # a type declared with its body and the `;` after it: the type (`specifiers`)
                 hole = hole[:-1]
             if len(hole) > 1 and (name in SUB_CONSTRUCTS or not _is_body_run(hole, len(pre), len(pre) + span, language)):
+                continue
+            if any(n.type in row.unmeant for n in hole):
                 continue
             only = HOLE_KINDS.get(name)
             if only is not None and (len(hole) != 1 or hole[0].type not in only):

@@ -95,6 +95,17 @@ FRAGMENTS = [
      ["1:1", "2:1"], True),
     ("ruby", "a.rb", "puts \"x\"\nputs 'x'\n", 'puts "x"', ["1:1", "2:1"], True),
     ("bash", "a.sh", 'echo "$HOME"\necho "${X}"\necho plain\n', 'echo "$A"', ["1:1", "2:1"], True),
+    # a modifier keyword alone is the modifier (found nothing)
+    ("kotlin", "a.kt", "class A {\n    protected open fun f() {}\n}\n", "protected", ["2:5"], True),
+    ("php", "a.php", "<?php\nclass A {\n    public function f() { return 1; }\n}\n", "public", ["3:5"], True),
+    # a PHP fragment is never inline HTML: a block of one statement (found nothing)
+    ("php", "b.php", "<?php\nif ($x) {\n    $y = 2;\n}\n", "{ $A }", ["2:9"], True),
+    # a bare CSS word is also a class or pseudo-class name (found nothing)
+    ("css", "a.css", ".btn-check:focus { color: red; }\n", "focus", ["1:12"], True),
+    # text a node holds in none of its tokens is compared (the CLI finds every block scalar, every string)
+    ("yaml", "a.yml", "a: |\n  hello\nb: |\n  other\n", "|\n  hello", ["1:4"], False),
+    ("solidity", "I.sol", 'import {A} from "./a.sol";\nimport {B} from "./b.sol";\n', 'import {$A} from "./a.sol";',
+     ["1:1"], False),
 ]
 
 
@@ -129,3 +140,14 @@ def test_php_patterns_find_what_ast_grep_finds(tmp_path: Path) -> None:
         ours = minitools_matches(tmp_path, pattern, "php")
         assert ours, pattern
         assert ours == ast_grep_run(tmp_path, pattern, "php"), pattern
+
+
+def test_kotlin_headers_end_before_the_comments_after_them(tmp_path: Path) -> None:
+    """The pack's Kotlin grammar takes the comments after a package or import header into it:
+    `package a.b` matched to the end of the comment below it. Matches equal the CLI's, extents too."""
+    from reference_tools import ast_grep_run, minitools_matches
+
+    (tmp_path / "p.kt").write_text("package a.b\n\n// note\nimport x.y\n\n/** doc */\nclass A\n")
+    for pattern in ("package a.b", "import x.y", "package $A"):
+        ours = minitools_matches(tmp_path, pattern, "kotlin")
+        assert ours and ours == ast_grep_run(tmp_path, pattern, "kotlin"), pattern
