@@ -1,6 +1,6 @@
 """A WebSocket client (RFC 6455), the subset a loopback server needs. Sans-IO.
 
-    client = WebSocketClient("127.0.0.1:9229", "/uuid", peer="node")
+    client = WebSocketClient("127.0.0.1:9229", "/uuid", random_bytes=secrets.token_bytes, peer="node")
     write(client.initiate())            # the opening handshake
     client.receive_data(bytes_read)     # b"" at EOF
     event = client.next_event()         # Accepted, TextMessage, ..., NEED_DATA or CLOSED
@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import base64
 import enum
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -155,18 +154,19 @@ def encode_frame(opcode: int, payload: bytes, *, fin: bool = True, mask: bytes |
 class WebSocketClient:
     """The client side of one WebSocket connection to `host` (``name:port``) at `path`.
 
-    `key` (base64 of 16 bytes) and `mask_key` (n -> n random bytes) are drawn from `secrets`
-    unless given; tests give them to get fixed bytes.
+    `random_bytes(n)` gives n unpredictable bytes (``secrets.token_bytes``; the RFC wants the
+    handshake key and every masking key unpredictable): the handshake key is base64 of 16 of
+    them unless `key` is given, and each frame's mask is 4. Tests give fixed bytes.
     """
 
-    def __init__(self, host: str, path: str = "/", *, peer: str = "peer", max_message: int = 64 * 2**20,
-                 key: bytes | None = None, mask_key: Callable[[int], bytes] = secrets.token_bytes) -> None:
+    def __init__(self, host: str, path: str = "/", *, random_bytes: Callable[[int], bytes], peer: str = "peer",
+                 max_message: int = 64 * 2**20, key: bytes | None = None) -> None:
         self.peer = peer
         self.host = host
         self.path = path
         self.max_message = max_message
-        self.key = key if key is not None else base64.b64encode(secrets.token_bytes(16))
-        self._mask_key = mask_key
+        self.key = key if key is not None else base64.b64encode(random_bytes(16))
+        self._mask_key = random_bytes
         self.state = WebSocketState.CONNECTING
         self.close_code: int | None = None  # the peer's close code, once its close arrived
         self.fail_code: int | None = None  # the close code to send after a RemoteProtocolError
@@ -252,12 +252,9 @@ class WebSocketClient:
             if opcode >= Opcode.CLOSE:
                 return self._control(opcode, payload)
             if opcode == Opcode.CONTINUATION:
-                if self._message is None:
-                    raise self._error("sent a continuation frame with no message begun")
+                assert self._message is not None  # _check_length refused a continuation with none begun
                 self._message += payload
             else:
-                if self._message is not None:
-                    raise self._error(f"began a new {Opcode(opcode).name.lower()} message before finishing the last one")
                 self._message = bytearray(payload)
                 self._message_text = opcode == Opcode.TEXT
             if fin:
@@ -318,9 +315,13 @@ class WebSocketClient:
             if length > _MAX_CONTROL:
                 raise self._error(f"sent a {Opcode(opcode).name.lower()} frame of {length} bytes; a control frame holds at most 125")
             return
-        so_far = len(self._message) if self._message is not None and opcode == Opcode.CONTINUATION else 0
+        if opcode == Opcode.CONTINUATION and self._message is None:
+            raise self._error("sent a continuation frame with no message begun")
+        if opcode != Opcode.CONTINUATION and self._message is not None:
+            raise self._error(f"began a new {Opcode(opcode).name.lower()} message before finishing the last one")
+        so_far = len(self._message) if self._message is not None else 0
         if so_far + length > self.max_message:
-            kind = "text" if (self._message_text if opcode == Opcode.CONTINUATION else opcode == Opcode.TEXT) else "binary"
+            kind = "text" if (self._message_text if self._message is not None else opcode == Opcode.TEXT) else "binary"
             total = f"{so_far} + {length}" if so_far else f"{length}"
             raise self._error(f"sent a {kind} message of {total} bytes, over the limit of {self.max_message} bytes", 1009)
 

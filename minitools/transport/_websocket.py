@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -83,7 +84,7 @@ class WebSocketConnection:
             raise ConnectionClosed(f"could not connect to {peer} at {url} within {timeout:g} s", peer=peer) from None
         except OSError as exc:
             raise ConnectionClosed(f"could not connect to {peer} at {url}: {exc.strerror or exc}", peer=peer) from None
-        client = WebSocketClient(netloc, path, peer=peer, max_message=max_message)
+        client = WebSocketClient(netloc, path, random_bytes=secrets.token_bytes, peer=peer, max_message=max_message)
         try:
             writer.write(client.initiate())
             while True:
