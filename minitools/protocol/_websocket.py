@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from minitools.protocol._errors import LocalProtocolError, RemoteProtocolError
+from minitools.protocol._framing import _Buffer
 from minitools.protocol._handshake import check_handshake_response, handshake_request
 from minitools.protocol._sentinels import CLOSED, NEED_DATA, Sentinel
 
@@ -53,7 +54,6 @@ __all__ = [
 
 _MAX_HEADER = 8 * 1024  # the handshake response's header block
 _MAX_CONTROL = 125
-_COMPACT_AT = 1 << 16
 # close codes a peer may send (RFC 6455 7.4.1 and the IANA registry); 1005, 1006 and 1015 are
 # for reporting only and never on the wire
 _VALID_CLOSE = frozenset(range(1000, 1004)) | frozenset(range(1007, 1015)) | frozenset(range(3000, 5000))
@@ -151,7 +151,7 @@ def encode_frame(opcode: int, payload: bytes, *, fin: bool = True, mask: bytes |
     return head + mask + _mask(payload, mask)
 
 
-class WebSocketClient:
+class WebSocketClient(_Buffer):
     """The client side of one WebSocket connection to `host` (``name:port``) at `path`.
 
     `random_bytes(n)` gives n unpredictable bytes (``secrets.token_bytes``; the RFC wants the
@@ -191,17 +191,9 @@ class WebSocketClient:
 
     def receive_data(self, data: bytes) -> None:
         """Add bytes from the peer; ``b""`` marks the end of the stream."""
-        if self._eof:
-            raise LocalProtocolError("receive_data called after EOF was signalled")
-        if not data:
-            self._eof = True
-            return
-        if self.state is WebSocketState.CLOSED:
+        if data and self.state is WebSocketState.CLOSED and not self._eof:
             return  # nothing is read after the peer's close
-        if self._pos >= _COMPACT_AT:
-            del self._buf[: self._pos]
-            self._pos = 0
-        self._buf += data
+        super().receive_data(data)
 
     def next_event(self) -> WebSocketEvent | Sentinel:
         """The next event, `NEED_DATA`, or `CLOSED` (the peer's close was read, or the stream

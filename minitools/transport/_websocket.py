@@ -34,6 +34,7 @@ from minitools.protocol import (
 )
 from minitools.tracing import Tracer
 from minitools.transport._errors import ConnectionClosed
+from minitools.transport._inbox import take_or_raise
 
 __all__ = ["WebSocketConnection"]
 
@@ -152,20 +153,7 @@ class WebSocketConnection:
     async def receive(self) -> str | bytes:
         """The next message (text as str, binary as bytes); raises the closing exception once
         the messages that arrived before it are read."""
-        if not self._queue.empty():
-            return self._queue.get_nowait()
-        if self._closed.done():
-            raise self._closed.result()
-        getter = asyncio.ensure_future(self._queue.get())
-        waiters: set[asyncio.Future[Any]] = {getter, self._closed}
-        try:
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not getter.done():
-                getter.cancel()
-        if getter.done() and not getter.cancelled():
-            return getter.result()
-        raise self._closed.result()
+        return await take_or_raise(self._queue, self._closed)
 
     async def _read_loop(self) -> None:
         error: BaseException
