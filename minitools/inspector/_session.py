@@ -2,9 +2,9 @@
 
 Each text message is one JSON object: a command we send is ``{id, method, params}``, its answer
 ``{id, result}`` or ``{id, error: {code, message}}``; anything with a ``method`` and no ``id``
-is an event (docs/architecture.md, "The V8 inspector"). Events are held, oldest dropped past
-`max_events`, until `wait_event` takes them, so an event that arrives before its waiter is not
-lost. When the socket ends, every pending request and waiter fails with the reason.
+is an event (docs/architecture.md, "The V8 inspector"). An event goes to the first waiter for
+its method, else it is held, oldest dropped past `max_events`, until `wait_event` takes it, so
+an event that arrives before its waiter is not lost. When the socket ends, every pending request and waiter fails with the reason.
 """
 
 from __future__ import annotations
@@ -50,17 +50,17 @@ class InspectorSession:
         self._next_id = 0
         self._pending: dict[int, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
         self._events: deque[CDPEvent] = deque(maxlen=max_events)
-        self._arrived = asyncio.Event()
+        self._waiters: list[tuple[str, asyncio.Future[dict[str, Any]]]] = []
         self._closed: BaseException | None = None
         self._task = asyncio.ensure_future(self._read_loop())
 
     @classmethod
     async def connect(cls, url: str, *, child: ChildProcess | None = None, timeout: float = 10.0,
-                      tracer: Tracer | None = None, max_message: int = 64 * 2**20) -> InspectorSession:
+                      tracer: Tracer | None = None, max_message: int = 64 * 2**20, max_events: int = 1024) -> InspectorSession:
         """Open the WebSocket at `url` (the inspector's ``ws://`` URL) within `timeout` s."""
         ws = await WebSocketConnection.connect(url, peer="node" if child is not None else "inspector", timeout=timeout,
                                                max_message=max_message, tracer=tracer)
-        return cls(ws, child=child)
+        return cls(ws, child=child, max_events=max_events)
 
     async def request(self, method: str, params: dict[str, Any] | None = None, *, timeout: float = 10.0) -> dict[str, Any]:
         """Send a command and wait (at most `timeout` s) for its result; CDPError if refused."""
@@ -80,24 +80,21 @@ class InspectorSession:
 
     async def wait_event(self, method: str, *, timeout: float = 10.0) -> dict[str, Any]:
         """The params of the oldest held event named `method` (taken from the held events), or
-        of the next to arrive within `timeout` s."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            for event in self._events:
-                if event.method == method:
-                    self._events.remove(event)
-                    return event.params
-            if self._closed is not None:
-                raise self._closed
-            self._arrived.clear()
-            remaining = deadline - loop.time()
-            try:
-                if remaining <= 0:
-                    raise asyncio.TimeoutError
-                await asyncio.wait_for(self._arrived.wait(), remaining)
-            except asyncio.TimeoutError:
-                raise asyncio.TimeoutError(f"{self.peer} sent no {method} event within {timeout:g} s") from None
+        of the next to arrive within `timeout` s (handed to this waiter, never held)."""
+        for event in self._events:
+            if event.method == method:
+                self._events.remove(event)
+                return event.params
+        if self._closed is not None:
+            raise self._closed
+        waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._waiters.append((method, waiter))
+        try:
+            return await asyncio.wait_for(waiter, timeout)
+        except asyncio.TimeoutError:
+            raise asyncio.TimeoutError(f"{self.peer} sent no {method} event within {timeout:g} s") from None
+        finally:
+            self._waiters.remove((method, waiter))
 
     def held_events(self) -> list[CDPEvent]:
         """The events not yet taken by `wait_event`, oldest first."""
@@ -113,6 +110,8 @@ class InspectorSession:
         except asyncio.CancelledError:
             error = ConnectionClosed(f"the session with {self.peer} was closed locally", peer=self.peer)
         self._fail(error)
+        if not self.ws.is_closed:  # the socket is sound but what came over it is not CDP
+            await self.ws.close(1002, timeout=2.0)
 
     def _decode(self, message: str | bytes) -> dict[str, Any]:
         if isinstance(message, bytes):
@@ -143,9 +142,13 @@ class InspectorSession:
                                                          peer=self.peer))
             return
         name, params = message.get("method"), message.get("params", {})
-        if isinstance(name, str) and isinstance(params, dict):
-            self._events.append(CDPEvent(name, params))
-            self._arrived.set()
+        if not isinstance(name, str) or not isinstance(params, dict):
+            return
+        for wanted, waiter in self._waiters:
+            if wanted == name and not waiter.done():
+                waiter.set_result(params)
+                return
+        self._events.append(CDPEvent(name, params))
 
     async def _why_closed(self, exc: BaseException) -> BaseException:
         if self.child is None or isinstance(exc, RemoteProtocolError):
@@ -158,10 +161,9 @@ class InspectorSession:
 
     def _fail(self, error: BaseException) -> None:
         self._closed = error
-        for _, answer in self._pending.values():
+        for _, answer in [*self._pending.values(), *self._waiters]:
             if not answer.done():
                 answer.set_exception(error)
-        self._arrived.set()
 
     async def close(self, *, timeout: float = 2.0) -> None:
         """Close the WebSocket (node then lets a finished program exit)."""

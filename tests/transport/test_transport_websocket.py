@@ -5,93 +5,14 @@ answered). Every wait is bounded; what the server read back from us is checked t
 from __future__ import annotations
 
 import asyncio
-import base64
-import hashlib
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 
 import pytest
 
 from minitools.protocol import Opcode, RemoteProtocolError, encode_frame
 from minitools.transport import ConnectionClosed, WebSocketConnection
+from ws_server import Peer, next_seen, serving
 
 pytestmark = pytest.mark.timeout(30)
-
-Script = Callable[["Peer"], Awaitable[None]]
-
-
-class Peer:
-    """The server's side of one connection, written from the RFC without minitools' client."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-
-    async def read_request(self) -> bytes:
-        """The client's handshake; its Sec-WebSocket-Key."""
-        head = await self.reader.readuntil(b"\r\n\r\n")
-        for line in head.split(b"\r\n"):
-            name, _, value = line.partition(b":")
-            if name.lower() == b"sec-websocket-key":
-                return value.strip()
-        raise AssertionError(f"no key in {head!r}")
-
-    async def accept(self) -> None:
-        key = await self.read_request()
-        accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
-        self.writer.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                          b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n")
-        await self.writer.drain()
-
-    async def read_frame(self) -> tuple[bool, int, bytes]:
-        """One frame from the client: (FIN, opcode, unmasked payload); it must be masked."""
-        first, second = await self.reader.readexactly(2)
-        assert second & 0x80, "the client's frame is masked"
-        n = second & 0x7F
-        if n == 126:
-            n = int.from_bytes(await self.reader.readexactly(2), "big")
-        elif n == 127:
-            n = int.from_bytes(await self.reader.readexactly(8), "big")
-        key = await self.reader.readexactly(4)
-        body = await self.reader.readexactly(n)
-        return bool(first & 0x80), first & 0x0F, bytes(b ^ key[i % 4] for i, b in enumerate(body))
-
-    async def send(self, data: bytes) -> None:
-        self.writer.write(data)
-        await self.writer.drain()
-
-    def close(self) -> None:
-        self.writer.close()
-
-
-@asynccontextmanager
-async def serving(script: Script) -> AsyncIterator[tuple[str, asyncio.Queue[object]]]:
-    """A server on 127.0.0.1 running `script` for each connection; the queue gets what the script
-    puts in it (`peer.seen`) and any exception it raised."""
-    seen: asyncio.Queue[object] = asyncio.Queue()
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = Peer(reader, writer)
-        peer.seen = seen  # type: ignore[attr-defined]
-        try:
-            await script(peer)
-        except Exception as exc:  # noqa: BLE001 - the test reads it from the queue
-            seen.put_nowait(exc)
-        finally:
-            writer.close()
-
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
-        yield f"ws://127.0.0.1:{port}/session", seen
-    finally:
-        server.close()
-        await asyncio.wait_for(server.wait_closed(), 10)
-
-
-async def next_seen(seen: asyncio.Queue[object]) -> object:
-    return await asyncio.wait_for(seen.get(), 10)
-
 
 async def connect(url: str, **kw: float) -> WebSocketConnection:
     return await WebSocketConnection.connect(url, peer="fake", timeout=kw.pop("timeout", 10), **kw)  # type: ignore[arg-type]
@@ -101,13 +22,13 @@ async def test_messages_both_ways_with_fragments_pings_and_the_close_handshake()
     async def script(peer: Peer) -> None:
         await peer.accept()
         fin, opcode, payload = await peer.read_frame()
-        peer.seen.put_nowait((fin, opcode, payload))  # type: ignore[attr-defined]
+        peer.seen.put_nowait((fin, opcode, payload))
         await peer.send(encode_frame(Opcode.TEXT, b"ec", fin=False) + encode_frame(Opcode.PING, b"hb")
                         + encode_frame(Opcode.CONTINUATION, payload[:3] + b"\xf0\x9f", fin=False)
                         + encode_frame(Opcode.CONTINUATION, b"\x98\x80"))
-        peer.seen.put_nowait(await peer.read_frame())  # type: ignore[attr-defined]  # the pong
+        peer.seen.put_nowait(await peer.read_frame())  # the pong
         await peer.send(encode_frame(Opcode.BINARY, bytes(70000)))
-        peer.seen.put_nowait(await peer.read_frame())  # type: ignore[attr-defined]  # our close
+        peer.seen.put_nowait(await peer.read_frame())  # our close
         await peer.send(encode_frame(Opcode.CLOSE, (1000).to_bytes(2, "big")))
 
     async with serving(script) as (url, seen):
@@ -128,7 +49,7 @@ async def test_the_peers_close_is_echoed_and_ends_the_connection_with_its_code()
     async def script(peer: Peer) -> None:
         await peer.accept()
         await peer.send(encode_frame(Opcode.TEXT, b"last words") + encode_frame(Opcode.CLOSE, (1001).to_bytes(2, "big") + b"bye"))
-        peer.seen.put_nowait(await peer.read_frame())  # type: ignore[attr-defined]
+        peer.seen.put_nowait(await peer.read_frame())
 
     async with serving(script) as (url, seen):
         ws = await connect(url)
@@ -159,7 +80,7 @@ async def test_a_bad_peer_ends_the_connection_with_a_clear_error(sent: bytes, er
         await peer.accept()
         await peer.send(sent)
         if close_code is not None:
-            peer.seen.put_nowait(await peer.read_frame())  # type: ignore[attr-defined]  # the client fails the connection
+            peer.seen.put_nowait(await peer.read_frame())  # the client fails the connection
             await asyncio.wait_for(peer.reader.read(), 10)  # then closes its socket
 
     async with serving(script) as (url, seen):
@@ -177,7 +98,7 @@ async def test_a_close_frame_between_fragments_ends_the_connection() -> None:
     async def script(peer: Peer) -> None:
         await peer.accept()
         await peer.send(encode_frame(Opcode.TEXT, b"part", fin=False) + encode_frame(Opcode.CLOSE, (1011).to_bytes(2, "big")))
-        peer.seen.put_nowait(await peer.read_frame())  # type: ignore[attr-defined]
+        peer.seen.put_nowait(await peer.read_frame())
 
     async with serving(script) as (url, seen):
         ws = await connect(url)
@@ -242,7 +163,7 @@ async def test_nothing_listening_and_a_bad_url() -> None:
 async def test_a_peer_that_never_answers_our_close_is_a_bounded_wait() -> None:
     async def script(peer: Peer) -> None:
         await peer.accept()
-        peer.seen.put_nowait(await peer.read_frame())  # type: ignore[attr-defined]
+        peer.seen.put_nowait(await peer.read_frame())
         await peer.reader.read()
 
     async with serving(script) as (url, seen):
