@@ -10,7 +10,9 @@ connect and handshake by `timeout`, the close handshake by its own timeout. Ping
 and a peer's close is echoed as they are read. The connection ends with an exception that every
 `receive()` then raises: ConnectionClosed (the peer's close frame, with its code, or the stream's
 end) or the RemoteProtocolError that broke it, after which the peer was sent the close code the
-error calls for (1002, 1007 or 1009) and the socket was closed.
+error calls for (1002, 1007 or 1009) and the socket was closed. Messages wait in a queue until
+`receive()` takes them, as `FramedConnection`'s do: a reader keeps up (the inspector session
+reads continuously and holds a bounded number of events).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
-from typing import Any
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from minitools.protocol import (
@@ -130,17 +132,19 @@ class WebSocketConnection:
 
     async def send_text(self, text: str) -> None:
         """Send one text message; raises the closing exception once the connection ended."""
-        await self._write(lambda: self.client.send_text(text))
+        await self._write(lambda: self.client.send_text(text), text)
 
     async def send_binary(self, data: bytes) -> None:
         """Send one binary message; raises the closing exception once the connection ended."""
-        await self._write(lambda: self.client.send_binary(data))
+        await self._write(lambda: self.client.send_binary(data), f"<{len(data)} bytes>")
 
-    async def _write(self, frame: Any) -> None:
+    async def _write(self, frame: Callable[[], bytes], shown: str) -> None:
         if self._closed.done():
             raise self._closed.result()
         if self.client.state is not WebSocketState.OPEN:
             raise ConnectionClosed(f"the WebSocket to {self.peer} is {self.client.state.value}", peer=self.peer)
+        if self.tracer is not None:
+            self.tracer("send", self.peer, {"websocket": shown})
         try:
             self._writer.write(frame())
             await self._writer.drain()
