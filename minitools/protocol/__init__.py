@@ -1,5 +1,6 @@
 """Sans-IO wire protocols: Content-Length framing (LSP, DAP, the kernel pipe), newline-delimited
-JSON (``minitools serve`` and ``minitools mcp``) and JSON-RPC 2.0 envelopes.
+JSON (``minitools serve`` and ``minitools mcp``), JSON-RPC 2.0 envelopes and a WebSocket client
+(RFC 6455, for the V8 inspector).
 
 Nothing here does I/O: a framer takes bytes with ``receive_data`` and hands back messages
 with ``next_message`` (or the sentinel ``NEED_DATA``); ``encode_message`` gives bytes to send.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from minitools.protocol._errors import LocalProtocolError, MalformedMessage, ProtocolError, RemoteProtocolError
 from minitools.protocol._framing import Framer, LineFramer, encode_line, encode_message
+from minitools.protocol._handshake import accept_token
 from minitools.protocol._jsonrpc import (
     CONTENT_MODIFIED,
     INTERNAL_ERROR,
@@ -33,6 +35,19 @@ from minitools.protocol._jsonrpc import (
     to_json,
 )
 from minitools.protocol._sentinels import CLOSED, NEED_DATA, Sentinel
+from minitools.protocol._websocket import (
+    Accepted,
+    BinaryMessage,
+    CloseReceived,
+    Opcode,
+    Ping,
+    Pong,
+    TextMessage,
+    WebSocketClient,
+    WebSocketEvent,
+    WebSocketState,
+    encode_frame,
+)
 
 __all__ = [
     "ProtocolError",
@@ -66,4 +81,16 @@ __all__ = [
     "SERVER_CANCELLED",
     "CONTENT_MODIFIED",
     "REQUEST_CANCELLED",
+    "WebSocketClient",
+    "WebSocketState",
+    "WebSocketEvent",
+    "Accepted",
+    "TextMessage",
+    "BinaryMessage",
+    "Ping",
+    "Pong",
+    "CloseReceived",
+    "Opcode",
+    "encode_frame",
+    "accept_token",
 ]

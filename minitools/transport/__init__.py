@@ -1,4 +1,5 @@
-"""asyncio transport: child processes, framed connections, JSON-RPC correlation, stderr rings.
+"""asyncio transport: child processes, framed connections, JSON-RPC correlation, stderr rings,
+and a WebSocket client connection (for the V8 inspector).
 
     child = await ChildProcess.start(["pylsp"], cwd=root, tracer=tracer)
     rpc = JSONRPCEndpoint.over_child(child, cancel_method="$/cancelRequest")
@@ -17,6 +18,7 @@ from minitools.transport._errors import ChildExited, ConnectionClosed
 from minitools.transport._lifeline import die_with_parent
 from minitools.transport._reaper import descendants, kill_tree, reaped
 from minitools.transport._stderr import StderrRing
+from minitools.transport._websocket import WebSocketConnection
 
 __all__ = [
     "params_object",
@@ -34,4 +36,5 @@ __all__ = [
     "RequestHandler",
     "NotificationHandler",
     "StderrRing",
+    "WebSocketConnection",
 ]

@@ -54,7 +54,15 @@ class _ChildProtocol(asyncio.subprocess.SubprocessStreamProtocol):
             if self._sink is not None:
                 self._sink(b"")
             else:
+                # the held bytes reach the reader first (`to_stream`), then its EOF: hide the
+                # reader from the base class, which would end it now
                 self._held_eof = True
+                reader, self.stdout = self.stdout, None
+                try:
+                    super().pipe_connection_lost(fd, exc)
+                finally:
+                    self.stdout = reader
+                return
         super().pipe_connection_lost(fd, exc)
 
     def to_sink(self, sink: Callable[[bytes], None]) -> None:
@@ -73,8 +81,8 @@ class _ChildProtocol(asyncio.subprocess.SubprocessStreamProtocol):
         if self._held:
             super().pipe_data_received(1, bytes(self._held))
             self._held = bytearray()
-        if self._held_eof:
-            super().pipe_connection_lost(1, None)
+        if self._held_eof and self.stdout is not None:
+            self.stdout.feed_eof()  # the pipe's own bookkeeping was done when it closed
         self._pause_stdout(False)
 
     def _pause_stdout(self, pause: bool) -> None:
@@ -95,7 +103,7 @@ class ChildProcess:
     """A running child. Create it with ``await ChildProcess.start(argv, ...)``."""
 
     def __init__(self, process: asyncio.subprocess.Process, protocol: _ChildProtocol, argv: Sequence[str], peer: str,
-                 stderr: StderrRing, tracer: Tracer | None) -> None:
+                 stderr: StderrRing, tracer: Tracer | None, on_stderr: Callable[[bytes], None] | None = None) -> None:
         self.process = process
         self._protocol = protocol
         self.argv = list(argv)
@@ -103,14 +111,17 @@ class ChildProcess:
         self.stderr = stderr
         self.tracer = tracer
         self.pid = process.pid
+        self._on_stderr = on_stderr
         self._drain = asyncio.ensure_future(self._drain_stderr())
         self._exited = asyncio.ensure_future(self._watch())
 
     @classmethod
     async def start(cls, argv: Sequence[str], *, peer: str | None = None, cwd: str | os.PathLike[str] | None = None,
                     env: Mapping[str, str] | None = None, tracer: Tracer | None = None,
-                    stderr_limit: int = 64 * 1024) -> ChildProcess:
-        """Spawn `argv`. Raises FileNotFoundError / PermissionError when it cannot be executed."""
+                    stderr_limit: int = 64 * 1024, on_stderr: Callable[[bytes], None] | None = None) -> ChildProcess:
+        """Spawn `argv`. Raises FileNotFoundError / PermissionError when it cannot be executed.
+        `on_stderr(chunk)` sees each chunk of stderr as it is drained (``b""`` at its end), for
+        a child that says on stderr where to reach it."""
         loop = asyncio.get_running_loop()
         transport, protocol = await loop.subprocess_exec(
             lambda: _ChildProtocol(limit=2**20, loop=loop),
@@ -125,7 +136,7 @@ class ChildProcess:
         )
         process = asyncio.subprocess.Process(transport, protocol, loop)
         name = peer or os.path.basename(argv[0])
-        child = cls(process, protocol, argv, name, StderrRing(stderr_limit), tracer)
+        child = cls(process, protocol, argv, name, StderrRing(stderr_limit), tracer, on_stderr)
         if tracer is not None:
             tracer("event", name, {"event": "spawn", "argv": list(argv), "pid": process.pid})
         return child
@@ -168,9 +179,18 @@ class ChildProcess:
         with contextlib.suppress(Exception):
             while True:
                 chunk = await pipe.read(65536)
+                self.stderr.write(chunk)
+                self._tell_stderr(chunk)
                 if not chunk:
                     return
-                self.stderr.write(chunk)
+
+    def _tell_stderr(self, chunk: bytes) -> None:
+        if self._on_stderr is None:
+            return
+        try:
+            self._on_stderr(chunk)
+        except Exception:  # noqa: BLE001 - a broken watcher is dropped; stderr is still drained
+            self._on_stderr = None
 
     async def _watch(self) -> int:
         code = await self.process.wait()

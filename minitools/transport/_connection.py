@@ -22,6 +22,7 @@ from minitools.protocol import CLOSED, NEED_DATA, Framer, MalformedMessage, Remo
 from minitools.tracing import Tracer
 from minitools.transport._child import ChildProcess
 from minitools.transport._errors import ChildExited, ConnectionClosed
+from minitools.transport._inbox import take_or_raise
 
 __all__ = ["FramedConnection", "MessageFramer"]
 
@@ -166,20 +167,7 @@ class FramedConnection:
 
     async def receive(self) -> dict[str, Any]:
         """The next message (queue mode); raises the closing exception once drained and closed."""
-        if not self._queue.empty():
-            return self._queue.get_nowait()
-        if self._closed.done():
-            raise self._closed.result()
-        getter = asyncio.ensure_future(self._queue.get())
-        waiters: set[asyncio.Future[Any]] = {getter, self._closed}
-        try:
-            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not getter.done():
-                getter.cancel()
-        if getter.done() and not getter.cancelled():
-            return getter.result()
-        raise self._closed.result()
+        return await take_or_raise(self._queue, self._closed)
 
     async def _read_loop(self) -> None:
         error: BaseException

@@ -24,6 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "lsp": {"protocol", "transport", "tracing", "schema"},  # schema: the shapes of what a server sends
     "dap": {"protocol", "transport", "tracing", "schema"},  # schema: the adapter's bodies are checked where they arrive
     "kernel": {"protocol", "transport", "tracing"},
+    "inspector": {"protocol", "transport", "tracing"},  # node's V8 inspector (CDP over a WebSocket)
     "match": set(),
     "rules": {"match"},
     "ask": {"transport", "protocol"},

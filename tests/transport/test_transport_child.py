@@ -71,3 +71,14 @@ async def test_missing_binary_is_file_not_found() -> None:
 
     with pytest.raises(FileNotFoundError):
         await ChildProcess.start(["/nonexistent/minitools-no-such-server"])
+
+
+async def test_stdout_read_after_the_child_exited_holds_what_it_wrote() -> None:
+    seen: list[bytes] = []
+    child = await ChildProcess.start([sys.executable, "-c", "import sys; print('out'); sys.stderr.write('err')"], on_stderr=seen.append)
+    try:
+        assert await asyncio.wait_for(child.wait(), 10) == 0
+        assert await asyncio.wait_for(child.stdout.read(), 10) == b"out\n"
+        assert b"".join(seen) == b"err" and seen[-1] == b""  # on_stderr saw every chunk, then the end
+    finally:
+        await child.stop()
