@@ -187,6 +187,7 @@ class DebugFamily:
         self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
         self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.books: dict[str, dict[str, list[Entry]]] = {}  # conversation -> its breakpoints (`book`)
+        self.seen: dict[str, list[str]] = {}  # a file with breakpoints as it read when last looked at
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
             "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
@@ -319,7 +320,8 @@ class DebugFamily:
         path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
         rel = self.ctx.relpath(path)
         items = self._need(args, "lines")
-        entries = entries_of(items, path, rel, read_lines(path)) if items else []
+        lines = read_lines(path)
+        entries = entries_of(items, path, rel, lines) if items else []
         slot, book = self.slot, self.book
         session = slot.session if slot.session is not None and slot.session.is_alive else None
         by_name = session is not None and session.has_function_breakpoints
@@ -330,8 +332,10 @@ class DebugFamily:
             raise ToolError(f"{adapter} does not support {' or '.join(session.unsupported(specs + functions))}; nothing "
                             f"was set in {rel}. Use plain lines, or a condition the adapter supports.")
         had_functions = any(e.function for e in book.get(path, []))
+        self._follow({path})  # the other conversations' breakpoints in it, against the file as it reads now
         if entries:
             book[path] = entries
+            self.seen[path] = lines
         else:
             book.pop(path, None)
         self._sync()
@@ -369,39 +373,32 @@ class DebugFamily:
 
     async def after_write(self, paths: Sequence[str]) -> list[str]:
         """The run wrote `paths`: every conversation's breakpoints in them follow their code."""
-        notes: list[str] = []
-        for conversation, book in self.books.items():
-            slot = self.sup.slot(conversation)
-            live = slot.session is not None and slot.session.is_alive
-            moved = []
-            for path in {os.path.realpath(p) for p in paths} & set(book):
-                try:
-                    lines = read_lines(path)
-                except ToolError:
-                    lines = []  # removed or unreadable: every breakpoint in it is lost
-                moved += follow(book[path], path, self.ctx.relpath(path), lines, live)
-                if not book[path]:
-                    book.pop(path)
-            if moved and live:
-                moved.append("The running program runs the code it started with, so its breakpoints stay where they "
-                             "were set; launch again to run the edited code with the breakpoints where they are now.")
-            notes += [f"debug: {note}" for note in moved]
-            slot.breakpoints = {path: source_specs(entries, False) for path, entries in book.items()}
-        return notes
+        return self._follow({os.path.realpath(p) for p in paths})
 
-    def _follow_all(self) -> list[str]:
-        """Before a launch: every breakpoint looked for again (a file may have changed without the
-        run writing it); what moved or was lost."""
-        notes = []
-        for path in list(self.book):
+    def _follow(self, paths: set[str]) -> list[str]:
+        """Every conversation's breakpoints in `paths` looked for again (after a write, and before
+        a launch: a file may change without the run writing it); what moved or was lost, for
+        this conversation's ones and any running session's."""
+        notes: list[str] = []
+        for path in sorted(paths & {p for book in self.books.values() for p in book}):
             try:
                 lines = read_lines(path)
             except ToolError:
-                lines = []
-            notes += follow(self.book[path], path, self.ctx.relpath(path), lines, False)
-            if not self.book[path]:
-                self.book.pop(path)
-        self._sync()
+                lines = []  # removed or unreadable: every breakpoint in it is lost
+            before, self.seen[path] = self.seen.get(path), lines
+            for conversation, book in self.books.items():
+                if path not in book:
+                    continue
+                slot = self.sup.slot(conversation)
+                live = slot.session is not None and slot.session.is_alive
+                moved = follow(book[path], path, self.ctx.relpath(path), before, lines, live)
+                if not book[path]:
+                    book.pop(path)
+                if moved and live:
+                    moved.append("The running program runs the code it started with, so its breakpoints stay where "
+                                 "they were set; launch again to run the edited code with the breakpoints where they are now.")
+                notes += [f"debug: {note}" for note in moved] if conversation == self.ctx.conversation_id or live else []
+                slot.breakpoints = {p: source_specs(entries, False) for p, entries in book.items()}
         return notes
 
     def _bp_text(self, results: list[dict[str, Any]]) -> str:
@@ -513,7 +510,7 @@ class DebugFamily:
         slot = self.slot
         slot.session, slot.adapter, slot.program = session, adapter, label
         slot.interpreter = det.interpreter if det else None
-        followed = self._follow_all()
+        followed = [note.removeprefix("debug: ") for note in self._follow(set(self.book))]
         try:
             await session.initialize(adapter.adapter_id, self.timeout)
             by_name = session.has_function_breakpoints

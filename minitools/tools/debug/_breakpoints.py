@@ -11,6 +11,7 @@ said to be lost. A function's entry is found again by the parser.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,12 +162,13 @@ def entry_text(entry: Entry, rel: str) -> str:
     return f"{rel}:{entry.line}{symbol}{extra}" + (f"  | {entry.text}" if entry.text else "")
 
 
-def follow(entries: list[Entry], path: str, rel: str, lines: list[str], live: bool) -> list[str]:
-    """Look for each entry of `path` again in its `lines`: moved entries take their new line,
-    lost ones are removed; what happened, one note each ([] when nothing moved)."""
+def follow(entries: list[Entry], path: str, rel: str, before: list[str] | None, lines: list[str], live: bool) -> list[str]:
+    """Look for each entry of `path` again in its `lines` (the file as it was when last read:
+    `before`, None when unknown): moved entries take their new line, lost ones are removed; what
+    happened, one note each ([] when nothing moved)."""
     notes = []
     for entry in list(entries):
-        before = entry.line
+        old = entry.line
         if entry.function is not None:
             found = _find_function_again(entry, path, lines)
             if found is None:
@@ -176,31 +178,59 @@ def follow(entries: list[Entry], path: str, rel: str, lines: list[str], live: bo
                 continue
             entry.line, entry.text = found.first_line, _text_at(lines, found.first_line)
         elif entry.text:
-            moved = _find_text_again(entry, path, rel, lines)
+            moved = _find_text_again(entry, path, rel, before, lines)
             if moved is None:
                 entries.remove(entry)
                 notes.append(f"breakpoint {rel}:{entry.line} is lost: no line reads {entry.text!r}"
                              + (f" with {entry.symbol!r}" if entry.symbol else "") + " any more; it was removed. Set it again.")
                 continue
             entry.line = moved
-        if entry.line != before:
+        if entry.line != old:
             if live and entry.sent is None:
-                entry.sent = before
-            notes.append(f"breakpoint {entry_text(entry, rel)} moved from line {before} with its code")
+                entry.sent = old
+            notes.append(f"breakpoint {entry_text(entry, rel)} moved from line {old} with its code")
     return notes
 
 
-def _find_text_again(entry: Entry, path: str, rel: str, lines: list[str]) -> int | None:
-    current = lines[entry.line - 1] if 1 <= entry.line <= len(lines) else None
-    if current is not None and current.strip() == entry.text:
-        return entry.line
-    if current is not None and entry.symbol and _has_symbol(current, entry.symbol, path, rel, entry.line):
-        entry.text = current.strip()  # its line was edited and still holds its symbol
-        return entry.line
+def _find_text_again(entry: Entry, path: str, rel: str, before: list[str] | None, lines: list[str]) -> int | None:
+    """The entry's line now: where the diff from `before` takes it when it reads the same or was
+    edited in place (a run of lines replaced by as many), else the nearest line that reads as it
+    did, else its expected line when that holds the entry's symbol; None when it is lost."""
+    expected, in_place, run = _mapped(before, lines, entry.line) if before is not None else (entry.line, False, range(0))
+    current = lines[expected - 1] if 1 <= expected <= len(lines) else None
+    if current is not None and (current.strip() == entry.text or (in_place and current.strip())):
+        entry.text = current.strip()
+        return expected
     same = [i for i, text in enumerate(lines, 1) if text.strip() == entry.text
             and (not entry.symbol or _has_symbol(text, entry.symbol, path, rel, i))]
-    # the nearest; at equal distance the later one (lines are more often added above)
-    return min(same, key=lambda i: (abs(i - entry.line), -i)) if same else None
+    if same:  # the nearest; at equal distance the later one
+        return min(same, key=lambda i: (abs(i - expected), -i))
+    # its line was edited: the line now holding its symbol, where it was or in what replaced it
+    held = [i for i in sorted({expected, *run}, key=lambda i: abs(i - expected)) if 1 <= i <= len(lines)
+            and entry.symbol and _has_symbol(lines[i - 1], entry.symbol, path, rel, i)]
+    if held:
+        entry.text = lines[held[0] - 1].strip()
+        return held[0]
+    return None
+
+
+DIFF_LINES = 20_000  # lines of a file diffed to follow its breakpoints (longer: the nearest same text)
+
+
+def _mapped(before: list[str], after: list[str], line: int) -> tuple[int, bool, range]:
+    """Where line `line` of `before` is in `after`, through the diff of the two; whether it was
+    edited in place there (its run of lines replaced by as many: a rename, a changed argument);
+    and the lines that replaced its run. A line of a replaced run maps to the same offset in
+    what replaced it."""
+    if max(len(before), len(after)) > DIFF_LINES:
+        return line, False, range(0)
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+        if i1 <= line - 1 < i2:
+            if tag == "equal":
+                return j1 + (line - 1 - i1) + 1, False, range(0)
+            return (j1 + min(line - 1 - i1, max(j2 - j1 - 1, 0)) + 1, tag == "replace" and i2 - i1 == j2 - j1,
+                    range(j1 + 1, j2 + 1))
+    return line, False, range(0)
 
 
 def _find_function_again(entry: Entry, path: str, lines: list[str]) -> FunctionSite | None:
@@ -209,4 +239,3 @@ def _find_function_again(entry: Entry, path: str, lines: list[str]) -> FunctionS
     except NoParser:
         return FunctionSite(entry.function or "", entry.line, entry.line)
     return min(sites, key=lambda s: abs(s.first_line - entry.line)) if sites else None
-

@@ -1,0 +1,122 @@
+"""Breakpoints by symbol and by function, and breakpoints that follow their code as the run edits
+it, on debugpy driven through the `debug` tool (prog.py: tests/dap/conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from dap_helpers import make_run
+from minitools.dap import DAPSession, DebugSupervisor, Detection
+
+LOOP_LINE = 7  # prog.py: `acc += x`
+
+
+async def test_a_symbol_breakpoint_stops_on_its_line(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        r = await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"line": LOOP_LINE, "symbol": "acc"}]})
+        assert r.ok and "prog.py:7 (acc)  | acc += x" in r.text, r.text
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "stopped (breakpoint)" in r.text and "prog.py:7  | acc += x" in r.text, r.text
+
+
+async def test_a_symbol_not_on_its_line_is_refused_with_nothing_set(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        r = await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"line": LOOP_LINE, "symbol": "numbers"}]})
+        assert not r.ok, r.text
+        assert 'symbol "numbers" is not on line 7 of prog.py; the line is:\n7:         acc += x' in r.text, r.text
+        assert '"numbers" is on lines 11, 13.' in r.text and "Nothing was set in prog.py." in r.text, r.text
+        status = await run.call("debug", {"op": "status"})
+        assert status.data["breakpoints"] == [] and "breakpoints:" not in status.text, status.text
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "the program has ended" in r.text, r.text
+
+
+async def test_a_function_breakpoint_stops_in_the_function(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        r = await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"function": "total"}]})
+        assert r.ok and "function total (prog.py:5)" in r.text, r.text
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "function breakpoint total: verified" in r.text, r.text
+        assert "stopped (function breakpoint)" in r.text and " in thread " in r.text and "total prog.py:" in r.text, r.text
+        stack = await run.call("debug", {"op": "stack"})
+        assert stack.data["frames"][0]["name"] == "total", stack.text
+
+
+async def test_a_function_the_file_does_not_define_is_refused_with_its_functions(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        r = await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"function": "totl"}]})
+        assert not r.ok and "prog.py defines no function 'totl'; nothing was set in prog.py. Its functions: total." in r.text, r.text
+
+
+class WithoutFunctionBreakpoints(DebugSupervisor):
+    """debugpy as an adapter that does not offer function breakpoints (supportsFunctionBreakpoints
+    taken out of what it answers to initialize)."""
+
+    async def start_adapter(self, det: Detection, cwd: Path) -> DAPSession:
+        session = await super().start_adapter(det, cwd)
+        initialize = session.initialize
+
+        async def without(adapter_id: str, timeout: float) -> None:
+            await initialize(adapter_id, timeout)
+            session.capabilities.pop("supportsFunctionBreakpoints", None)
+
+        session.initialize = without  # type: ignore[method-assign]
+        return session
+
+
+async def test_without_function_breakpoints_the_parser_finds_the_first_line(pyproject: Path) -> None:
+    async with make_run(pyproject, resources={"debug": WithoutFunctionBreakpoints()}) as run:
+        r = await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"function": "total"}]})
+        assert r.ok, r.text
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok, r.text
+        assert ("function total: a line breakpoint on prog.py:5, the first line of its body found by the parser "
+                "(debugpy has no function breakpoints)") in r.text, r.text
+        assert "stopped (breakpoint)" in r.text and "total prog.py:5  | acc = 0" in r.text, r.text
+
+
+async def _accept(run: Any, pattern: str, rewrite: str) -> Any:
+    staged = await run.call("ast_edit", {"pattern": pattern, "rewrite": rewrite, "language": "python", "path": "prog.py"})
+    assert staged.ok and staged.data["edit_id"], staged.text
+    return await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "accept"})
+
+
+async def test_a_breakpoint_follows_its_line_when_an_edit_adds_lines_above(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        r = await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"line": LOOP_LINE, "symbol": "acc"}]})
+        assert r.ok, r.text
+        accepted = await _accept(run, "import sys", "import sys\nimport os\nimport re")
+        assert accepted.ok, accepted.text
+        assert "debug: breakpoint prog.py:9 (acc)  | acc += x moved from line 7 with its code" in accepted.text, accepted.text
+        status = await run.call("debug", {"op": "status"})
+        assert "breakpoints:\n  prog.py:9 (acc)  | acc += x" in status.text, status.text
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "breakpoint prog.py:9: verified" in r.text and "prog.py:9  | acc += x" in r.text, r.text
+
+
+async def test_a_breakpoint_whose_line_is_gone_is_said_lost(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [LOOP_LINE, {"function": "total"}]})
+        accepted = await _accept(run, "acc += x", "acc = acc + x")
+        assert accepted.ok, accepted.text
+        assert ("debug: breakpoint prog.py:7 is lost: no line reads 'acc += x' any more; it was removed. "
+                "Set it again.") in accepted.text, accepted.text
+        status = await run.call("debug", {"op": "status"})
+        assert [e["function"] for e in status.data["breakpoints"]] == ["total"], status.text
+
+
+async def test_a_written_file_moves_the_breakpoints_of_a_running_session_for_the_next_launch(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"line": LOOP_LINE, "symbol": "acc"}]})
+        assert (await run.call("debug", {"op": "launch", "program": "prog.py"})).ok
+        prog = pyproject / "prog.py"
+        prog.write_text("# a comment above\n" + prog.read_text())  # the host's own write, told through written
+        told = await run.written(["prog.py"])
+        assert "debug: breakpoint prog.py:8 (acc)  | acc += x moved from line 7 with its code" in told.text, told.text
+        assert "The running program runs the code it started with" in told.text, told.text
+        status = await run.call("debug", {"op": "status"})
+        assert "prog.py:8 (acc)  | acc += x (the running program has it at line 7, from before the edit)" in status.text, status.text
+        await run.call("debug", {"op": "terminate"})
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "prog.py:8  | acc += x" in r.text, r.text
