@@ -121,3 +121,14 @@ async def test_a_written_file_moves_the_breakpoints_of_a_running_session_for_the
         await run.call("debug", {"op": "terminate"})
         r = await run.call("debug", {"op": "launch", "program": "prog.py"})
         assert r.ok and "prog.py:8  | acc += x" in r.text, r.text
+
+
+async def test_a_rename_keeps_a_breakpoint_on_its_line_and_says_its_symbol_is_gone(pyproject: Path) -> None:
+    async with make_run(pyproject) as run:
+        await run.call("debug", {"op": "breakpoints", "file": "prog.py", "lines": [{"line": LOOP_LINE, "symbol": "acc"}]})
+        renamed = await run.call("lsp_rename", {"file": "prog.py", "line": 5, "symbol": "acc", "new_name": "running"})
+        assert renamed.ok, renamed.text
+        assert ("debug: breakpoint prog.py:7  | running += x stays on its line, edited in place; its symbol 'acc' is "
+                "no longer on it, so it follows the line's text from now on") in renamed.text, renamed.text
+        r = await run.call("debug", {"op": "launch", "program": "prog.py"})
+        assert r.ok and "prog.py:7  | running += x" in r.text, r.text

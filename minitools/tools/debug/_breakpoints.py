@@ -168,7 +168,7 @@ def follow(entries: list[Entry], path: str, rel: str, before: list[str] | None, 
     happened, one note each ([] when nothing moved)."""
     notes = []
     for entry in list(entries):
-        old = entry.line
+        old, symbol = entry.line, entry.symbol
         if entry.function is not None:
             found = _find_function_again(entry, path, lines)
             if found is None:
@@ -189,6 +189,9 @@ def follow(entries: list[Entry], path: str, rel: str, before: list[str] | None, 
             if live and entry.sent is None:
                 entry.sent = old
             notes.append(f"breakpoint {entry_text(entry, rel)} moved from line {old} with its code")
+        if symbol is not None and entry.symbol is None:
+            notes.append(f"breakpoint {entry_text(entry, rel)} stays on its line, edited in place; its symbol "
+                         f"{symbol!r} is no longer on it, so it follows the line's text from now on")
     return notes
 
 
@@ -200,6 +203,8 @@ def _find_text_again(entry: Entry, path: str, rel: str, before: list[str] | None
     current = lines[expected - 1] if 1 <= expected <= len(lines) else None
     if current is not None and (current.strip() == entry.text or (in_place and current.strip())):
         entry.text = current.strip()
+        if entry.symbol and not _has_symbol(current, entry.symbol, path, rel, expected):
+            entry.symbol = None  # renamed away: the line is still its line (follow says so)
         return expected
     same = [i for i, text in enumerate(lines, 1) if text.strip() == entry.text
             and (not entry.symbol or _has_symbol(text, entry.symbol, path, rel, i))]
