@@ -140,8 +140,10 @@ class RunContext:
     async def after_write(self, paths: Sequence[str | os.PathLike[str]]) -> list[str]:
         """Tell every write watcher that `paths` (relative to the root, or absolute) were
         written: resolve accepting an edit, lsp_rename, a host's write told through `written`.
-        The watchers' notes, in order."""
-        absolute = [os.fspath(p if os.path.isabs(p) else self.root / p) for p in paths]
+        The watchers' notes, in order; a watcher sees no path no file can have."""
+        named = [os.fspath(p) for p in paths]
+        # a path no file can have (a NUL, too long) names nothing written; `written` says so itself
+        absolute = [p if os.path.isabs(p) else os.fspath(self.root / p) for p in named if not unusable_path(p)]
         notes: list[str] = []
         for watcher in self.write_watchers:
             notes += await watcher(absolute)

@@ -3,10 +3,14 @@ line, and how a breakpoint follows its line through an edit."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
-from minitools.tools.debug._breakpoints import Entry, follow
+from minitools.tools.debug._breakpoints import Entry, follow, read_lines
 from minitools.tools.debug._functions import find_functions
+from minitools.toolspec import ToolError
 
 FUNCTIONS = [
     ("a.py", "class Cart:\n    def total(self):\n        '''Sum.'''\n        # c\n        return 1\n", "Cart.total", 5),
@@ -71,3 +75,10 @@ def test_a_function_breakpoint_follows_its_function() -> None:
     after = ["import os", "", *BEFORE]
     entries, notes = _followed(Entry(2, "acc = 0", function="f"), after)
     assert entries[0].line == 4 and notes == ["breakpoint function f (a.py:4) moved from line 2 with its code"]
+
+
+def test_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "prog.py"
+    os.mkfifo(fifo)
+    with pytest.raises(ToolError, match="is not a regular file; breakpoints go in a source file"):
+        read_lines(str(fifo))

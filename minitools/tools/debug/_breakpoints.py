@@ -12,6 +12,8 @@ said to be lost. A function's entry is found again by the parser.
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,15 +43,17 @@ class Entry:
 
 
 def read_lines(path: str) -> list[str]:
-    """The lines of `path` as a debugger numbers them (split at newlines only); ToolError when
-    it cannot be read."""
+    """The lines of `path` as a debugger numbers them (split at newlines only), from its first
+    FILE_CAP bytes; ToolError when it cannot be read or is no regular file (a FIFO is not
+    waited on: it is opened without blocking)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(FILE_CAP + 1)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         raise ToolError(f"{path} cannot be read ({exc.strerror or exc}); give a readable source file.") from None
-    if len(data) > FILE_CAP:
-        data = data[:FILE_CAP]
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ToolError(f"{path} is not a regular file; breakpoints go in a source file.")
+        data = handle.read(FILE_CAP)
     return [line.rstrip("\r") for line in data.decode("utf-8", "replace").split("\n")]
 
 
