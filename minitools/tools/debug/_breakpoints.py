@@ -1,12 +1,13 @@
-"""Breakpoints as the model gives them, kept on their code (docs/tools.md, "debug", "Breakpoints
-that follow their code"): a line, a line with a `symbol` on it (checked as `lsp` checks a
-position, tools/_position.py), or a function by name.
+"""Breakpoints as the model gives them, kept on their code (docs/tools.md, "debug"): a line, a line
+with a `symbol` on it (checked as `lsp` checks a position, tools/_position.py), or a function by
+name (tools/debug/_functions.py finds its first line).
 
-Each entry remembers the text of its line. After the run writes a file (`resolve` accepting an
-edit, `lsp_rename`, a host's write told through `written`) and before a launch, every entry in
-the file is looked for again: it stays while its line reads the same (or still holds its
-symbol), else it moves to the nearest line that reads as its line did, else it is dropped and
-said to be lost. A function's entry is found again by the parser.
+Each entry remembers the text of its line, and the family the file as it read. After the run
+writes a file (`resolve` accepting an edit, `lsp_rename`, a host's write told through `written`)
+and before a launch, every entry in the file is looked for again through the diff from the file as
+it read: it stays with its line when the line moved or was edited in place, else it goes to the
+nearest line that reads as its line did (or, for a symbol's, the line that replaced it holding the
+symbol), else it is dropped and said to be lost. A function's entry is found again by the parser.
 """
 
 from __future__ import annotations
