@@ -3,8 +3,12 @@ it, on debugpy driven through the `debug` tool (prog.py: tests/dap/conftest.py).
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from dap_helpers import make_run
 from minitools.dap import DAPSession, DebugSupervisor, Detection
@@ -132,3 +136,29 @@ async def test_a_rename_keeps_a_breakpoint_on_its_line_and_says_its_symbol_is_go
                 "no longer on it, so it follows the line's text from now on") in renamed.text, renamed.text
         r = await run.call("debug", {"op": "launch", "program": "prog.py"})
         assert r.ok and "prog.py:7  | running += x" in r.text, r.text
+
+
+GO_TOTAL = ('package main\n\nimport "fmt"\n\nfunc total(n int) int {\n\tacc := 0\n\tfor i := 0; i < n; i++ {\n'
+            '\t\tacc += i\n\t}\n\treturn acc\n}\n\nfunc main() {\n\tfmt.Println("total", total(6))\n}\n')
+C_TOTAL = ('#include <stdio.h>\nint total(int n) {\n    int acc = 0;\n    for (int i = 0; i < n; i++) {\n'
+           '        acc += i;\n    }\n    return acc;\n}\nint main(void) {\n    printf("%d\\n", total(6));\n    return 0;\n}\n')
+
+
+async def test_delve_and_lldb_take_a_function_breakpoint_by_name(tmp_path: Path) -> None:
+    if shutil.which("dlv") is None or shutil.which("go") is None:
+        pytest.skip("dlv or go (apt delve, golang-go) is not installed")
+    if shutil.which("gcc") is None or shutil.which("lldb-vscode-16") is None:
+        pytest.skip("gcc or lldb-vscode-16 (apt lldb-16) is not installed")
+    go, c = tmp_path / "go", tmp_path / "c"
+    go.mkdir(), c.mkdir()
+    (go / "go.mod").write_text("module example.com/t\n\ngo 1.19\n")
+    (go / "main.go").write_text(GO_TOTAL)
+    (c / "CMakeLists.txt").write_text("project(t C)\nadd_executable(loop loop.c)\n")
+    (c / "loop.c").write_text(C_TOTAL)
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(c / "loop"), str(c / "loop.c")], check=True)
+    for root, file, program, stop in ((go, "main.go", "main.go", "main.total main.go:"), (c, "loop.c", "loop", "total loop.c:3")):
+        async with make_run(root, debug_timeout=90.0, resources={"lsp": False}) as run:
+            r = await run.call("debug", {"op": "breakpoints", "file": file, "lines": [{"function": "total"}]})
+            assert r.ok, r.text
+            r = await run.call("debug", {"op": "launch", "program": program})
+            assert r.ok and "function breakpoint total: verified" in r.text and stop in r.text, r.text
