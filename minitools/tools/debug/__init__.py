@@ -27,7 +27,8 @@ from minitools.dap import (
 )
 from minitools.tools._context import RunContext, unusable_path
 from minitools.tools._text import plural
-from minitools.tools.debug._breakpoints import Entry, entries_of, entry_text, follow, function_specs, read_lines, source_specs
+from minitools.tools.debug._book import Books, entry_json
+from minitools.tools.debug._breakpoints import Entry, entries_of, entry_text, function_specs, read_lines, source_specs
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]
@@ -128,11 +129,6 @@ def _spec_text(spec: Mapping[str, Any]) -> str:
     return text
 
 
-def _entry_json(entry: Entry, rel: str) -> dict[str, Any]:
-    return {"file": rel, "line": entry.line, "text": entry.text, "symbol": entry.symbol, "function": entry.function,
-            **({"running_at": entry.sent} if entry.sent is not None else {}), **entry.options}
-
-
 def _cap(value: str, cap: int = VALUE_CAP) -> str:
     return value if len(value) <= cap else value[:cap] + f"… {len(value) - cap} more characters"
 
@@ -186,8 +182,7 @@ class DebugFamily:
         self.timeout = float(ctx.option("debug_timeout", 30.0))
         self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
         self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
-        self.books: dict[str, dict[str, list[Entry]]] = {}  # conversation -> its breakpoints (`book`)
-        self.seen: dict[str, list[str]] = {}  # a file with breakpoints as it read when last looked at
+        self.books = Books(sup, ctx.relpath)
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
             "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
@@ -247,7 +242,7 @@ class DebugFamily:
 
     async def op_status(self, args: Mapping[str, Any]) -> ToolResult:
         slot = self.slot
-        listed, shown = self._listing()
+        listed, shown = self.books.listing(self.ctx.conversation_id)
         if slot.session is None:
             note = slot.ended_note
             slot.ended_note = ""
@@ -260,17 +255,6 @@ class DebugFamily:
                      f"the latest: {_cap(faults[-1])}")
         return ToolResult(True, text, {"running": True, "state": slot.session.stop.state, "faults": faults,
                                        "breakpoints": shown})
-
-    def _listing(self) -> tuple[str, list[dict[str, Any]]]:
-        """The breakpoints where they are now, one line each (and as data)."""
-        rows, shown = [], []
-        for path, entries in self.book.items():
-            rel = self.ctx.relpath(path)
-            for entry in entries:
-                running = f" (the running program has it at line {entry.sent}, from before the edit)" if entry.sent else ""
-                rows.append("  " + entry_text(entry, rel) + running)
-                shown.append(_entry_json(entry, rel))
-        return ("\nbreakpoints:\n" + "\n".join(rows) if rows else ""), shown
 
     async def _where(self, s: DAPSession) -> str:
         slot = self.slot
@@ -332,14 +316,8 @@ class DebugFamily:
             raise ToolError(f"{adapter} does not support {' or '.join(session.unsupported(specs + functions))}; nothing "
                             f"was set in {rel}. Use plain lines, or a condition the adapter supports.")
         had_functions = any(e.function for e in book.get(path, []))
-        self._follow({path})  # the other conversations' breakpoints in it, against the file as it reads now
-        if entries:
-            book[path] = entries
-            self.seen[path] = lines
-        else:
-            book.pop(path, None)
-        self._sync()
-        data: dict[str, Any] = {"file": rel, "lines": [e.line for e in entries], "entries": [_entry_json(e, rel) for e in entries]}
+        self.books.store(self.ctx.conversation_id, path, entries, lines)
+        data: dict[str, Any] = {"file": rel, "lines": [e.line for e in entries], "entries": [entry_json(e, rel) for e in entries]}
         if session is None:
             what = ", ".join(entry_text(e, rel) for e in entries) if entries else "none (cleared)"
             note = (" A function breakpoint is set by name where the adapter takes them, else on the first line of the "
@@ -354,11 +332,7 @@ class DebugFamily:
     @property
     def book(self) -> dict[str, list[Entry]]:
         """The conversation's breakpoints: file -> its entries, as given and followed since."""
-        return self.books.setdefault(self.ctx.conversation_id, {})
-
-    def _sync(self) -> None:
-        """The slot's DAP view of the book (the breakpoints a launch sets, functions by line)."""
-        self.slot.breakpoints = {path: source_specs(entries, False) for path, entries in self.book.items()}
+        return self.books.of(self.ctx.conversation_id)
 
     def _fallbacks(self, entries: list[Entry], rel: str, session: DAPSession, by_name: bool) -> list[str]:
         """What was done for function entries the adapter does not take by name."""
@@ -373,33 +347,7 @@ class DebugFamily:
 
     async def after_write(self, paths: Sequence[str]) -> list[str]:
         """The run wrote `paths`: every conversation's breakpoints in them follow their code."""
-        return self._follow({os.path.realpath(p) for p in paths})
-
-    def _follow(self, paths: set[str]) -> list[str]:
-        """Every conversation's breakpoints in `paths` looked for again (after a write, and before
-        a launch: a file may change without the run writing it); what moved or was lost, for
-        this conversation's ones and any running session's."""
-        notes: list[str] = []
-        for path in sorted(paths & {p for book in self.books.values() for p in book}):
-            try:
-                lines = read_lines(path)
-            except ToolError:
-                lines = []  # removed or unreadable: every breakpoint in it is lost
-            before, self.seen[path] = self.seen.get(path), lines
-            for conversation, book in self.books.items():
-                if path not in book:
-                    continue
-                slot = self.sup.slot(conversation)
-                live = slot.session is not None and slot.session.is_alive
-                moved = follow(book[path], path, self.ctx.relpath(path), before, lines, live)
-                if not book[path]:
-                    book.pop(path)
-                if moved and live:
-                    moved.append("The running program runs the code it started with, so its breakpoints stay where "
-                                 "they were set; launch again to run the edited code with the breakpoints where they are now.")
-                notes += [f"debug: {note}" for note in moved] if conversation == self.ctx.conversation_id or live else []
-                slot.breakpoints = {p: source_specs(entries, False) for p, entries in book.items()}
-        return notes
+        return self.books.follow({os.path.realpath(p) for p in paths}, self.ctx.conversation_id)
 
     def _bp_text(self, results: list[dict[str, Any]]) -> str:
         out = []
@@ -510,7 +458,7 @@ class DebugFamily:
         slot = self.slot
         slot.session, slot.adapter, slot.program = session, adapter, label
         slot.interpreter = det.interpreter if det else None
-        followed = [note.removeprefix("debug: ") for note in self._follow(set(self.book))]
+        followed = [note.removeprefix("debug: ") for note in self.books.follow(set(self.book), self.ctx.conversation_id)]
         try:
             await session.initialize(adapter.adapter_id, self.timeout)
             by_name = session.has_function_breakpoints
@@ -527,9 +475,7 @@ class DebugFamily:
         bps = [{**bp, "verified": s_bp.get("verified", bp.get("verified")), "message": s_bp.get("message", bp.get("message")),
                 "actual_line": s_bp.get("line") or bp.get("actual_line")} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
                for bp in bps]
-        for entries in self.book.values():
-            for entry in entries:
-                entry.sent = None  # this program runs the code as it is now
+        self.books.launched(self.ctx.conversation_id)
         lines = [f"{command}ed {label} with {adapter.id}" + (f" ({' '.join(det.command)})" if det else "") + (f"; {note}" if note else "")]
         lines += followed
         if bps:
