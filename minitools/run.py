@@ -232,8 +232,10 @@ class Run:
         return (await self.ctx.diagnostics.before_write([os.fspath(p) for p in paths])).to_result()
 
     async def written(self, paths: Sequence[str | os.PathLike[str]]) -> ToolResult:
-        """Sync `paths` through their language servers and return only the new diagnostics."""
-        return (await self.ctx.diagnostics.written([os.fspath(p) for p in paths])).to_result()
+        """Sync `paths` through their language servers and return only the new diagnostics
+        (and, when a debug breakpoint moved with its line or was lost, say so)."""
+        result = (await self.ctx.diagnostics.written([os.fspath(p) for p in paths])).to_result()
+        return _with_notes(result, await self.ctx.after_write(paths))
 
     def wrap(self, write_fn: Callable[..., Any], *, paths_of: Callable[..., Iterable[str]] | None = None) -> Callable[..., Awaitable[Any]]:
         """Wrap a host's write/edit/apply_patch so its result carries the new diagnostics.
@@ -262,7 +264,8 @@ class Run:
             if inspect.isawaitable(result):
                 result = await result
             diagnostics = await self.ctx.diagnostics.written(paths)
-            note = diagnostics.text if diagnostics.worth_showing else ""
+            note = "\n".join(filter(None, [diagnostics.text if diagnostics.worth_showing else "",
+                                            *await self.ctx.after_write(paths)]))
             if isinstance(result, ToolResult):
                 data = result.data if isinstance(result.data, dict) else {"result": result.data}
                 data = dict(data, diagnostics=diagnostics.to_json())
@@ -273,6 +276,15 @@ class Run:
             return result
 
         return wrapped
+
+
+def _with_notes(result: ToolResult, notes: list[str]) -> ToolResult:
+    """`result` with what the write watchers said after the write (its text and data["after_write"])."""
+    if not notes:
+        return result
+    data = dict(result.data) if isinstance(result.data, dict) else {"result": result.data}
+    return ToolResult(ok=result.ok, text="\n".join([result.text, *notes]), data=dict(data, after_write=notes),
+                      images=result.images)
 
 
 def _configuration(root: Path, config: Config | str | os.PathLike[str] | bool | None) -> Config:

@@ -51,6 +51,7 @@ EVENT_BODIES: dict[str, JSON] = {
 RESPONSE_BODIES: dict[str, JSON] = {
     "initialize": _object(exceptionBreakpointFilters=_list_of(_object(("filter",), filter=_STR))),
     "setBreakpoints": _object(breakpoints=_list_of(_BREAKPOINT)),
+    "setFunctionBreakpoints": _object(breakpoints=_list_of(_BREAKPOINT)),
     "threads": _object(threads=_list_of(_object(("id",), id=_INT, name=_opt("string")))),
     "stackTrace": _object(stackFrames=_list_of(_object(("id",), id=_INT, name=_opt("string"), line=_opt("integer"),
                                                        source=_SOURCE)),

@@ -301,12 +301,13 @@ class DAPSession:
         return list(asked)
 
     async def start(self, command: str, arguments: dict[str, Any], breakpoints: dict[str, list[dict[str, Any]]],
-                    timeout: float, exception_filters: list[str] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+                    timeout: float, exception_filters: list[str] | None = None,
+                    functions: list[dict[str, Any]] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """launch/attach with the order-agnostic handshake; returns (first stop event, breakpoints).
 
         initialize → launch unawaited → initialized (maybe buffered) → setBreakpoints per file →
-        setExceptionBreakpoints (listed filters only) → configurationDone → the launch response →
-        the first stopped/terminated/exited.
+        setFunctionBreakpoints (when `functions` names any) → setExceptionBreakpoints (listed
+        filters only) → configurationDone → the launch response → the first stopped/terminated/exited.
         """
         mark = len(self.events)
         launch = await self.send_request(command, arguments)
@@ -319,6 +320,8 @@ class DAPSession:
         results = []
         for path, lines in breakpoints.items():
             results.extend(await self.set_breakpoints(path, lines, timeout))
+        if functions:
+            results.extend(await self.set_function_breakpoints(functions, timeout))
         if self.capabilities.get("exceptionBreakpointFilters"):
             filters = self.exception_filters(exception_filters)
             await self.request("setExceptionBreakpoints", {"filters": filters}, timeout)
@@ -371,6 +374,26 @@ class DAPSession:
             if bp.get("id") is not None:  # the adapter's own view (its line), updated by "breakpoint" events
                 self.breakpoint_status[bp["id"]] = dict(bp)
             out.append(entry)
+        return out
+
+    @property
+    def has_function_breakpoints(self) -> bool:
+        """Whether the adapter takes breakpoints by function name (supportsFunctionBreakpoints)."""
+        return bool(self.capabilities.get("supportsFunctionBreakpoints"))
+
+    async def set_function_breakpoints(self, functions: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+        """Set every function breakpoint (DAP FunctionBreakpoints: name, and condition and
+        hitCondition where the adapter supports them; the request replaces all of them)."""
+        supported = {key for key, capability, _ in BREAKPOINT_FEATURES if self.capabilities.get(capability)}
+        sent = [{k: v for k, v in bp.items() if k == "name" or (k in supported and k != "logMessage")} for bp in functions]
+        body = await self.request("setFunctionBreakpoints", {"breakpoints": sent}, timeout)
+        out = []
+        for spec, bp in zip(functions, body.get("breakpoints") or []):
+            known = {k: bp[k] for k in ("id", "verified", "message") if bp.get(k) is not None}
+            if bp.get("id") is not None:
+                self.breakpoint_status[bp["id"]] = dict(bp)
+            out.append({**known, "function": spec["name"], **({"actual_line": bp["line"]} if bp.get("line") else {}),
+                        **{k: v for k, v in spec.items() if k != "name"}})
         return out
 
     def _move(self, new: StopState) -> None:

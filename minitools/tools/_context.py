@@ -23,8 +23,8 @@ from minitools.toolspec import ToolError, ToolResult
 from minitools.tracing import Tracer
 from minitools.vibe import RosterSource
 
-__all__ = ["CALL_SURFACE", "READ_ONLY_SURFACES", "RunContext", "Closer", "BridgeCall", "DiagnosticsService", "NoDiagnostics", "Enclosure", "RosterSource",
-           "shown_path", "unusable_path", "GLOB_CHARS", "is_glob", "glob_folder"]
+__all__ = ["CALL_SURFACE", "READ_ONLY_SURFACES", "RunContext", "Closer", "BridgeCall", "WriteWatcher", "DiagnosticsService", "NoDiagnostics",
+           "Enclosure", "RosterSource", "shown_path", "unusable_path", "GLOB_CHARS", "is_glob", "glob_folder"]
 
 NAME_MAX = 255  # bytes in one path component (Linux, macOS)
 PATH_MAX = 4096  # bytes in a whole path (Linux)
@@ -58,6 +58,8 @@ Closer = Callable[[], Awaitable[None]]
 CALL_SURFACE: ContextVar[str] = ContextVar("minitools_call_surface", default="full")
 READ_ONLY_SURFACES = frozenset({"plan", "readonly"})
 BridgeCall = Callable[[str, Mapping[str, Any], str], Awaitable[ToolResult]]
+# told the files the run has just written (absolute paths); returns notes for the write's result
+WriteWatcher = Callable[[Sequence[str]], Awaitable[list[str]]]
 
 _UNSET: Any = object()
 
@@ -117,6 +119,8 @@ class RunContext:
     call: BridgeCall | None = None
     # work a family can do before the first call (the lsp family starts the root's servers)
     warmups: list[Closer] = field(default_factory=list)
+    # families that follow files the run writes (debug's breakpoints follow their lines)
+    write_watchers: list[WriteWatcher] = field(default_factory=list)
     _closers: list[Closer] = field(default_factory=list)
 
     def on_close(self, closer: Closer) -> None:
@@ -132,6 +136,18 @@ class RunContext:
                 await closer()
             except Exception as exc:  # noqa: BLE001 - a failing closer must not keep the others from running
                 on_error(exc)
+
+    async def after_write(self, paths: Sequence[str | os.PathLike[str]]) -> list[str]:
+        """Tell every write watcher that `paths` (relative to the root, or absolute) were
+        written: resolve accepting an edit, lsp_rename, a host's write told through `written`.
+        The watchers' notes, in order; a watcher sees no path no file can have."""
+        named = [os.fspath(p) for p in paths]
+        # a path no file can have (a NUL, too long) names nothing written; `written` says so itself
+        absolute = [p if os.path.isabs(p) else os.fspath(self.root / p) for p in named if not unusable_path(p)]
+        notes: list[str] = []
+        for watcher in self.write_watchers:
+            notes += await watcher(absolute)
+        return notes
 
     def resource(self, name: str, factory: Callable[[], Any]) -> Any:
         """The resource `name`: the injected one, None when disabled with False, else `factory()`."""

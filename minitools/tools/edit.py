@@ -340,4 +340,8 @@ class EditFamily:
         diagnostics = await self.ctx.diagnostics.written([str(f.path) for f in edit.files if f.new is not None])
         data["diagnostics"] = diagnostics.to_json()
         lines += ["", diagnostics.text]  # what was found, or that the files were checked and are clean, or why not
+        followed = await self.ctx.after_write([str(f.path) for f in edit.files])  # breakpoints move with their lines
+        if followed:
+            data["after_write"] = followed
+            lines += ["", *followed]
         return ToolResult(ok=True, text="\n".join(lines), data=data)

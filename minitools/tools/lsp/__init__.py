@@ -262,8 +262,11 @@ class LSPFamily:
             files.append({"file": self.ctx.relpath(c.path), "edits": c.edits, "operations": c.operations})
         text = "\n".join(notes + lines)
         text += "\n\n" + diagnostics.text  # what was found, or that the files were checked and are clean, or why not
+        followed = await self.ctx.after_write([str(c.path) for c in plan])  # breakpoints move with their lines
+        text += "".join("\n" + note for note in followed)
         return ToolResult(ok=True, text=text, data={"server": client.spec.id, "files": files, "edits": total,
-                                                    "diagnostics": diagnostics.to_json()})
+                                                    "diagnostics": diagnostics.to_json(),
+                                                    **({"after_write": followed} if followed else {})})
 
 
 def _write_plan(plan: list[FileChange], root: Path, relpath: Callable[[Path], str]) -> None:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import os
 import stat
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,8 @@ from minitools.dap import (
 )
 from minitools.tools._context import RunContext, unusable_path
 from minitools.tools._text import plural
+from minitools.tools.debug._book import Books, entry_json
+from minitools.tools.debug._breakpoints import Entry, entries_of, entry_text, function_specs, read_lines, source_specs
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]
@@ -48,8 +50,9 @@ PARAMETERS: dict[str, Any] = {
         "op": {"type": "string", "enum": OPS, "description":
                "adapters: which adapters are usable here and why not. status: session state and where it stopped. "
                "breakpoints(file, lines): set a file's breakpoints (empty lines clears; allowed before launch); a line "
-               "may be {line, condition, hit_condition, log_message} (a log point prints instead of stopping; "
-               "its output comes with output). "
+               "may be {line, symbol} (symbol: text of that line, checked), {function} (where that function starts), "
+               "with condition, hit_condition or log_message (a log point prints instead of stopping; its output "
+               "comes with output). status lists the breakpoints where they are now. "
                "launch(program, args?, adapter?): start the program, run to the first stop. attach(port, adapter?): "
                "attach to a process listening for a debugger (debugpy.listen); attach(pid, adapter?): attach to a "
                "running process (python: debugpy; native: lldb; Go: adapter delve). continue/pause/step_over/step_in/"
@@ -59,8 +62,16 @@ PARAMETERS: dict[str, Any] = {
         "file": {"type": "string", "description": "breakpoints: source file, relative to the workspace root."},
         "lines": {"type": "array", "items": {"anyOf": [
             {"type": "integer", "minimum": 1},
-            {"type": "object", "additionalProperties": False, "required": ["line"], "properties": {
+            {"type": "object", "additionalProperties": False, "properties": {
                 "line": {"type": "integer", "minimum": 1},
+                "symbol": {"type": "string", "minLength": 1,
+                           "description": "text of that line (an identifier on it): refused, with nothing set, when "
+                                          "the line does not hold it; the breakpoint then follows that code as the "
+                                          "file is edited"},
+                "function": {"type": "string", "minLength": 1,
+                             "description": "instead of line: stop where this function of the file starts (a method "
+                                          "as Class.method); by name where the adapter takes function breakpoints, "
+                                          "else on the first line of its body, found by the parser"},
                 "condition": {"type": "string", "minLength": 1,
                               "description": "stop only when this expression (the program's language) is true"},
                 "hit_condition": {"type": "string", "minLength": 1,
@@ -68,8 +79,10 @@ PARAMETERS: dict[str, Any] = {
                 "log_message": {"type": "string", "minLength": 1,
                                 "description": "print this instead of stopping; {expr} is replaced by its value"},
             }},
-        ]}, "description": "breakpoints: 1-based line numbers, or objects with a condition, hit count or log "
-                           "message; an empty list clears the file."},
+        ]}, "description": "breakpoints: 1-based line numbers, {line, symbol} (the symbol checked on its line), or "
+                           "{function}; each may add a condition, hit count or log message. An empty list clears the "
+                           "file. Each breakpoint remembers its line's text and moves with it when the run writes "
+                           "the file (resolve, lsp_rename, written)."},
         "program": {"type": "string", "description": "launch: the program (a .py or .go file, a Go package directory, "
                     "or a native executable built with -g), relative to the root."},
         "args": {"type": "array", "items": {"type": "string"}, "description": "launch: command-line arguments."},
@@ -102,21 +115,6 @@ def _programs() -> str:
 SPEC = ToolSpec("debug", Tier.EXEC, f"Drive a real debugger ({', '.join(a.id for a in ADAPTERS)}) on a program in the "
                 "workspace: set breakpoints, launch or attach, step, inspect the stack, variables and output. One session "
                 "per conversation, ended after a hard TTL.", PARAMETERS, parallel_safe=False)
-
-
-_FIELDS = {"condition": "condition", "hit_condition": "hitCondition", "log_message": "logMessage"}
-
-
-def _source_breakpoints(items: list[Any]) -> list[dict[str, Any]]:
-    """`lines` items (a number, or {line, condition, hit_condition, log_message}) as DAP
-    SourceBreakpoints, one per line (the last item for a line wins), in line order."""
-    by_line: dict[int, dict[str, Any]] = {}
-    for item in items:
-        spec = {"line": item} if isinstance(item, int) else {"line": item["line"]}
-        if isinstance(item, Mapping):
-            spec.update({dap: item[key] for key, dap in _FIELDS.items() if item.get(key)})
-        by_line[spec["line"]] = spec
-    return [by_line[line] for line in sorted(by_line)]
 
 
 def _spec_text(spec: Mapping[str, Any]) -> str:
@@ -184,6 +182,7 @@ class DebugFamily:
         self.timeout = float(ctx.option("debug_timeout", 30.0))
         self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
         self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
+        self.books = Books(sup, ctx.relpath)
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
             "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
@@ -243,17 +242,19 @@ class DebugFamily:
 
     async def op_status(self, args: Mapping[str, Any]) -> ToolResult:
         slot = self.slot
+        listed, shown = self.books.listing(self.ctx.conversation_id)
         if slot.session is None:
             note = slot.ended_note
             slot.ended_note = ""
-            return ToolResult(True, (note + " " if note else "") + "No debug session is running.",
-                              {"running": False, "breakpoints": slot.breakpoints, "ended": note})
-        text, faults = await self._where(slot.session), list(slot.session.faults)
+            return ToolResult(True, (note + " " if note else "") + "No debug session is running." + listed,
+                              {"running": False, "breakpoints": shown, "ended": note})
+        text, faults = await self._where(slot.session) + listed, list(slot.session.faults)
         if faults:  # said once: messages nobody was waiting for, dropped when they arrived
             slot.session.faults.clear()
             text += (f"\nThe adapter sent {plural(len(faults), 'message')} that DAP does not allow, ignored; "
                      f"the latest: {_cap(faults[-1])}")
-        return ToolResult(True, text, {"running": True, "state": slot.session.stop.state, "faults": faults})
+        return ToolResult(True, text, {"running": True, "state": slot.session.stop.state, "faults": faults,
+                                       "breakpoints": shown})
 
     async def _where(self, s: DAPSession) -> str:
         slot = self.slot
@@ -301,30 +302,62 @@ class DebugFamily:
 
     async def op_breakpoints(self, args: Mapping[str, Any]) -> ToolResult:
         path = str(self.ctx.resolve_path(self._need(args, "file"), what="file"))
-        specs = _source_breakpoints(self._need(args, "lines"))
-        slot = self.slot
         rel = self.ctx.relpath(path)
-        live = slot.session is not None and slot.session.is_alive
-        if live and slot.session is not None and slot.session.unsupported(specs):
-            adapter = slot.adapter.id if slot.adapter else slot.session.peer
-            raise ToolError(f"{adapter} does not support {' or '.join(slot.session.unsupported(specs))}; nothing was "
-                            f"set in {rel}. Use plain lines, or a condition the adapter supports.")
-        if specs:
-            slot.breakpoints[path] = specs
-        else:
-            slot.breakpoints.pop(path, None)
-        if not live or slot.session is None:
-            what = ", ".join(_spec_text(s) for s in specs) if specs else "none (cleared)"
-            return ToolResult(True, f"breakpoints in {rel}: {what}; they will be set at launch.",
-                              {"file": rel, "lines": [s["line"] for s in specs], "breakpoints": specs})
-        results = await slot.session.set_breakpoints(path, specs, self.timeout)
-        return ToolResult(True, self._bp_text(results) or f"breakpoints in {rel} cleared.", {"breakpoints": results})
+        items = self._need(args, "lines")
+        lines = read_lines(path)
+        entries = entries_of(items, path, rel, lines) if items else []
+        slot, book = self.slot, self.book
+        session = slot.session if slot.session is not None and slot.session.is_alive else None
+        by_name = session is not None and session.has_function_breakpoints
+        specs = source_specs(entries, by_name)
+        functions = function_specs({**book, path: entries}) if by_name else []
+        if session is not None and session.unsupported(specs + functions):
+            adapter = slot.adapter.id if slot.adapter else session.peer
+            raise ToolError(f"{adapter} does not support {' or '.join(session.unsupported(specs + functions))}; nothing "
+                            f"was set in {rel}. Use plain lines, or a condition the adapter supports.")
+        had_functions = any(e.function for e in book.get(path, []))
+        self.books.store(self.ctx.conversation_id, path, entries, lines)
+        data: dict[str, Any] = {"file": rel, "lines": [e.line for e in entries], "entries": [entry_json(e, rel) for e in entries]}
+        if session is None:
+            what = ", ".join(entry_text(e, rel) for e in entries) if entries else "none (cleared)"
+            note = (" A function breakpoint is set by name where the adapter takes them, else on the first line of the "
+                    "function's body (shown)." if any(e.function for e in entries) else "")
+            return ToolResult(True, f"breakpoints in {rel}: {what}; they will be set at launch.{note}", {**data, "breakpoints": specs})
+        results = await session.set_breakpoints(path, specs, self.timeout)
+        if by_name and (had_functions or any(e.function for e in entries)):
+            results += await session.set_function_breakpoints(functions, self.timeout)
+        text = "\n".join(filter(None, [self._bp_text(results), *self._fallbacks(entries, rel, session, by_name)]))
+        return ToolResult(True, text or f"breakpoints in {rel} cleared.", {**data, "breakpoints": results})
+
+    @property
+    def book(self) -> dict[str, list[Entry]]:
+        """The conversation's breakpoints: file -> its entries, as given and followed since."""
+        return self.books.of(self.ctx.conversation_id)
+
+    def _fallbacks(self, entries: list[Entry], rel: str, session: DAPSession, by_name: bool) -> list[str]:
+        """What was done for function entries the adapter does not take by name."""
+        if by_name:
+            return []
+        adapter = self.slot.adapter.id if self.slot.adapter else session.peer
+        return [f"function {e.function}: " + (f"a line breakpoint on {rel}:{e.line}, the first line of its body found by the "
+                                              f"parser ({adapter} has no function breakpoints)" if e.line else
+                                              f"NOT set: {adapter} has no function breakpoints and no parser reads {rel}; "
+                                              "give a line and symbol instead")
+                for e in entries if e.function is not None]
+
+    async def after_write(self, paths: Sequence[str]) -> list[str]:
+        """The run wrote `paths`: every conversation's breakpoints in them follow their code."""
+        return self.books.follow({os.path.realpath(p) for p in paths}, self.ctx.conversation_id)
 
     def _bp_text(self, results: list[dict[str, Any]]) -> str:
         out = []
         for bp in results:
-            where = f"{self.ctx.relpath(bp['file'])}:{_spec_text(bp)}"
-            kind = "log point" if "logMessage" in bp else "breakpoint"
+            if "function" in bp:
+                where, kind = _spec_text({**bp, "line": bp["function"]}), "function breakpoint"
+                bp = {**bp, "line": bp.get("actual_line")}
+            else:
+                where = f"{self.ctx.relpath(bp['file'])}:{_spec_text(bp)}"
+                kind = "log point" if "logMessage" in bp else "breakpoint"
             if bp.get("verified"):
                 moved = f" (moved to line {bp['actual_line']})" if bp.get("actual_line", bp["line"]) != bp["line"] else ""
                 out.append(f"{kind} {where}: verified{moved}")
@@ -425,10 +458,13 @@ class DebugFamily:
         slot = self.slot
         slot.session, slot.adapter, slot.program = session, adapter, label
         slot.interpreter = det.interpreter if det else None
+        followed = [note.removeprefix("debug: ") for note in self.books.follow(set(self.book), self.ctx.conversation_id)]
         try:
             await session.initialize(adapter.adapter_id, self.timeout)
-            _, bps = await session.start(command, config, dict(slot.breakpoints), self.timeout,
-                                         exception_filters=self._filters)
+            by_name = session.has_function_breakpoints
+            by_file = {path: specs for path, entries in self.book.items() if (specs := source_specs(entries, by_name))}
+            _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=self._filters,
+                                         functions=function_specs(self.book) if by_name else None)
         except (DAPError, AdapterGone, MalformedBody) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
             await self.sup.end(self.ctx.conversation_id)
@@ -439,9 +475,13 @@ class DebugFamily:
         bps = [{**bp, "verified": s_bp.get("verified", bp.get("verified")), "message": s_bp.get("message", bp.get("message")),
                 "actual_line": s_bp.get("line") or bp.get("actual_line")} if (s_bp := session.breakpoint_status.get(bp.get("id", -1))) else bp
                for bp in bps]
+        self.books.launched(self.ctx.conversation_id)
         lines = [f"{command}ed {label} with {adapter.id}" + (f" ({' '.join(det.command)})" if det else "") + (f"; {note}" if note else "")]
+        lines += followed
         if bps:
             lines.append(self._bp_text(bps))
+        for path, entries in self.book.items():
+            lines += self._fallbacks(entries, self.ctx.relpath(path), session, by_name)
         lines.append(await self._where(session))
         out, _ = session.output.take() if session.stop.state is RunState.EXITED else ([], 0)
         if out:
@@ -589,4 +629,6 @@ def build(ctx: RunContext) -> list[Tool]:
     if sup is None:
         return []
     ctx.on_close(sup.close)
-    return [Tool(SPEC, DebugFamily(ctx, sup).debug)]
+    family = DebugFamily(ctx, sup)
+    ctx.write_watchers.append(family.after_write)
+    return [Tool(SPEC, family.debug)]

@@ -1,5 +1,5 @@
-"""Where on its line a `symbol` points (docs/tools.md, "Positions"): the `lsp` tools take a
-1-based line plus text of that line, never a column.
+"""Where on its line a `symbol` points (docs/tools.md, "Positions"): the `lsp` tools and `debug`'s
+breakpoints take a 1-based line plus text of that line, never a column. Below both families.
 
 - The occurrence: a symbol found once as a whole word (word boundaries by the language's
   identifier rules) is that one, even when it also occurs inside a longer name (`sq` in
