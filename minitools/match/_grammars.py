@@ -18,8 +18,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
-from minitools.match._yaml_nesting import YAML_MAX_NESTING, yaml_nesting
-
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -253,7 +251,12 @@ def parse_source(language: str, source: bytes) -> tree_sitter.Tree:
 
 def check_safe(language: str, source: bytes) -> None:
     """UnsafeSource when parsing `source` as `language` would crash the process."""
-    if language == "yaml" and yaml_nesting(source) > YAML_MAX_NESTING:
+    if language != "yaml":
+        return
+    # loaded for YAML only: a search in another language does not pay its start-up
+    from minitools.match._yaml_nesting import YAML_MAX_NESTING, yaml_nesting
+
+    if yaml_nesting(source) > YAML_MAX_NESTING:
         raise UnsafeSource(f"YAML nested more than {YAML_MAX_NESTING} levels deep, past what its parser reads "
                            "without crashing")
 
