@@ -346,7 +346,7 @@ def node_match(
 def _before_comments(node: tree_sitter.Node, kinds: frozenset[str]) -> tree_sitter.Node:
     """`node`, or, for a kind whose grammar takes the comments after it into it (a row's
     `comments_after`), its last child that is no comment: where a match of it ends."""
-    if node.type not in kinds:
+    if not kinds or node.type not in kinds:  # most rows have none: no kind name read per match
         return node
     kids = [c for c in node.children if not c.is_extra]
     return kids[-1] if kids else node
