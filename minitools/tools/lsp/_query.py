@@ -308,9 +308,12 @@ class LSPQueries:
     # Steps --------------------------------------------------------------------------
 
     async def _wait_index(self, client: LSPClient) -> None:
-        if client in self._index_waited or not client.progress.busy:
+        announces = client.spec.announces_index  # its index begins only after it first answers
+        if client in self._index_waited or not (client.progress.busy or (announces and not client.progress.seen)):
             return
         self._index_waited.add(client)
+        if announces:
+            await client.wait_begun(announces)
         await client.wait_idle(self.index_timeout)
 
     def _incomplete(self, client: LSPClient) -> list[str]:
@@ -380,8 +383,9 @@ class LSPQueries:
         catalog = self.sup.catalog
         for lang in catalog.languages:
             spec = next(s for s in catalog.specs if lang in s.languages)
-            # the language's projects: at the root, or each sub-project of a monorepo
-            for root in project_roots(self.ctx.root, spec.root_markers) or [self.ctx.root]:
+            # the language's projects: at the root, or each sub-project of a monorepo; a server
+            # without root markers (YAML, JSON, ...) has no project to find and starts on its first query
+            for root in project_roots(self.ctx.root, spec.root_markers) if spec.root_markers else ():
                 probe = root / f"__probe__{spec.extensions[0]}"
                 if catalog.language_of(probe) != lang:
                     break
