@@ -149,3 +149,33 @@ def test_server_and_adapter_special_cases_live_in_the_catalogs():
                   and any(isinstance(a, ast.Constant) for a in node.args)):
                 bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert not bad, "a server or adapter id compared outside its catalog (make it a catalog field):\n" + "\n".join(bad)
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    # a circle (two modules each needing the other, however far round) is one idea in two files, or
+    # one file's part that belongs below both; imports inside functions count: a late import only
+    # hides the circle. A package's __init__ re-exports its modules and is left out.
+    modules = {_module_name(p): p for p in _sources() if p.name != "__init__.py"}
+    graph = {name: sorted({m for _, m in _imports(path) if m in modules and m != name}) for name, path in modules.items()}
+    circles = []
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def walk(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for nxt in graph[name]:
+            if state.get(nxt) == 1:
+                circles.append(" -> ".join(path[path.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                walk(nxt, [*path, nxt])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            walk(name, [name])
+    assert not circles, "modules importing each other in a circle:\n" + "\n".join(circles)
