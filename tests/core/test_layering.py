@@ -19,16 +19,17 @@ ALLOWED: dict[str, set[str]] = {
     "tracing": set(),
     "toolspec": set(),
     "config": set(),  # the configuration file's keys, checked (docs/reference.md, "Configuration")
+    "states": set(),  # a state table's named states and allowed moves (lsp, dap and vibe each have one)
     "schema": {"toolspec"},
     "transport": {"protocol", "tracing"},
-    "lsp": {"protocol", "transport", "tracing", "schema"},  # schema: the shapes of what a server sends
-    "dap": {"protocol", "transport", "tracing", "schema"},  # schema: the adapter's bodies are checked where they arrive
+    "lsp": {"protocol", "transport", "tracing", "schema", "states"},  # schema: the shapes of what a server sends
+    "dap": {"protocol", "transport", "tracing", "schema", "states"},  # schema: the adapter's bodies are checked where they arrive
     "kernel": {"protocol", "transport", "tracing"},
     "inspector": {"protocol", "transport", "tracing"},  # node's V8 inspector (CDP over a WebSocket)
     "match": set(),
     "rules": {"match"},
     "ask": {"transport", "protocol"},
-    "vibe": {"transport", "protocol", "tracing"},
+    "vibe": {"transport", "protocol", "tracing", "states"},
     "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing"},
     "registry": {"toolspec", "schema", "ask"},
     "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing", "config"},
