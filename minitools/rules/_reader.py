@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from minitools.match import STRICTNESS, PatternError, compile_pattern, python_regex
+from minitools.match import ERROR_KIND, STRICTNESS, PatternError, compile_pattern, python_regex
 from minitools.rules._atomic import KindRule, NthChildRule, PatternRule, RangeRule, RegexRule
 from minitools.rules._composite import All, Matches, Not
 from minitools.rules._composite import Any as AnyRule
@@ -30,7 +30,6 @@ RULE_KEYS = (*ATOMIC_KEYS, *RELATIONAL_KEYS, *COMPOSITE_KEYS)
 _RELATION_KEYS = ("stopBy", "field")
 MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
 MAX_CHAIN_DEPTH = 2 * MAX_RULE_DEPTH  # rule levels through utilities naming utilities (matching recurses)
-_ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 
 
 def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
@@ -90,7 +89,7 @@ class RuleReader:
     def kind(self, value: Any, where: str) -> Rule:
         name = expect(value, str, where, "a node kind name")
         if name == "ERROR":
-            return KindRule(name, frozenset({_ERROR_KIND}))
+            return KindRule(name, frozenset({ERROR_KIND}))
         hidden = hidden_kind(self.language, name)
         if hidden is not None:  # a kind the grammar hides: its stand-ins (`_hidden`)
             return KindRule(name, frozenset({hidden}))
