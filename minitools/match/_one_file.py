@@ -27,6 +27,8 @@ __all__ = [
     "find_matches",
     "node_match",
     "parse_errors",
+    "has_literals",
+    "search_tree",
 ]
 
 DEFAULT_MAX_FILE_BYTES = 4 << 20
@@ -280,7 +282,7 @@ def _has_word(source: bytes, word: bytes) -> bool:
     return False
 
 
-def _has_literals(pattern: Pattern, source: bytes) -> bool:
+def has_literals(pattern: Pattern, source: bytes) -> bool:
     """The pre-filter: every token the pattern writes occurs in `source` (words as whole words,
     but for text inside a string or comment)."""
     for lit in pattern.literals:
@@ -352,11 +354,11 @@ def _matches_in_tree(
     path: str | None,
     index: dict[tuple[int, bool, object], list[tree_sitter.Node]] | None = None,
 ) -> list[NodeMatch]:
-    """Every match in one parsed file, pre-order (`_search_tree` without bounds)."""
-    return _search_tree(pattern, tree, source, path, index)[0]
+    """Every match in one parsed file, pre-order (`search_tree` without bounds)."""
+    return search_tree(pattern, tree, source, path, index)[0]
 
 
-def _search_tree(
+def search_tree(
     pattern: Pattern,
     tree: tree_sitter.Tree,
     source: bytes,
