@@ -11,13 +11,14 @@ from typing import Any, NamedTuple
 
 from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.tools._text import page_note
+from minitools.tools.lsp._actions import NAVIGATION
 from minitools.tools.lsp._bodies import Body, bodies, body_of, format_body
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._session import LSPSession, Target
 from minitools.toolspec import ToolError, ToolResult
 
-__all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
+__all__ = ["LSPQueries", "CAPS", "HIERARCHIES"]
 
 METHOD_NOT_FOUND = -32601  # JSON-RPC: the server has no such method
 
@@ -34,13 +35,6 @@ def _rank(row: Mapping[str, Any], query: str) -> tuple[int, int, int, str, int]:
     match = 0 if name == query else 1 if name.lower() == query.lower() else 2 if name.lower().startswith(query.lower()) else 3
     return match, _KIND_ORDER.get(row.get("kind", ""), len(_KIND_ORDER)), len(name), str(row.get("file", "")), row.get("line", 0)
 
-NAVIGATION = {  # action -> (LSP method, capability)
-    "definition": ("textDocument/definition", "definitionProvider"),
-    "type_definition": ("textDocument/typeDefinition", "typeDefinitionProvider"),
-    "implementation": ("textDocument/implementation", "implementationProvider"),
-    "references": ("textDocument/references", "referencesProvider"),
-    "hover": ("textDocument/hover", "hoverProvider"),
-}
 class Hierarchy(NamedTuple):
     """One hierarchy action: the capability and requests it takes, and how its answer reads."""
 
