@@ -27,7 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan, path_to_uri, plan_workspace_edit
+from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
@@ -36,7 +36,7 @@ from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._format import SYMBOL_KINDS
-from minitools.tools.lsp._proposal import propose
+from minitools.tools.lsp._proposal import plan_edit, propose
 from minitools.tools.lsp._query import HIERARCHIES, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
@@ -206,13 +206,8 @@ class LSPFamily:
             raise ToolError(f'{client.spec.id} produced no edits renaming "{symbol}" at {where} to "{args["new_name"]}"; '
                             "nothing was changed. Check that the symbol is something renameable (lsp hover shows what it is).",
                             data={"server": client.spec.id, "edit": edit})
-        versions = {d.uri: d.version for d in client.documents.values()}
         try:
-            plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
-            for change in plan:
-                open_doc = client.documents.get(path_to_uri(change.path))
-                if open_doc is not None and change.before is not None and open_doc.text != change.before:
-                    raise EditError(f"{change.path.name} changed on disk after the server read it")
+            plan = plan_edit(self.ctx, client, edit)
             if not plan:
                 raise EditError("the server's edit changes nothing")
         except EditError as exc:
