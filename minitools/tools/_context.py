@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from minitools.ask import QuestionPort
 from minitools.kernel import Enclosure
+from minitools.tools._extent import NoSymbolServer, SymbolService
 from minitools.tools._records import NO_SUPERVISOR, Baseline, Written
 from minitools.tools._staging import EditStore
 from minitools.toolspec import ToolError, ToolResult
@@ -114,6 +115,8 @@ class RunContext:
     resources: dict[str, Any] = field(default_factory=dict)
     # write-time diagnostics, published by the lsp family when a supervisor is wired
     diagnostics: DiagnosticsService = field(default_factory=NoDiagnostics)
+    # symbols' extents by the language server (symbol_edit), published by the lsp family
+    symbols: SymbolService = field(default_factory=NoSymbolServer)
     # the staged edits `resolve` accepts or discards (ast_edit stages them)
     edits: EditStore = field(default_factory=EditStore)
     call: BridgeCall | None = None

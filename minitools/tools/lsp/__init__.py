@@ -34,6 +34,7 @@ from minitools.tools._text import plural
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
+from minitools.tools.lsp._extent import ServerExtents
 from minitools.tools.lsp._format import SYMBOL_KINDS
 from minitools.tools.lsp._proposal import propose
 from minitools.tools.lsp._query import HIERARCHIES, NAVIGATION, LSPQueries
@@ -153,6 +154,7 @@ def build(ctx: RunContext) -> list[Tool]:
     family = LSPFamily(LSPSession(ctx, supervisor))
     ctx.on_close(supervisor.close)
     ctx.diagnostics = family.record
+    ctx.symbols = ServerExtents(family.s)
     return [Tool(LSP_SPEC, family.lsp), Tool(RENAME_SPEC, family.rename), Tool(CODE_ACTION_SPEC, family.code_action.apply)]
 
 
