@@ -4,11 +4,8 @@ accepts it, and the accept's new diagnostics."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from lsp_support import write
 
@@ -112,14 +109,6 @@ async def test_typescript_a_method_replaced_and_code_put_above_a_doc_comment(tmp
     assert (await _accept(run, inserted)).ok
     assert (root / "shapes.ts").read_text() == TS.replace("this.side * this.side", "this.side ** 2").replace(
         "/** Makes", "export const UNIT = 1;\n\n/** Makes")
-
-
-@pytest.fixture
-def clangd_16() -> str:
-    found = shutil.which("clangd-16")
-    if found is None:
-        pytest.skip("clangd-16 is not installed (setup/30-lsp.sh installs it)")
-    return found
 
 
 async def test_c_function_replaced_by_clangd_16s_extent(tmp_path: Path, run_factory: Any, clangd_16: str) -> None:
