@@ -134,3 +134,17 @@ async def test_an_edit_staged_before_the_file_changed_is_refused(tmp_path: Path,
     refused = await run.call("resolve", {"edit_id": staged.data["edit_id"], "action": "accept"})
     assert not refused.ok and "cart.py changed since the edit was staged" in refused.text
     assert (root / "cart.py").read_text() == PY + "\nmain()\n"
+
+
+async def test_pylsps_flat_symbols_name_a_definition_only_on_its_own_line(tmp_path: Path, run_factory: Any) -> None:
+    """pylsp answers SymbolInformation (a location, no selection range): a use inside a function
+    does not name the function around it."""
+    root = write(tmp_path / "proj", {"pyproject.toml": '[project]\nname = "demo"\n', "cart.py": PY})
+    run = run_factory(root, lsp_servers={"python": ["pylsp"]})
+    use = await run.call("symbol_edit", {"file": "cart.py", "line": 16, "symbol": "total", "action": "replace", "code": "x"})
+    assert not use.ok and '"total" on line 16 of cart.py names no definition there' in use.text, use.text
+    staged = await run.call("symbol_edit", {"file": "cart.py", "line": 15, "symbol": "main", "action": "insert_after",
+                                            "code": "def other() -> None:\n    pass"})
+    assert staged.ok and staged.data["by"] == "pylsp" and staged.data["extent"]["start_line"] == 15, staged.text
+    assert (await _accept(run, staged)).ok
+    assert (root / "cart.py").read_text() == PY + "\n\ndef other() -> None:\n    pass\n"

@@ -6,6 +6,7 @@ reads the extent instead (tools/_extent.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from minitools.lsp import NoServer, from_lsp_column, split_lines, to_lsp_column
@@ -38,7 +39,8 @@ class ServerExtents:
         answer = await s.request(client, "textDocument/documentSymbol", {"textDocument": {"uri": doc.uri}}, "symbols")
         lines = split_lines(text)
         at = (line, to_lsp_column(lines[line], column, client.encoding))
-        node = _named_at(symbol_tree(answer, doc.uri), at)
+        word = _word_at(lines[line], column)
+        node = _named_at(symbol_tree(answer, doc.uri), at, word)
         if node is None:
             raise NotADefinition(f"{client.spec.id} lists no symbol named there")
 
@@ -50,16 +52,33 @@ class ServerExtents:
                             symbol_kind(node.item.get("kind")), client.spec.id)
 
 
-def _named_at(nodes: list[Node], at: tuple[int, int]) -> Node | None:
-    """The innermost symbol whose name (selection range) holds `at`."""
+def _named_at(nodes: list[Node], at: tuple[int, int], word: str) -> Node | None:
+    """The innermost symbol whose name (selection range) holds `at`. A flat SymbolInformation
+    has no selection range (its location is the whole extent): it names `at` only when it starts
+    on that line and its name ends with `word`, the identifier there (a use inside a function
+    would otherwise name the function)."""
     for node in nodes:
         if node.start <= at <= node.end or _holds(node.selection, at):
-            inner = _named_at(node.children, at)
+            inner = _named_at(node.children, at, word)
             if inner is not None:
                 return inner
-            if _holds(node.selection, at):
+            flat = "selectionRange" not in node.item
+            if flat and node.start[0] == at[0] and _IDENT.findall(str(node.item.get("name", "")))[-1:] == [word]:
+                return node
+            if not flat and _holds(node.selection, at):
                 return node
     return None
+
+
+_IDENT = re.compile(r"[\w$]+")
+
+
+def _word_at(body: str, column: int) -> str:
+    """The identifier at code-point `column` of `body` ("" when none)."""
+    for match in _IDENT.finditer(body):
+        if match.start() <= column < match.end():
+            return match.group()
+    return ""
 
 
 def _holds(rng: object, at: tuple[int, int]) -> bool:
