@@ -77,6 +77,9 @@ def test_an_edit_that_breaks_the_code_brings_its_diagnostics_to_the_model(tmp_pa
         assert "mcp__plugin_minitools_minitools__symbol_edit" in model.tool_names, model.tool_names
         assert len(model.results) == 3, model.results
     assert "return acc + missing_name" in app.read_text()
+    # the skill is offered to the model by its name and description
+    offered = json.dumps(model.requests[-1]["body"])
+    assert "minitools:minitools" in offered and "When to use the minitools MCP tools" in offered
     # what the model was sent after the Edit: the hook's report (written_hook), from the running server
     after_edit = json.dumps(model.requests[-1]["body"]["messages"][-1])
     assert "app.py:5:18: error [reportUndefinedVariable]" in after_edit, after_edit[-3000:]
