@@ -13,6 +13,7 @@ from __future__ import annotations
 import stat
 import textwrap
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from minitools.match import has_grammar, language_for_path, parse_errors
@@ -74,7 +75,11 @@ class SymbolEditFamily:
         file, line, symbol, action = args["file"], args["line"], args["symbol"], args["action"]
         path = ctx.resolve_path(file, what="file")
         rel = ctx.relpath(path)
-        if not stat.S_ISREG(path.stat().st_mode):
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            raise ToolError(f'file "{file}" cannot be read ({(exc.strerror or str(exc)).lower()}); nothing was staged.') from None
+        if not stat.S_ISREG(mode):
             raise ToolError(f'file "{file}" is not a regular file; symbol_edit edits a source file.')
         source = read_regular_file(path)
         if source is None:
@@ -108,7 +113,7 @@ class SymbolEditFamily:
             "new_lines": {"start_line": span[0], "end_line": span[1]},
         })
 
-    async def _extent(self, path: Any, text: str, line: int, column: int, symbol: str, rel: str, body: str) -> SymbolExtent:
+    async def _extent(self, path: Path, text: str, line: int, column: int, symbol: str, rel: str, body: str) -> SymbolExtent:
         """The server's extent of the symbol, else the parser's; refused when none is defined there."""
         try:
             found = await self.ctx.symbols.extent(path, text, line - 1, column)
@@ -155,7 +160,7 @@ def _shaped(code: str, indent: str) -> list[str]:
         rows.pop(0)
     while rows and not rows[-1].strip():
         rows.pop()
-    return [indent + r.rstrip() if r.strip() else "" for r in rows] or [""]
+    return [indent + r if r.strip() else "" for r in rows] or [""]
 
 
 def _gap(lines: list[str], first: int, last: int, indent: str) -> int:

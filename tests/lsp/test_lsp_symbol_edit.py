@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from lsp_support import write
 
 PY = '''import functools
@@ -148,3 +150,20 @@ async def test_pylsps_flat_symbols_name_a_definition_only_on_its_own_line(tmp_pa
     assert staged.ok and staged.data["by"] == "pylsp" and staged.data["extent"]["start_line"] == 15, staged.text
     assert (await _accept(run, staged)).ok
     assert (root / "cart.py").read_text() == PY + "\n\ndef other() -> None:\n    pass\n"
+
+
+GREET = {"name": "greet", "kind": 6, "selectionRange": {"start": {"line": 4, "character": 8}, "end": {"line": 4, "character": 13}}}
+
+
+@pytest.mark.parametrize("answer", [
+    {"not": "a list"},  # no documentSymbol answer at all
+    [dict(GREET, range={"start": {"line": 500, "character": 0}, "end": {"line": 900, "character": 0}})],  # past the file
+])
+async def test_a_server_answer_that_cannot_be_trusted_leaves_the_extent_to_the_parser(py_project: Path, hostile: Any,
+                                                                                      answer: Any) -> None:
+    run = hostile(py_project, {"capabilities": {"documentSymbolProvider": True},
+                               "answers": {"textDocument/documentSymbol": answer}})
+    staged = await run.call("symbol_edit", {"file": "a.py", "line": 5, "symbol": "greet", "action": "replace",
+                                            "code": "def greet(self, name: str) -> str:\n    return name"})
+    assert staged.ok and staged.data["by"] == "parser" and staged.data["extent"] == {"start_line": 5, "end_line": 6}, staged.text
+    assert "-        return \"héllo😀 \" + name\n+        return name" in staged.text

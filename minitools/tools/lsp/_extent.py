@@ -2,7 +2,7 @@
 "symbol_edit"): the lsp family publishes it as `RunContext.symbols`. The symbol is the document
 symbol whose selection range (its name) holds the position, innermost first; its extent is the
 symbol's range. No server for the file, or one without document symbols: None, and the parser
-reads the extent instead (tools/_extent.py)."""
+reads the extent instead (tools/_extent.py), as it does when the server fails to answer."""
 
 from __future__ import annotations
 
@@ -33,10 +33,13 @@ class ServerExtents:
             return None
         if not client.supports("documentSymbolProvider"):
             return None
-        doc = await s.sync(client, path)
+        try:
+            doc = await s.sync(client, path)
+            answer = await s.request(client, "textDocument/documentSymbol", {"textDocument": {"uri": doc.uri}}, "symbols")
+        except ToolError:  # the server failed (crashed, timed out, refused): the parser reads the extent
+            return None
         if doc.text != text:
             raise ToolError(f"{s.ctx.relpath(path)} changed while it was read; nothing was staged. Call symbol_edit again.")
-        answer = await s.request(client, "textDocument/documentSymbol", {"textDocument": {"uri": doc.uri}}, "symbols")
         lines = split_lines(text)
         at = (line, to_lsp_column(lines[line], column, client.encoding))
         word = _word_at(lines[line], column)
@@ -48,8 +51,10 @@ class ServerExtents:
             row = min(p[0], len(lines) - 1)
             return row, from_lsp_column(lines[row], p[1], client.encoding) if p[0] < len(lines) else len(lines[row])
 
-        return SymbolExtent(point(node.start), point(node.end), str(node.item.get("name", "")),
-                            symbol_kind(node.item.get("kind")), client.spec.id)
+        start, end = point(node.start), point(node.end)
+        if not start[0] <= line <= end[0] or node.end[0] >= len(lines) + 1:
+            return None  # an extent that does not hold its own name, or runs past the file: the parser's instead
+        return SymbolExtent(start, end, str(node.item.get("name", "")), symbol_kind(node.item.get("kind")), client.spec.id)
 
 
 def _named_at(nodes: list[Node], at: tuple[int, int], word: str) -> Node | None:
