@@ -2,7 +2,7 @@
 installed from the checkout with the host's own plugin commands, in the real Claude Code CLI
 (pinned in package.json) against the stand-in model API: its MCP server answers, and after the
 host's own Edit breaks the code, the diagnostics its PostToolUse hook got from the running server
-are in what the model reads next."""
+are in what the model reads next; the model then mends the code by symbol through that server."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from mcp_support import REPO, LineClient, server_env
 from model_standin import StandIn, Step
 
 CLAUDE = REPO / "node_modules" / ".bin" / "claude"
+FIXED = "def total(numbers: list[int]) -> int:\n    return sum(numbers)\n"
 APP = "def total(numbers: list[int]) -> int:\n    acc = 0\n    for x in numbers:\n        acc += x\n    return acc\n"
 
 
@@ -67,21 +68,28 @@ def test_an_edit_that_breaks_the_code_brings_its_diagnostics_to_the_model(tmp_pa
         Step("lsp", {"action": "diagnostics", "file": "app.py"}),  # the plugin's server answers (and the baseline)
         Step("Read", {"file_path": str(app)}),  # the host edits only a file it has read
         Step("Edit", {"file_path": str(app), "old_string": "return acc", "new_string": "return acc + missing_name"}),
+        # the model mends it by symbol, through the plugin's server: staged, then accepted
+        Step("symbol_edit", {"file": "app.py", "line": 1, "symbol": "total", "action": "replace", "code": FIXED}),
+        Step("resolve", {"edit_id": "edit_1", "action": "accept"}),
     ]
     with StandIn(steps) as model:
         env = dict(claude_env, ANTHROPIC_BASE_URL=model.url)
-        tools = "Read,Edit,mcp__plugin_minitools_minitools__lsp"
+        tools = ",".join(["Read", "Edit", *(f"mcp__plugin_minitools_minitools__{t}" for t in ("lsp", "symbol_edit", "resolve"))])
         run = _claude(["-p", "Fix app.py.", "--allowedTools", tools, "--output-format", "json",
                        "--model", "claude-sonnet-4-5"], env, project)
         assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
         assert "mcp__plugin_minitools_minitools__symbol_edit" in model.tool_names, model.tool_names
-        assert len(model.results) == 3, model.results
-    assert "return acc + missing_name" in app.read_text()
+        assert len(model.results) == 5, model.results
+    proposed, accepted = model.results[3:]
+    assert "(proposed)" in json.dumps(proposed) and "+    return sum(numbers)" in json.dumps(proposed), proposed
+    assert "accepted edit_1" in json.dumps(accepted), accepted
+    assert app.read_text() == FIXED
     # the skill is offered to the model by its name and description
     offered = json.dumps(model.requests[-1]["body"])
     assert "minitools:minitools" in offered and "When to use the minitools MCP tools" in offered
     # what the model was sent after the Edit: the hook's report (written_hook), from the running server
-    after_edit = json.dumps(model.requests[-1]["body"]["messages"][-1])
+    after_edit = next(json.dumps(r["body"]["messages"][-1]) for r in model.requests
+                      if '"tool_use_id": "toolu_0002"' in json.dumps(r["body"].get("messages", [])[-1:]))
     assert "app.py:5:18: error [reportUndefinedVariable]" in after_edit, after_edit[-3000:]
     assert '\\"missing_name\\" is not defined' in after_edit, after_edit[-3000:]
 
