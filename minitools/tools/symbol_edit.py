@@ -10,7 +10,6 @@ diagnostics it introduced.
 
 from __future__ import annotations
 
-import stat
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -73,14 +72,8 @@ class SymbolEditFamily:
     async def symbol_edit(self, args: Mapping[str, Any]) -> ToolResult:
         ctx = self.ctx
         file, line, symbol, action = args["file"], args["line"], args["symbol"], args["action"]
-        path = ctx.resolve_path(file, what="file")
+        path = ctx.source_file(file, "symbol_edit")
         rel = ctx.relpath(path)
-        try:
-            mode = path.stat().st_mode
-        except OSError as exc:
-            raise ToolError(f'file "{file}" cannot be read ({(exc.strerror or str(exc)).lower()}); nothing was staged.') from None
-        if not stat.S_ISREG(mode):
-            raise ToolError(f'file "{file}" is not a regular file; symbol_edit edits a source file.')
         source = read_regular_file(path)
         if source is None:
             raise ToolError(f'file "{file}" cannot be read as a regular file; nothing was staged.')
