@@ -19,7 +19,8 @@ from model_standin import StandIn, Step
 
 CLAUDE = REPO / "node_modules" / ".bin" / "claude"
 FIXED = "def total(numbers: list[int]) -> int:\n    return sum(numbers)\n"
-APP = "def total(numbers: list[int]) -> int:\n    acc = 0\n    for x in numbers:\n        acc += x\n    return acc\n"
+LABEL = '\n\nLABEL: int = "total"\n'  # an error the file had before the edit: not the edit's
+APP = "def total(numbers: list[int]) -> int:\n    acc = 0\n    for x in numbers:\n        acc += x\n    return acc\n" + LABEL
 
 
 def _claude(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -65,7 +66,6 @@ def test_an_edit_that_breaks_the_code_brings_its_diagnostics_to_the_model(tmp_pa
     app.write_text(APP)
     _install(claude_env, project)
     steps = [
-        Step("lsp", {"action": "diagnostics", "file": "app.py"}),  # the plugin's server answers (and the baseline)
         Step("Read", {"file_path": str(app)}),  # the host edits only a file it has read
         Step("Edit", {"file_path": str(app), "old_string": "return acc", "new_string": "return acc + missing_name"}),
         # the model mends it by symbol, through the plugin's server: staged, then accepted
@@ -74,24 +74,27 @@ def test_an_edit_that_breaks_the_code_brings_its_diagnostics_to_the_model(tmp_pa
     ]
     with StandIn(steps) as model:
         env = dict(claude_env, ANTHROPIC_BASE_URL=model.url)
-        tools = ",".join(["Read", "Edit", *(f"mcp__plugin_minitools_minitools__{t}" for t in ("lsp", "symbol_edit", "resolve"))])
+        tools = ",".join(["Read", "Edit", *(f"mcp__plugin_minitools_minitools__{t}" for t in ("symbol_edit", "resolve"))])
         run = _claude(["-p", "Fix app.py.", "--allowedTools", tools, "--output-format", "json",
                        "--model", "claude-sonnet-4-5"], env, project)
         assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
         assert "mcp__plugin_minitools_minitools__symbol_edit" in model.tool_names, model.tool_names
-        assert len(model.results) == 5, model.results
-    proposed, accepted = model.results[3:]
+        assert len(model.results) == 4, model.results
+    proposed, accepted = model.results[2:]
     assert "(proposed)" in json.dumps(proposed) and "+    return sum(numbers)" in json.dumps(proposed), proposed
     assert "accepted edit_1" in json.dumps(accepted), accepted
-    assert app.read_text() == FIXED
+    assert app.read_text() == FIXED + LABEL
     # the skill is offered to the model by its name and description
     offered = json.dumps(model.requests[-1]["body"])
     assert "minitools:minitools" in offered and "When to use the minitools MCP tools" in offered
     # what the model was sent after the Edit: the hook's report (written_hook), from the running server
     after_edit = next(json.dumps(r["body"]["messages"][-1]) for r in model.requests
-                      if '"tool_use_id": "toolu_0002"' in json.dumps(r["body"].get("messages", [])[-1:]))
+                      if '"tool_use_id": "toolu_0001"' in json.dumps(r["body"].get("messages", [])[-1:]))
     assert "app.py:5:18: error [reportUndefinedVariable]" in after_edit, after_edit[-3000:]
     assert '\\"missing_name\\" is not defined' in after_edit, after_edit[-3000:]
+    # the PreToolUse hook took the baseline: the error the file already had is not reported as new
+    assert "app.py: 2 new diagnostics" in after_edit and "reportAssignmentType" not in after_edit, after_edit[-3000:]
+    assert "no baseline" not in after_edit and "hook additional context" in after_edit
 
 
 async def test_written_hook_answers_in_the_hooks_json_and_says_nothing_when_nothing_is_new(line_client: LineClient,
@@ -104,3 +107,11 @@ async def test_written_hook_answers_in_the_hooks_json_and_says_nothing_when_noth
     broken = await line_client.request("tools/call", {"name": "written_hook", "arguments": {"paths": ["clean.py"]}})
     said = json.loads(broken["result"]["content"][0]["text"])["hookSpecificOutput"]
     assert said["hookEventName"] == "PostToolUse" and "clean.py:1:10: error" in said["additionalContext"], said
+    # before a write: the baseline is taken and nothing is said; after it, only what is new
+    before = await line_client.request("tools/call", {"name": "written_hook",
+                                                      "arguments": {"paths": ["clean.py"], "event": "PreToolUse"}})
+    assert before["result"]["content"][0]["text"] == "{}", before
+    (project / "clean.py").write_text("x: int = 'one'\ny: str = 2\n")
+    after = await line_client.request("tools/call", {"name": "written_hook", "arguments": {"paths": ["clean.py"]}})
+    context = json.loads(after["result"]["content"][0]["text"])["hookSpecificOutput"]["additionalContext"]
+    assert "clean.py:2:10: error" in context and "clean.py:1:" not in context, context
