@@ -22,6 +22,7 @@ from typing import Any, BinaryIO
 import minitools
 from minitools.config import Config
 from minitools.mcp._elicit import ElicitPort
+from minitools.mcp._hook import written_hook_tool
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from minitools.registry import Surface
@@ -236,6 +237,7 @@ async def serve_mcp(
     port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
     server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe), config=config)
     server.run.add_tool(server.written_tool())
+    server.run.add_tool(written_hook_tool(server._need_run))
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")
     server.attach(endpoint)

@@ -35,6 +35,7 @@ from minitools.tools.lsp._actions import ACTIONS, AT_SYMBOL, NAVIGATION, describ
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
+from minitools.tools.lsp._extent import ServerExtents
 from minitools.tools.lsp._format import SYMBOL_KINDS
 from minitools.tools.lsp._proposal import plan_edit, propose
 from minitools.tools.lsp._query import HIERARCHIES, LSPQueries
@@ -144,6 +145,7 @@ def build(ctx: RunContext) -> list[Tool]:
     family = LSPFamily(LSPSession(ctx, supervisor))
     ctx.on_close(supervisor.close)
     ctx.diagnostics = family.record
+    ctx.symbols = ServerExtents(family.s)
     return [Tool(LSP_SPEC, family.lsp), Tool(RENAME_SPEC, family.rename), Tool(CODE_ACTION_SPEC, family.code_action.apply)]
 
 
