@@ -1,0 +1,307 @@
+"""The shell strategy: the commands a careful agent with only a shell runs (grep, sed -n, sed -i,
+the program with a print added, the project's checker), read by the rules of _reading.py.
+
+Every command really runs in the task's copy of the project; what it prints (stdout and stderr)
+is what the model reads. The steps depend on the question and on what earlier commands printed,
+never on the task's ground truth.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from . import _reading as rd
+from ._model import Attempt, Step, Task
+from ._projects import C_FLAGS, NODE_BIN, VENV_BIN, Project
+
+MARK = "@@VALUE"
+
+
+class Shell:
+    def __init__(self, root: Path, attempt: Attempt) -> None:
+        self.root = root
+        self.attempt = attempt
+
+    def run(self, command: str, timeout: float = 300) -> str:
+        start = time.perf_counter()
+        proc = subprocess.run(["bash", "-c", command], cwd=self.root, capture_output=True, text=True, timeout=timeout)
+        output = proc.stdout + proc.stderr
+        self.attempt.steps.append(Step(command, output, time.perf_counter() - start))
+        return output
+
+
+def solve(task: Task, project: Project, root: Path, attempt: Attempt) -> Any:
+    sh = Shell(root, attempt)
+    return KIND_SOLVERS[task.kind](sh, task, project)
+
+
+def _dirs(project: Project, task: Task | None = None) -> str:
+    """Where to search: the task's path when it names one, else the project's folders."""
+    if task is not None and task.args.get("path"):
+        return shlex.quote(task.args["path"])
+    return " ".join(project.dirs)
+
+
+def _grep(sh: Shell, project: Project, flags: str, regex: str, task: Task | None = None) -> list[tuple[str, int, str]]:
+    out = sh.run(f"grep -rn{flags} {rd.INCLUDE[project.language]} -e {shlex.quote(regex)} {_dirs(project, task)}")
+    return rd.parse_hits(out)
+
+
+def _headers(sh: Shell, project: Project, files: list[str]) -> dict[str, list[tuple[int, int, str, str]]]:
+    if not files:
+        return {}
+    out = sh.run(f"grep -nHE {shlex.quote(rd.HEADERS_GREP)} {' '.join(sorted(set(files)))}")
+    return rd.class_headers(out)
+
+
+def _where(file: str, line: int) -> str:
+    return f"{file}:{line}"
+
+
+# ---- where is X defined ----
+
+def definition(sh: Shell, task: Task, project: Project) -> list[str]:
+    name, lang = task.args["name"], project.language
+    hits = [(f, n, t) for f, n, t in _grep(sh, project, "E", rd.definition_grep(name, lang))
+            if rd.is_definition(rd.code_part(t, lang), name, lang)]
+    if len(hits) <= 1:
+        return [_where(f, n) for f, n, _ in hits]
+    # several: read the use site and what it imports, then keep the candidates it points to
+    use_file, use_line = task.args["file"], task.args["line"]
+    window = sh.run(f"sed -n '{max(1, use_line - 40)},{use_line}p' {use_file}")
+    use_text = window.splitlines()[-1] if window.splitlines() else ""
+    receiver = re.search(rf"([\w$]+)\s*(\?)?\.\s*{name}\b", use_text)
+    if receiver is None:
+        wanted = rf"import.*\b{name}\b|\b{name}\b.*from "
+        imports = sh.run(f"grep -nE {shlex.quote(wanted)} {use_file}")
+        module = re.search(r"from\s+['\"]?([\w./]+)", imports)
+        if module:
+            stem = module[1].rsplit("/", 1)[-1].rsplit(".", 1)[-1]
+            keep = [h for h in hits if Path(h[0]).stem == stem]
+            if keep:
+                hits = keep
+        else:
+            keep = [h for h in hits if h[0] == use_file]
+            hits = keep or hits
+    else:
+        recv = receiver[1]
+        headers = _headers(sh, project, [f for f, _, _ in hits])
+        if recv in ("self", "this"):
+            owner = rd.enclosing_class(headers.get(use_file, []), use_line, rd.indent_of(use_text))
+        else:
+            # the receiver's type, from an annotation or a constructor call in the window above the use
+            m = re.search(rf"\b{recv}\s*:\s*([A-Z]\w*)|\b{recv}\s*=\s*(?:new\s+)?([A-Z]\w*)\(", window)
+            owner = (m[1] or m[2]) if m else None
+        if owner:
+            keep = [h for h in hits if rd.enclosing_class(headers.get(h[0], []), h[1], rd.indent_of(h[2])) == owner]
+            hits = keep or hits
+    return [_where(f, n) for f, n, _ in hits]
+
+
+# ---- who calls X ----
+
+def _own_name_classes(hits: list[tuple[str, int, str]], headers: dict[str, Any], name: str, lang: str) -> set[tuple[str, str]]:
+    """(file, class) of the classes that define a method `name` of their own."""
+    owners = set()
+    for f, n, t in hits:
+        if rd.is_definition(rd.code_part(t, lang), name, lang):
+            cls = rd.enclosing_class(headers.get(f, []), n, rd.indent_of(t))
+            if cls:
+                owners.add((f, cls))
+    return owners
+
+
+def _uses(sh: Shell, task: Task, project: Project, want_calls: bool) -> list[tuple[str, int, str]]:
+    """The hits of the name that are uses of the task's symbol, by the reading rules: code only,
+    and for a method, a `self.`/`this.` use inside another class defining the same name is that
+    class's own."""
+    name, lang = task.args["name"], project.language
+    hits = _grep(sh, project, "w", name)
+    keep = []
+    for f, n, t in hits:
+        code = rd.code_part(t, lang)
+        if not rd.mentions(code, name):
+            continue
+        if want_calls and (not rd.calls(code, name) or rd.is_definition(code, name, lang)):
+            continue
+        keep.append((f, n, t))
+    def_text = next((t for f, n, t in hits if f == task.args["file"] and n == task.args["line"]), "")
+    if rd.indent_of(def_text) == 0:
+        return keep
+    headers = _headers(sh, project, [f for f, _, _ in hits])
+    target = rd.enclosing_class(headers.get(task.args["file"], []), task.args["line"], rd.indent_of(def_text))
+    others = _own_name_classes(hits, headers, name, lang) - {(task.args["file"], target)}
+    out = []
+    for f, n, t in keep:
+        cls = rd.enclosing_class(headers.get(f, []), n, rd.indent_of(t))
+        if re.search(rf"\b(self|this)\s*\.\s*{name}\b", t) and (f, cls) in others:
+            continue
+        if rd.is_definition(rd.code_part(t, lang), name, lang) and (f, cls) in others:
+            continue
+        out.append((f, n, t))
+    return out
+
+
+def callers(sh: Shell, task: Task, project: Project) -> list[str]:
+    return [_where(f, n) for f, n, _ in _uses(sh, task, project, want_calls=True)]
+
+
+# ---- every implementation of a method ----
+
+def implementations(sh: Shell, task: Task, project: Project) -> list[str]:
+    name, base, lang = task.args["name"], task.args["base"], project.language
+    hits = [(f, n, t) for f, n, t in _grep(sh, project, "E", rd.definition_grep(name, lang))
+            if rd.is_definition(rd.code_part(t, lang), name, lang)]
+    # every class header of the project, to follow `extends`/`implements`/bases transitively
+    out = sh.run(f"grep -rnE {rd.INCLUDE[lang]} {shlex.quote(rd.HEADERS_GREP)} {_dirs(project)}")
+    headers = rd.class_headers(out)
+    derived = {base}
+    changed = True
+    while changed:
+        changed = False
+        for rows in headers.values():
+            for _, _, cls, rest in rows:
+                if cls and cls not in derived and any(re.search(rf"\b{re.escape(b)}\b", rest) for b in derived):
+                    derived.add(cls)
+                    changed = True
+    found = []
+    for f, n, t in hits:
+        cls = rd.enclosing_class(headers.get(f, []), n, rd.indent_of(t))
+        if cls in derived and not (cls == base and f == task.args["file"] and task.args.get("base_is_interface")):
+            found.append(_where(f, n))
+    return found
+
+
+# ---- the type of a name ----
+
+def type_of(sh: Shell, task: Task, project: Project) -> str | None:
+    name, file, line, lang = task.args["name"], task.args["file"], task.args["line"], project.language
+    window = sh.run(f"sed -n '{max(1, line - 40)},{line}p' {file}")
+    for text in reversed(window.splitlines()):
+        code = rd.code_part(text, lang)
+        m = re.search(rf"(?<![\w.$]){name}\s*:\s*([^=,)]+?)\s*(=|,|\)|$)", code) if lang != "c" else \
+            re.search(rf"^\s*((?:const\s+|unsigned\s+|struct\s+)*\w+\s*\**)\s*{name}\b", code)
+        if m:
+            return m[1].strip()
+        m = re.search(rf"(?<![\w.$]){name}\s*=\s*(?:new\s+)?([\w.]+)\(", code)
+        if m:
+            callee = m[1].rsplit(".", 1)[-1]
+            if callee[:1].isupper():
+                return callee
+            defs = [h for h in _grep(sh, project, "E", rd.definition_grep(callee, lang))
+                    if rd.is_definition(rd.code_part(h[2], lang), callee, lang)]
+            if len(defs) != 1:
+                return None
+            f, n, _ = defs[0]
+            head = sh.run(f"sed -n '{n},{n + 12}p' {f}")
+            r = re.search(r"->\s*([^:]+):" if lang == "python" else r"\)\s*:\s*([^{]+)\{", head)
+            return r[1].strip() if r else None
+    return None
+
+
+# ---- rename ----
+
+def rename(sh: Shell, task: Task, project: Project) -> str:
+    name, new = task.args["name"], task.args["new"]
+    uses = _uses(sh, task, project, want_calls=False)
+    by_file: dict[str, list[int]] = {}
+    for f, n, _ in uses:
+        by_file.setdefault(f, []).append(n)
+    script = " && ".join(
+        "sed -i " + " ".join(f"-e '{n}s/\\b{name}\\b/{new}/g'" for n in lines) + f" {f}" for f, lines in sorted(by_file.items()))
+    if script:
+        sh.run(script)
+    sh.run(f"grep -rnw {rd.INCLUDE[project.language]} {name} {_dirs(project)} | head -50")
+    return "edited"
+
+
+# ---- find and replace by shape ----
+
+def find_pattern(sh: Shell, task: Task, project: Project) -> list[str]:
+    hits = _grep(sh, project, "E", task.args["regex"], task)
+    return [_where(f, n) for f, n, t in hits if not rd.COMMENT_LINE[project.language].match(t)]
+
+
+def replace(sh: Shell, task: Task, project: Project) -> str:
+    regex, repl = task.args["regex"], task.args["sed"]
+    files = sh.run(f"grep -rlE {rd.INCLUDE[project.language]} -e {shlex.quote(regex)} {_dirs(project, task)}").split()
+    if files:
+        sh.run(f"sed -i -E {shlex.quote(f's/{regex}/{repl}/g')} {' '.join(files)}")
+    sh.run(f"grep -rnE {rd.INCLUDE[project.language]} -e {shlex.quote(regex)} {_dirs(project, task)} | head -20")
+    return "edited"
+
+
+# ---- a value, by a print added and a run ----
+
+def value(sh: Shell, task: Task, project: Project) -> str | None:
+    file, line, cond, expr = task.args["file"], task.args["line"], task.args["condition"], task.args["expr"]
+    text = sh.run(f"sed -n '{line}p' {file}")
+    indent = text[: rd.indent_of(text)]
+    probe = f'{indent}if {cond}: print("{MARK}", repr({expr}), flush=True)'
+    insert = f"{line}i\\{probe}"
+    sh.run(f"sed -i {shlex.quote(insert)} {file}")
+    program = " ".join(shlex.quote(a) for a in task.args["program"])
+    out = sh.run(f"{shlex.quote(sys.executable)} {program} 2>&1 | grep -m1 {MARK}", timeout=120)
+    sh.run(f"sed -i '{line}d' {file}")
+    m = re.search(rf"{MARK} (.*)$", out, re.M)
+    return m[1].strip() if m else None
+
+
+# ---- did this edit break anything ----
+
+CHECKER = {
+    "python": f"{VENV_BIN / 'basedpyright'}",
+    "typescript": f"{NODE_BIN / 'tsc'} --noEmit --pretty false -p tsconfig.json",
+    "c": "cc -fsyntax-only " + " ".join(C_FLAGS) + " *.c",
+}
+FINDING = {
+    "python": re.compile(r"^\s*(?P<file>/\S+?\.py):(?P<line>\d+):\d+ - (?:error|warning): (?P<msg>.*)$", re.M),
+    "typescript": re.compile(r"^(?P<file>.+?)\((?P<line>\d+),\d+\): (?:error|warning) (?P<msg>.*)$", re.M),
+    "c": re.compile(r"^(?P<file>[\w.]+):(?P<line>\d+):\d+: (?:error|warning): (?P<msg>.*)$", re.M),
+}
+
+
+def new_diagnostics(sh: Shell, task: Task, project: Project) -> list[str]:
+    lang = project.language
+    before = sh.run(CHECKER[lang] + " 2>&1")
+    file, line, old, new = task.args["file"], task.args["line"], task.args["old"], task.args["new"]
+    substitute = f"{line}s/{_sed_literal(old)}/{_sed_literal(new, replacement=True)}/"
+    sh.run(f"sed -i {shlex.quote(substitute)} {file}")
+    after = sh.run(CHECKER[lang] + " 2>&1")
+
+    def read(out: str) -> list[tuple[str, int, str]]:
+        rows = []
+        for m in FINDING[lang].finditer(out):
+            path = m["file"]
+            rel = str(Path(path).relative_to(sh.root)) if path.startswith("/") else path
+            rows.append((rel, int(m["line"]), m["msg"].strip()))
+        return rows
+
+    old_keys = Counter((f, msg) for f, _, msg in read(before))
+    found = []
+    for f, n, msg in read(after):
+        if old_keys[(f, msg)] > 0:
+            old_keys[(f, msg)] -= 1
+        else:
+            found.append(_where(f, n))
+    return sorted(set(found))
+
+
+def _sed_literal(text: str, replacement: bool = False) -> str:
+    """`text` as sed reads it literally: in a regex, or in a replacement."""
+    special = "\\/&" if replacement else "\\/.*[]^$"
+    return "".join("\\" + c if c in special else c for c in text)
+
+
+KIND_SOLVERS = {
+    "definition": definition, "callers": callers, "implementations": implementations, "type": type_of,
+    "rename": rename, "find_pattern": find_pattern, "replace": replace, "value": value,
+    "new_diagnostics": new_diagnostics,
+}

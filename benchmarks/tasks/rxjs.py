@@ -1,0 +1,7 @@
+"""Tasks on rxjs."""
+
+from __future__ import annotations
+
+from ._model import Task
+
+TASKS: list[Task] = []
