@@ -56,7 +56,7 @@ def is_definition(code: str, name: str, language: str) -> bool:
             return True
         head = re.match(rf"\s*{TS_MODIFIERS}{name}\s*(<.*>)?\((.*)$", code)
         # a method head: it ends in `{` or, in an interface or an overload, `;` after a return type
-        return head is not None and not re.search(r"\)\s*;\s*$", code.rstrip()) or (
+        return (head is not None and not re.search(r"\)\s*;\s*$", code.rstrip())) or (
             head is not None and re.search(r"\)\s*:\s*[^=]+;\s*$", code) is not None)
     if re.match(r"\s*#\s*define\s+" + name + r"\b", code):
         return True

@@ -5,7 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
 
-from click.formatting import HelpFormatter  # noqa: E402
+from click.formatting import HelpFormatter
 
 formatter = HelpFormatter(width=60)
 formatter.write_dl([("--name TEXT", "Who to greet."), ("-v", "Verbose."), ("--count INTEGER", "How many times.")])

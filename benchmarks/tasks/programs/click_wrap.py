@@ -5,7 +5,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "src"))
 
-from click.formatting import wrap_text  # noqa: E402
+from click.formatting import wrap_text
 
 TEXT = """First paragraph, long enough to be wrapped at least once by the formatter here.
 
