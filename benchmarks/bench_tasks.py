@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
 import statistics
 import sys
@@ -37,6 +38,8 @@ from tasks import KINDS, PROJECTS, TASKS  # noqa: E402
 from tasks._runner import STRATEGIES, Outcome, run_tasks  # noqa: E402
 
 RESULTS = HERE / "results"
+README = HERE / "README.md"
+TASKS_START, TASKS_END = "<!-- TASKS:START -->", "<!-- TASKS:END -->"
 
 
 def _ratio(a: float, b: float) -> float:
@@ -67,30 +70,58 @@ def _fmt(x: float | None) -> str:
     return "–" if x is None else f"{x:.2f}"
 
 
-def print_tables(outcomes: list[Outcome], startups: dict[str, float]) -> None:
-    rows = summary_rows(outcomes)
-    print("| kind | tasks | right: shell | right: minitools | both right | bytes ratio (median) | calls ratio (median) | time ratio (median) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for r in rows:
+def summary_table(outcomes: list[Outcome]) -> list[str]:
+    lines = ["| kind | tasks | right: shell | right: minitools | both right | bytes ratio (median) | calls ratio (median) | time ratio (median) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in summary_rows(outcomes):
         name = f"**{r['kind']}**" if r["kind"] == "all" else r["kind"]
-        print(f"| {name} | {r['tasks']} | {r['right']['shell']} | {r['right']['minitools']} | {r['both_right']} "
-              f"| {_fmt(r['bytes_ratio'])} | {_fmt(r['calls_ratio'])} | {_fmt(r['seconds_ratio'])} |")
-    print()
-    print("| task | kind | shell: right | calls | bytes | s | minitools: right | calls | bytes | s |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+        lines.append(f"| {name} | {r['tasks']} | {r['right']['shell']} | {r['right']['minitools']} | {r['both_right']} "
+                     f"| {_fmt(r['bytes_ratio'])} | {_fmt(r['calls_ratio'])} | {_fmt(r['seconds_ratio'])} |")
+    return lines
+
+
+def task_table(outcomes: list[Outcome]) -> list[str]:
+    lines = ["| task | kind | shell: right | calls | bytes | s | minitools: right | calls | bytes | s | why wrong |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for o in outcomes:
         cells = []
         for s in STRATEGIES:
             a = o.attempts[s]
             cells.append(f"{'yes' if o.right[s] else '**no**'} | {a.calls} | {a.bytes:,} | {a.seconds:.2f}")
+        why = "; ".join(f"{s}: {o.why[s]}" for s in STRATEGIES if o.why[s]).replace("|", "/")
         mark = " (trivial)" if o.task.trivial else ""
-        print(f"| {o.task.id}{mark} | {o.task.kind} | {' | '.join(cells)} |")
-    print()
-    print("| project | language | source | language server start (s, once a session) |")
-    print("|---|---|---|---|")
+        lines.append(f"| {o.task.id}{mark} | {o.task.kind} | {' | '.join(cells)} | {why[:300]} |")
+    return lines
+
+
+def project_table(startups: dict[str, float]) -> list[str]:
+    lines = ["| project | language | source | language server start, once a session (s) |", "|---|---|---|---|"]
     for name, seconds in startups.items():
         p = PROJECTS[name]
-        print(f"| {name} | {p.language} | {p.source} | {seconds:.1f} |")
+        lines.append(f"| {name} | {p.language} | {p.source} | {seconds:.1f} |")
+    return lines
+
+
+def where_the_shell_wins(outcomes: list[Outcome]) -> str:
+    """One sentence, from the results: the tasks only the shell got right, and the share of the
+    tasks both got right where the shell read fewer bytes."""
+    only_shell = [o.task.id for o in outcomes if o.right["shell"] and not o.right["minitools"]]
+    both = [o for o in outcomes if all(o.right.values())]
+    cheaper = [o for o in both if o.attempts["shell"].bytes < o.attempts["minitools"].bytes]
+    trivial = [o for o in cheaper if o.task.trivial]
+    return (f"Where the shell wins: it alone was right on {len(only_shell)} task{'s' * (len(only_shell) != 1)}"
+            f"{' (' + ', '.join(only_shell) + ')' if only_shell else ''}, and of the {len(both)} tasks both got right it read "
+            f"fewer bytes on {len(cheaper)} ({len(trivial)} of them trivial: a name used in one sense), "
+            f"kinds: {', '.join(sorted({o.task.kind for o in cheaper})) or 'none'}.")
+
+
+def write_full_table(outcomes: list[Outcome], startups: dict[str, float], header: str) -> None:
+    """The per-task table into benchmarks/README.md, between its TASKS markers."""
+    text = README.read_text() if README.exists() else f"# Benchmarks\n\n{TASKS_START}\n{TASKS_END}\n"
+    head, rest = text.split(TASKS_START, 1)
+    _, tail = rest.split(TASKS_END, 1)
+    body = "\n".join([header, "", *summary_table(outcomes), "", *task_table(outcomes), "", *project_table(startups), ""])
+    README.write_text(head + TASKS_START + "\n\n" + body + "\n" + TASKS_END + tail)
 
 
 def to_json(outcomes: list[Outcome], startups: dict[str, float], seconds: float) -> dict:
@@ -130,9 +161,15 @@ def main(argv: list[str]) -> int:
         workdir = opts.keep or Path(tmp)
         outcomes, startups = asyncio.run(run_tasks(tasks, workdir, log=lambda line: print(line, file=sys.stderr, flush=True)))
     seconds = time.perf_counter() - start
-    print(f"{len(tasks)} tasks on {len(startups)} projects, measured {time.strftime('%Y-%m-%d')} on "
-          f"{platform.machine()} ({platform.system()}), {seconds:.0f} s in all.\n")
-    print_tables(outcomes, startups)
+    header = (f"{len(tasks)} tasks on {len(startups)} projects, measured {time.strftime('%Y-%m-%d')} on "
+              f"{platform.machine()} ({platform.system()}, {os.cpu_count()} cores), {seconds:.0f} s in all.")
+    print(header + "\n")
+    print("\n".join(summary_table(outcomes)) + "\n")
+    print("\n".join(project_table(startups)) + "\n")
+    print("> " + where_the_shell_wins(outcomes) + "\n")
+    if not opts.only:
+        write_full_table(outcomes, startups, header)
+        print(f"the table of every task: {README.relative_to(HERE.parent)}")
     opts.json.parent.mkdir(parents=True, exist_ok=True)
     opts.json.write_text(json.dumps(to_json(outcomes, startups, seconds), indent=1, default=str))
     return 0

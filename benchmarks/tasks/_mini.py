@@ -10,7 +10,6 @@ where, not what.
 from __future__ import annotations
 
 import re
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -130,15 +129,20 @@ async def replace(mt: Caller, task: Task, project: Project) -> str:
 
 
 async def value(mt: Caller, task: Task, project: Project) -> str | None:
+    """A conditional breakpoint, a launch that stops there, the expression evaluated in the
+    frame. A C program is built first, with a shell command in an eval cell."""
     a = task.args
+    if project.language == "c":
+        await mt.call("eval", {"code": f"!{a['build']}", "description": "build the program with debug information"})
     await mt.call("debug", {"op": "breakpoints", "file": a["file"], "lines": [{"line": a["line"], "condition": a["condition"]}]})
     program, *argv = a["program"]
     r = await mt.call("debug", {"op": "launch", "program": program, "args": argv})
     answer = None
     if r.ok and "stopped" in r.text.lower():
-        e = await mt.call("debug", {"op": "evaluate", "expression": f"repr({a['expr']})"})
+        expression = f"repr({a['expr']})" if project.language == "python" else a["expr"]
+        e = await mt.call("debug", {"op": "evaluate", "expression": expression})
         if e.ok:
-            answer = _unquote_repr(e.data.get("result", e.text) if isinstance(e.data, dict) else e.text)
+            answer = _unquote_repr(e.data["result"]) if project.language == "python" else str(e.data["result"]).strip()
     await mt.call("debug", {"op": "terminate"})
     return answer
 
@@ -181,4 +185,3 @@ KIND_SOLVERS = {
     "new_diagnostics": new_diagnostics,
 }
 
-__all__ = ["solve", "sys"]

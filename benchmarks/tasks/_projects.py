@@ -64,6 +64,9 @@ class Project:
             commands = [{"directory": str(dest), "file": str(dest / p.name), "arguments": ["cc", "-c", *C_FLAGS, p.name]}
                         for p in sorted(dest.glob("*.c"))]
             (dest / "compile_commands.json").write_text(json.dumps(commands, indent=1))
+            # the lldb adapter's root marker (docs/tools.md, "debug"): one target per program
+            targets = "".join(f"add_executable({p.stem} {p.name})\n" for p in sorted(dest.glob("*.c")))
+            (dest / "CMakeLists.txt").write_text(f"cmake_minimum_required(VERSION 3.13)\nproject(zlib_examples C)\n{targets}")
         else:
             raise ValueError(self.name)
         return dest

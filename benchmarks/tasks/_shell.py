@@ -241,14 +241,24 @@ def replace(sh: Shell, task: Task, project: Project) -> str:
 # ---- a value, by a print added and a run ----
 
 def value(sh: Shell, task: Task, project: Project) -> str | None:
+    """Python: `if COND: print(MARK, repr(EXPR))` before the line, then a run. C: the same as a
+    printf of the expression cast to long long (the values asked for are integers), then a
+    rebuild and a run. The added line is removed after."""
     file, line, cond, expr = task.args["file"], task.args["line"], task.args["condition"], task.args["expr"]
     text = sh.run(f"sed -n '{line}p' {file}")
     indent = text[: rd.indent_of(text)]
-    probe = f'{indent}if {cond}: print("{MARK}", repr({expr}), flush=True)'
-    insert = f"{line}i\\{probe}"
+    if project.language == "c":
+        probe = f'{indent}if ({cond}) printf("{MARK} %lld\\n", (long long)({expr}));'
+    else:
+        probe = f'{indent}if {cond}: print("{MARK}", repr({expr}), flush=True)'
+    insert = f"{line}i\\" + probe.replace("\\", "\\\\")  # in the text of sed's i command, two backslashes are one
     sh.run(f"sed -i {shlex.quote(insert)} {file}")
     program = " ".join(shlex.quote(a) for a in task.args["program"])
-    out = sh.run(f"{shlex.quote(sys.executable)} {program} 2>&1 | grep -m1 {MARK}", timeout=120)
+    if project.language == "c":
+        command = f"{task.args['build']} && {program} 2>&1 | grep -m1 {MARK}"
+    else:
+        command = f"{shlex.quote(sys.executable)} {program} 2>&1 | grep -m1 {MARK}"
+    out = sh.run(command, timeout=120)
     sh.run(f"sed -i '{line}d' {file}")
     m = re.search(rf"{MARK} (.*)$", out, re.M)
     return m[1].strip() if m else None

@@ -60,11 +60,9 @@ TASKS = [
        {"name": "raw", "file": CORE, "line": 3244},
        ["t.Any | t.Callable[[], t.Any] | None", "Any | (() -> Any) | None"]),
     # ---- rename ----
-    _t("rename-_split_opt", "rename", "rename _split_opt to _split_prefix everywhere",
-       {"name": "_split_opt", "file": PARSER, "line": 111, "new": "_split_prefix"},
-       {"places": [f"{PARSER}:{n}" for n in (111, 123, 142)] + [f"{FMT}:8", f"{FMT}:312"]
-        + [f"{CORE}:{n}" for n in (39, 2109, 3283, 3296, 3478)]
-        + ["tests/test_deprecations.py:31"]}, trivial=True),  # click.parser._split_opt in a test
+    _t("rename-measure_table", "rename", "rename measure_table to measure_columns everywhere",
+       {"name": "measure_table", "file": FMT, "line": 14, "new": "measure_columns"},
+       {"places": [f"{FMT}:14", f"{FMT}:244"]}, trivial=True),
     _t("rename-rv", "rename", "rename wrap_text's local rv to paragraphs",
        {"name": "rv", "file": FMT, "line": 99, "new": "paragraphs"},
        {"places": [f"{FMT}:{n}" for n in (99, 103, 105, 107)]}),

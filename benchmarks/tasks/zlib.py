@@ -33,6 +33,12 @@ TASKS = [
        {"pattern": 'bail($A, "")', "rewrite": 'bail($A, "(no detail)")', "regex": r'bail\(([^,]+), ""\)',
         "sed": r'bail(\1, "(no detail)")'},
        {"places": [f"{J}:307", f"{J}:332"]}, trivial=True),
+    _t("value-got", "value", "in enough's main loop, what is got when n is 10 (enough 20 8 9)?",
+       {"program": ["./enough", "20", "8", "9"], "build": "cc -g -O0 -o enough enough.c", "file": "enough.c", "line": 569,
+        "condition": "n == 10", "expr": "got"}, "50"),
+    _t("value-sum", "value", "in enough's main loop, what is sum when n is 15 (enough 20 8 9)?",
+       {"program": ["./enough", "20", "8", "9"], "build": "cc -g -O0 -o enough enough.c", "file": "enough.c", "line": 569,
+        "condition": "n == 15", "expr": "sum"}, "951"),
     _t("diag-bclose-arg", "new_diagnostics", "give bclose a second parameter: which lines now have new errors?",
        {"file": J, "line": 87, "old": "bin *in)", "new": "bin *in, int how)"}, [f"{J}:110", f"{J}:417"]),
 ]
