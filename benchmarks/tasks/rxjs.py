@@ -12,6 +12,18 @@ OBS, SUB = f"{INT}/Observable.ts", f"{INT}/Subscription.ts"
 ARR_REMOVE_CALLS = [f"{SUB}:169", f"{SUB}:189", f"{INT}/operators/bufferCount.ts:98", f"{INT}/operators/windowTime.ts:122",
                     f"{INT}/operators/bufferTime.ts:96", f"{INT}/operators/windowToggle.ts:78", f"{INT}/operators/bufferToggle.ts:71",
                     f"{INT}/scheduler/AsyncAction.ts:141", f"{INT}/Subject.ts:132"]
+# Subscription.add's call sites: every `x.add(` whose x is a Subscription (a Subscriber, an action),
+# not a Set's add (operators/distinct.ts:71) nor fromEvent's local `add` function (fromEvent.ts:297)
+ADD_CALLS = [f"{INT}/util/executeSchedule.ts:29", f"{INT}/util/executeSchedule.ts:35", f"{INT}/Subscriber.ts:54",
+             f"{INT}/operators/share.ts:197", f"{INT}/operators/finalize.ts:72", f"{INT}/operators/windowTime.ts:133",
+             f"{INT}/operators/groupBy.ts:225", f"{INT}/operators/debounceTime.ts:88", f"{INT}/operators/debounceTime.ts:105",
+             f"{INT}/operators/subscribeOn.ts:65", f"{INT}/operators/bufferTime.ts:109", f"{INT}/operators/windowToggle.ts:93",
+             f"{INT}/operators/bufferToggle.ts:77", f"{INT}/operators/connect.ts:107", f"{INT}/scheduler/VirtualTimeScheduler.ts:86",
+             f"{INT}/testing/ColdObservable.ts:24", f"{INT}/testing/ColdObservable.ts:39", f"{INT}/testing/HotObservable.ts:29",
+             f"{INT}/testing/HotObservable.ts:34", f"{INT}/observable/connectable.ts:57", f"{INT}/observable/dom/fetch.ts:131",
+             f"{INT}/observable/dom/WebSocketSubject.ts:333", f"{INT}/observable/dom/WebSocketSubject.ts:377",
+             f"{INT}/observable/ConnectableObservable.ts:71", f"{INT}/observable/onErrorResumeNext.ts:91",
+             f"{INT}/observable/zip.ts:70", f"{OBS}:213"]
 ARR_REMOVE_IMPORTS = [f"{SUB}:4", f"{INT}/operators/bufferCount.ts:4", f"{INT}/operators/windowTime.ts:8", f"{INT}/operators/bufferTime.ts:5",
                       f"{INT}/operators/windowToggle.ts:9", f"{INT}/operators/bufferToggle.ts:7", f"{INT}/scheduler/AsyncAction.ts:6",
                       f"{INT}/Subject.ts:7"]
@@ -30,6 +42,14 @@ TASKS = [
        {"name": "isFunction", "file": OBS, "line": 482}, [f"{INT}/util/isFunction.ts:5"], trivial=True),
     _t("callers-arrRemove", "callers", "which lines call arrRemove (util/arrRemove.ts:6)?",
        {"name": "arrRemove", "file": f"{INT}/util/arrRemove.ts", "line": 6}, ARR_REMOVE_CALLS, trivial=True),
+    _t("callers-add", "callers", "which lines call Subscription.add (Subscription.ts:116)?",
+       {"name": "add", "file": SUB, "line": 116}, ADD_CALLS),
+    _t("impl-_subscribe", "implementations", "which methods implement Observable._subscribe (Observable.ts:324)?",
+       {"name": "_subscribe", "base": "Observable", "file": OBS, "line": 324},
+       # Observable's own, and the overrides in its subclasses (Subject's, AnonymousSubject's, and theirs)
+       [f"{OBS}:324", f"{INT}/Subject.ts:116", f"{INT}/Subject.ts:182", f"{INT}/BehaviorSubject.ts:19",
+        f"{INT}/ReplaySubject.ts:69", f"{INT}/testing/HotObservable.ts:25", f"{INT}/observable/dom/WebSocketSubject.ts:368",
+        f"{INT}/observable/ConnectableObservable.ts:43"]),
     _t("impl-schedule", "implementations", "which methods implement SchedulerAction.schedule (types.ts:234)?",
        {"name": "schedule", "base": "SchedulerAction", "base_is_interface": True, "file": f"{INT}/types.ts", "line": 234},
        # the actions' classes implement the interface by shape: Action, AsyncAction, QueueAction, VirtualAction
