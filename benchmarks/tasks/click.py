@@ -53,6 +53,10 @@ TASKS = [
     _t("impl-get_default", "implementations", "which methods implement Parameter.get_default (core.py:2482)?",
        {"name": "get_default", "base": "Parameter", "file": CORE, "line": 2482},
        [f"{CORE}:2473", f"{CORE}:2478", f"{CORE}:2482", f"{CORE}:3222", "tests/test_options.py:1121"]),
+    _t("impl-parse_args", "implementations", "which methods implement Command.parse_args (core.py:1367)?",
+       {"name": "parse_args", "base": "Command", "file": CORE, "line": 1367},
+       # Command's, Group's and a test's Command subclass; not _OptionParser.parse_args (parser.py:298)
+       [f"{CORE}:1367", f"{CORE}:2006", "tests/test_commands.py:157"]),
     # ---- the type of a name ----
     _t("type-formatter", "type", "what is the type of formatter on line 1099 of core.py?",
        {"name": "formatter", "file": CORE, "line": 1099}, ["HelpFormatter"]),
