@@ -12,7 +12,8 @@ truth neither produced: hand-checked lists committed with the tasks, the program
 (run under a line tracer), and for an edit the places that must change, then the project's own
 checker and tests. Per task: calls, bytes the model reads (every command's or tool's output),
 wall time, right or wrong. A language server's start (once a session) is reported apart.
-Prints markdown tables and writes benchmarks/results/bench_tasks.json.
+Prints the summary tables (the README's); a run of every task also writes each task's row, with why
+an answer was wrong, into benchmarks/README.md; the JSON is benchmarks/results/bench_tasks.json.
 
     python benchmarks/bench_tasks.py [--only KIND|PROJECT|TASK-ID ...] [--keep DIR]
 """
