@@ -201,6 +201,9 @@ def type_of(sh: Shell, task: Task, project: Project) -> str | None:
                 return None
             f, n, _ = defs[0]
             head = sh.run(f"sed -n '{n},{n + 12}p' {f}")
+            if lang == "c":  # the return type is written before the name, after any storage class
+                r = re.match(rf"\s*(?:(?:local|static|extern|inline)\s+)*(.+?)\s*\b{callee}\s*\(", head)
+                return r[1].strip() if r else None
             r = re.search(r"->\s*([^:]+):" if lang == "python" else r"\)\s*:\s*([^{]+)\{", head)
             return r[1].strip() if r else None
     return None
