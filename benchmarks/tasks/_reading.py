@@ -1,16 +1,27 @@
 """How the shell strategy reads what its commands print: the rules a careful agent applies to a
-grep hit, written down once and the same for every task.
+grep hit, written down once and the same for every task (benchmarks/tasks/_shell.py runs the
+commands and applies them).
 
 - A hit line is read as code with its string literals and its comment removed (`code_part`); a
   line that is a comment line as a whole (`#`, `//`, `*`, `/*` first) has no code. A name found
-  only in strings or comments is not a use.
-- A definition is a line that starts one, by the language's keywords (`definition_re`): Python
-  `def`/`class`; TypeScript `function`, `class`, `interface`, `type`, `const`/`let`, or a method
-  head (the name first, then `(`, ending in `{`, or `;` in an interface or an overload); C a line
-  starting in column 1 with the name before `(`, not ending in `;` (a prototype), or `#define`.
+  only in strings or comments is not a use. (A docstring's line is read as code: one line alone
+  does not say it is inside a docstring.)
+- A definition is a line that starts one, by the language's keywords (`definition_grep`,
+  `is_definition`): Python `def`/`class`; TypeScript `function`, `class`, `interface`, `type`,
+  `const`/`let`, or a method head (the name first, then `(`, not a call statement ending in `);`);
+  C a line starting in column 1 with the name before `(`, not ending in `;` (a prototype), or
+  `#define`.
 - A call is the name followed by `(` in the code part, not on a definition line.
-- A class (or interface) holds the hits below its header that are indented deeper, up to the
-  next line that is not (`enclosing_class`); the class headers are read with one grep per file.
+- A hit belongs to the nearest class header above it that is indented less (`enclosing_class`);
+  a top-level function or constant ends the class above it. The headers come from one grep
+  (`HEADERS_GREP`); a class derives from the names its header line writes after its own.
+- Among several definitions, the use site decides: the module its file imports the name from,
+  else its own file; for `obj.name`, the class of `self`/`this`, or the class `obj` is annotated
+  with or built from in the 40 lines above.
+- A type is read from the nearest line above (40 lines) that annotates or assigns the name: an
+  annotation or declaration is the type; a constructor call its class; a call of a function the
+  return type its definition declares (Python `-> T`, TypeScript `): T {`, C the words before
+  the name).
 """
 
 from __future__ import annotations
