@@ -163,7 +163,7 @@ def _unquote_repr(text: str) -> str:
 async def new_diagnostics(mt: Caller, task: Task, project: Project) -> list[str]:
     """The host's own write, wrapped by `Run.wrap`: one call, whose result carries what is new."""
     a = task.args
-    path = Path(mt.run.root if hasattr(mt.run, "root") else ".") / a["file"]
+    path = Path(mt.run.root) / a["file"]
 
     def write(path: str) -> str:
         lines = Path(path).read_text().splitlines(keepends=True)
