@@ -211,8 +211,55 @@ def type_of(sh: Shell, task: Task, project: Project) -> str | None:
 
 # ---- rename ----
 
+FUNCTION_HEAD = {
+    "python": r"^\s*(async\s+)?def\s",
+    "typescript": rf"^\s*{rd.TS_MODIFIERS}[A-Za-z0-9_$]+\s*(<.*>)?\(|\bfunction\b",  # grep reads \w in brackets as two characters
+    "c": r"^[A-Za-z_].*\(",
+}
+
+
+def _local_scope(sh: Shell, file: str, line: int, def_text: str, lang: str) -> tuple[int, int] | None:
+    """The lines of the function that a local name assigned on `line` belongs to: its header is
+    the nearest function head above indented less; its body ends before the first line indented
+    no deeper than the head (Python) or at the `}` at the head's indent (TypeScript, C), read in
+    windows of 100 lines."""
+    heads = rd.parse_hits(sh.run(f"grep -nHE {shlex.quote(FUNCTION_HEAD[lang])} {file}"))
+    above = [(n, rd.indent_of(t)) for _, n, t in heads
+             if n < line and rd.indent_of(t) < rd.indent_of(def_text) and not rd.COMMENT_LINE[lang].match(t)]
+    if not above:
+        return None
+    start, indent = above[-1]
+    opened, n = False, start
+    while True:
+        window = sh.run(f"sed -n '{n},{n + 99}p' {file}").splitlines()
+        if not window:
+            return None
+        for text in window:
+            body = text.strip()
+            if not opened:  # the head's own lines: up to the one that opens the body
+                opened = body.endswith(":" if lang == "python" else "{")
+            elif body and rd.indent_of(text) <= indent:
+                return (start, n - 1) if lang == "python" else (start, n)
+            n += 1
+
+
+def _is_local(code: str, name: str) -> bool:
+    """A name assigned on an indented line (not a definition, not an attribute): a local."""
+    return rd.indent_of(code) > 0 and re.match(rf"\s*((const|let|var)\s+)?{name}\s*(:[^=]+)?=[^=]", code) is not None
+
+
 def rename(sh: Shell, task: Task, project: Project) -> str:
+    """A local is renamed within its function (the function's lines read first); any other name
+    at every use the reading rules keep."""
     name, new = task.args["name"], task.args["new"]
+    file, line = task.args["file"], task.args["line"]
+    def_text = sh.run(f"sed -n '{line}p' {file}").rstrip("\n")
+    if _is_local(rd.code_part(def_text, project.language), name):
+        scope = _local_scope(sh, file, line, def_text, project.language)
+        if scope:
+            sh.run(f"sed -i '{scope[0]},{scope[1]}s/\\b{name}\\b/{new}/g' {file}")
+            sh.run(f"grep -nw {name} {file} | head -50")
+            return "edited"
     uses = _uses(sh, task, project, want_calls=False)
     by_file: dict[str, list[int]] = {}
     for f, n, _ in uses:
