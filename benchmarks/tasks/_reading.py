@@ -18,6 +18,9 @@ commands and applies them).
 - Among several definitions, the use site decides: the module its file imports the name from,
   else its own file; for `obj.name`, the class of `self`/`this`, or the class `obj` is annotated
   with or built from in the 40 lines above.
+- A name assigned on an indented line (`x = ...`, `const x = ...`) is a local: it is renamed within
+  its function only, the function read first (its head the nearest function head above indented
+  less, its end where the indentation comes back).
 - A type is read from the nearest line above (40 lines) that annotates or assigns the name: an
   annotation or declaration is the type; a constructor call its class; a call of a function the
   return type its definition declares (Python `-> T`, TypeScript `): T {`, C the words before
