@@ -18,6 +18,10 @@ commands and applies them).
 - Among several definitions, the use site decides: the module its file imports the name from,
   else its own file; for `obj.name`, the class of `self`/`this`, or the class `obj` is annotated
   with or built from in the 40 lines above.
+- For a method's callers, each call is read with the 15 lines above it (one `grep -B15` per file,
+  in one command): a name in backquotes is prose; a bare `name(` is another function; a call on an
+  object built or annotated as a class in those lines is the method's only when that class
+  derives from the method's class and neither it nor a class between them defines the name again.
 - A name assigned on an indented line (`x = ...`, `const x = ...`) is a local: it is renamed within
   its function only, the function read first (its head the nearest function head above indented
   less, its end where the indentation comes back).

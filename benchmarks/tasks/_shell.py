@@ -118,10 +118,10 @@ def _own_name_classes(hits: list[tuple[str, int, str]], headers: dict[str, Any],
     return owners
 
 
-def _uses(sh: Shell, task: Task, project: Project, want_calls: bool) -> list[tuple[str, int, str]]:
+def _uses(sh: Shell, task: Task, project: Project, want_calls: bool, owners: set[str] | None = None) -> list[tuple[str, int, str]]:
     """The hits of the name that are uses of the task's symbol, by the reading rules: code only,
     and for a method, a `self.`/`this.` use inside another class defining the same name is that
-    class's own."""
+    class's own. `owners`, when given, gets the names of the other classes that define it."""
     name, lang = task.args["name"], project.language
     hits = _grep(sh, project, "w", name)
     keep = []
@@ -138,6 +138,8 @@ def _uses(sh: Shell, task: Task, project: Project, want_calls: bool) -> list[tup
     headers = _headers(sh, project, [f for f, _, _ in hits])
     target = rd.enclosing_class(headers.get(task.args["file"], []), task.args["line"], rd.indent_of(def_text))
     others = _own_name_classes(hits, headers, name, lang) - {(task.args["file"], target)}
+    if owners is not None:
+        owners.update(cls for _, cls in others)
     out = []
     for f, n, t in keep:
         cls = rd.enclosing_class(headers.get(f, []), n, rd.indent_of(t))
@@ -149,18 +151,97 @@ def _uses(sh: Shell, task: Task, project: Project, want_calls: bool) -> list[tup
     return out
 
 
+WINDOW = 15
+
+
+def _windows(sh: Shell, name: str, files: list[str]) -> dict[tuple[str, int], list[str]]:
+    """The WINDOW lines above each hit of `name`: one command, a `grep -B` per file."""
+    names = " ".join(shlex.quote(f) for f in sorted(set(files)))
+    text = sh.run(f"for f in {names}; do echo \"@@FILE $f\"; grep -nw -B{WINDOW} {shlex.quote(name)} \"$f\"; done")
+    out: dict[tuple[str, int], list[str]] = {}
+    for section in re.split(r"^@@FILE ", text, flags=re.M)[1:]:
+        file, _, body = section.partition("\n")
+        seen = [(int(m[1]), m[2]) for m in re.finditer(r"^(\d+)[:-](.*)$", body, re.M)]
+        for number, _ in seen:
+            out[(file, number)] = [line for n, line in seen if number - WINDOW <= n < number]
+    return out
+
+
+def _receiver_class(window: list[str], text: str, name: str) -> str | None:
+    """The class of `recv` in `recv.name(`, from `recv = Cls(`, `recv = new Cls(` or `recv: Cls`
+    in the window above (the nearest)."""
+    m = re.search(rf"([\w$]+)\s*\??\.\s*{name}\s*\(", text)
+    if m is None or m[1] in ("self", "this", "super"):
+        return None
+    recv = re.escape(m[1])
+    for line in reversed([*window, text]):
+        c = re.search(rf"\b{recv}\s*(?::\s*|=\s*(?:new\s+)?(?:[\w$]+\.)?)([A-Z][\w$]*)", line)
+        if c:
+            return c[1]
+    return None
+
+
 def callers(sh: Shell, task: Task, project: Project) -> list[str]:
-    return [_where(f, n) for f, n, _ in _uses(sh, task, project, want_calls=True)]
+    """The calls the reading rules keep; for a method, each call is also read with the lines
+    above it: a name in backquotes is prose (a docstring's), a bare `name(` is not a method's
+    call, and a call on an object built or
+    annotated as a class is this method's only when the class derives from the method's class
+    and neither it nor a class between them defines the name again (a `Set`'s `add`, an
+    override's callers are not this method's)."""
+    owners: set[str] = set()
+    uses = _uses(sh, task, project, want_calls=True, owners=owners)
+    def_text = sh.run(f"sed -n '{task.args['line']}p' {task.args['file']}")
+    if rd.indent_of(def_text) == 0 or not uses:
+        return [_where(f, n) for f, n, _ in uses]
+    name = task.args["name"]
+    windows = _windows(sh, name, [f for f, _, _ in uses])
+    headers: dict[str, Any] = {}
+    derived: set[str] = set()
+    target = ""
+    kept = []
+    for f, n, text in uses:
+        if re.search(rf"`[^`]*\b{name}\b[^`]*`", text):
+            continue
+        if not re.search(rf"\.\s*{name}\s*\(", rd.code_part(text, project.language)):
+            continue  # a method is called through an object: a bare `name(` is another function
+        cls = _receiver_class(windows.get((f, n), []), text, name)
+        if cls is not None:
+            if not derived:
+                target = _owner(sh, task, project)
+                headers, derived = _derived(sh, project, target)
+            if cls not in derived or (_between(headers, cls, target) & owners):
+                continue
+        kept.append((f, n, text))
+    return [_where(f, n) for f, n, _ in kept]
+
+
+def _between(headers: dict[str, Any], cls: str, target: str) -> set[str]:
+    """`cls` and its bases (transitively, by the names the headers write) short of `target`."""
+    bases = {c: rest for rows in headers.values() for _, _, c, rest in rows if c}
+    found, todo = set(), [cls]
+    while todo:
+        c = todo.pop()
+        if c == target or c in found:
+            continue
+        found.add(c)
+        todo += [b for b in bases if b != c and re.search(rf"\b{re.escape(b)}\b", bases.get(c, ""))]
+    return found
+
+
+def _owner(sh: Shell, task: Task, project: Project) -> str:
+    """The class the task's method is defined in (its file's class headers read)."""
+    file, line = task.args["file"], task.args["line"]
+    rows = _headers(sh, project, [file]).get(file, [])
+    text = sh.run(f"sed -n '{line}p' {file}")
+    return rd.enclosing_class(rows, line, rd.indent_of(text)) or ""
 
 
 # ---- every implementation of a method ----
 
-def implementations(sh: Shell, task: Task, project: Project) -> list[str]:
-    name, base, lang = task.args["name"], task.args["base"], project.language
-    hits = [(f, n, t) for f, n, t in _grep(sh, project, "E", rd.definition_grep(name, lang))
-            if rd.is_definition(rd.code_part(t, lang), name, lang)]
-    # every class header of the project, to follow `extends`/`implements`/bases transitively
-    out = sh.run(f"grep -rnE {rd.INCLUDE[lang]} {shlex.quote(rd.HEADERS_GREP)} {_dirs(project)}")
+def _derived(sh: Shell, project: Project, base: str) -> tuple[dict[str, Any], set[str]]:
+    """Every class header of the project (one grep), and the classes that derive from `base`
+    through the names their headers write (`extends`, `implements`, bases), transitively."""
+    out = sh.run(f"grep -rnE {rd.INCLUDE[project.language]} {shlex.quote(rd.HEADERS_GREP)} {_dirs(project)}")
     headers = rd.class_headers(out)
     derived = {base}
     changed = True
@@ -171,6 +252,14 @@ def implementations(sh: Shell, task: Task, project: Project) -> list[str]:
                 if cls and cls not in derived and any(re.search(rf"\b{re.escape(b)}\b", rest) for b in derived):
                     derived.add(cls)
                     changed = True
+    return headers, derived
+
+
+def implementations(sh: Shell, task: Task, project: Project) -> list[str]:
+    name, base, lang = task.args["name"], task.args["base"], project.language
+    hits = [(f, n, t) for f, n, t in _grep(sh, project, "E", rd.definition_grep(name, lang))
+            if rd.is_definition(rd.code_part(t, lang), name, lang)]
+    headers, derived = _derived(sh, project, base)
     found = []
     for f, n, t in hits:
         cls = rd.enclosing_class(headers.get(f, []), n, rd.indent_of(t))
