@@ -243,6 +243,14 @@ def _derived(sh: Shell, project: Project, base: str) -> tuple[dict[str, Any], se
     through the names their headers write (`extends`, `implements`, bases), transitively."""
     out = sh.run(f"grep -rnE {rd.INCLUDE[project.language]} {shlex.quote(rd.HEADERS_GREP)} {_dirs(project)}")
     headers = rd.class_headers(out)
+    if project.language == "python":  # a header whose bases go on below: its next two lines too
+        open_header = shlex.quote(r"^\s*class\s+\w+\($")
+        more = sh.run(f"grep -rnE -A2 {rd.INCLUDE['python']} {open_header} {_dirs(project)}")
+        follow = {(m[1], int(m[2])): m[3] for m in re.finditer(r"^(.+?)-(\d+)-(.*)$", more, re.M)}
+        for file, rows in headers.items():
+            for i, (line, indent, cls, rest) in enumerate(rows):
+                if rest.rstrip().endswith("("):
+                    rows[i] = (line, indent, cls, rest + " ".join(follow.get((file, line + k), "") for k in (1, 2)))
     derived = {base}
     changed = True
     while changed:
