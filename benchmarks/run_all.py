@@ -25,14 +25,25 @@ def _title(script: Path) -> str:
 
 
 def _tables(output: str) -> str:
-    """The markdown table lines a benchmark printed, blocks separated by a blank line."""
+    """The markdown table lines (and `> ` quoted lines) a benchmark printed, blocks separated by a
+    blank line."""
     blocks: list[list[str]] = [[]]
     for line in output.splitlines():
-        if line.startswith("|"):
+        if line.startswith(("|", "> ")):
             blocks[-1].append(line)
         elif blocks[-1]:
             blocks.append([])
     return "\n\n".join("\n".join(b) for b in blocks if b)
+
+
+def _merged(old: str, sections: list[str]) -> str:
+    """The README's benchmark sections with those just run put in place of their namesakes (by
+    their `### ` title), the others kept as they were: running one benchmark leaves the rest."""
+    kept = ["### " + s.strip() + "\n" for s in old.split("\n### ") if s.strip()]
+    kept = [s.replace("### ### ", "### ") for s in kept]
+    titles = {s.split("\n", 1)[0]: s for s in sections}
+    out = [titles.pop(s.split("\n", 1)[0], s) for s in kept]
+    return "\n".join(out + list(titles.values()))
 
 
 def main(argv: list[str]) -> int:
@@ -52,8 +63,8 @@ def main(argv: list[str]) -> int:
     if sections and START in README.read_text():
         text = README.read_text()
         head, rest = text.split(START, 1)
-        _, tail = rest.split(END, 1)
-        README.write_text(head + START + "\n\n" + "\n".join(sections) + "\n" + END + tail)
+        old, tail = rest.split(END, 1)
+        README.write_text(head + START + "\n\n" + _merged(old, sections) + "\n" + END + tail)
         print(f"README benchmark tables updated ({len(sections)} benchmarks)")
     if failed:
         print(f"benchmarks that failed: {', '.join(failed)}", file=sys.stderr)

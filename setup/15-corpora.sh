@@ -32,6 +32,8 @@
 #   pygments  the example files of Pygments' tests, PyPI pygments sdist (BSD-2-Clause for Pygments;
 #             each example file is real code from the project it names): the only Elixir, Haskell,
 #             Nix and Scala code found in the registries this machine reaches, a few files each
+# and one whole project for the task benchmark (benchmarks/bench_tasks.py), its tests and configuration kept:
+#   click     Click 8.5.1's sdist, PyPI click (BSD-3-Clause), in benchmarks/corpora/click
 # benchmarks/corpora/ is git-ignored. Idempotent: each corpus is fetched only if its folder is missing
 # (a folder appears only complete, by a rename at the end).
 source "$(dirname "$0")/lib.sh"
@@ -48,6 +50,7 @@ DART_PACKAGE=tree-sitter-dart@1.0.0
 EXPO_PACKAGE=expo-modules-core@58.2.0
 TSX_PACKAGES=(@tanstack/react-router@1.170.46 @tanstack/react-query@5.108.4)
 PYPI_SDISTS=(pythonnet==3.2.1 pygments==2.21.0)
+CLICK_SDIST=click==8.5.1  # benchmarks/tasks/_projects.py names the same folder
 
 command -v unzip >/dev/null || apt_install unzip
 command -v xz >/dev/null || apt_install xz-utils
@@ -184,3 +187,12 @@ pypi_corpus() {
 
 pypi_corpus csharp ".cs" "${PYPI_SDISTS[0]}"
 pypi_corpus pygments ".ex .exs .hs .nix .scala" "${PYPI_SDISTS[1]}"
+
+# the task benchmark's Python project: the whole sdist (sources, tests, pyproject.toml)
+if [ ! -d "$CORPORA/click" ]; then
+    tmp=$(fresh click)
+    "$PY" -m pip download -q --disable-pip-version-check --no-deps --no-binary :all: "$CLICK_SDIST" -d "$tmp/dl"
+    mkdir -p "$tmp/out"
+    tar -xzf "$tmp"/dl/*.tar.gz -C "$tmp/out" --strip-components=1
+    done_ click
+fi
