@@ -1,5 +1,6 @@
 """Run every benchmark in this folder, side by side with its reference tool, and put the
-tables they print into the README between the BENCHMARKS markers.
+tables they print into benchmarks/README.md between the BENCHMARKS markers (the top README keeps
+the summary table of targets).
 
 Each `bench_*.py` is a plain script (not collected by pytest) that prints a markdown table
 (and writes benchmarks/results/<name>.json). Its module docstring's first line is the title.
@@ -14,7 +15,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-README = HERE.parent / "README.md"
+README = HERE / "README.md"
 START, END = "<!-- BENCHMARKS:START -->", "<!-- BENCHMARKS:END -->"
 
 
@@ -65,7 +66,7 @@ def main(argv: list[str]) -> int:
         head, rest = text.split(START, 1)
         old, tail = rest.split(END, 1)
         README.write_text(head + START + "\n\n" + _merged(old, sections) + "\n" + END + tail)
-        print(f"README benchmark tables updated ({len(sections)} benchmarks)")
+        print(f"benchmarks/README.md tables updated ({len(sections)} benchmarks)")
     if failed:
         print(f"benchmarks that failed: {', '.join(failed)}", file=sys.stderr)
         return 1
