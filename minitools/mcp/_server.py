@@ -1,13 +1,16 @@
 """`minitools mcp`: one Run served to an MCP client over stdio (newline-delimited JSON-RPC 2.0),
 on the transport's one endpoint (docs/architecture.md, "minitools mcp").
 
-Client → server: ``initialize`` (the revision is negotiated: the client's when it is one of
-`PROTOCOL_VERSIONS`, else the newest), ``notifications/initialized``, ``ping``, ``tools/list``,
-``tools/call``, ``notifications/cancelled`` (cancels the running call and what it started).
-Server → client: ``notifications/progress`` while a call runs, when the client sent a
-``progressToken``; ``elicitation/create`` for ask_user and, with ``--approve ask``, the
-permission card, when the client declared elicitation. At the end of stdin (or SIGTERM) the
-calls still running are cancelled, the Run is closed and the process exits 0.
+Both generations of the protocol on one server, chosen by what the client sends (_modern.py):
+``initialize`` (the revision is negotiated: the client's when it is one of `PROTOCOL_VERSIONS`,
+else the newest) then ``notifications/initialized``; or ``server/discover`` and a 2026-07-28
+``_meta`` on every request. Client → server: ``ping``, ``tools/list``, ``tools/call``,
+``notifications/cancelled`` (cancels the running call and what it started), and the tasks
+methods (_tasks.py). Server → client: ``notifications/progress`` while a call runs, when the
+client sent a ``progressToken`` (_progress.py); ``elicitation/create`` for ask_user and, with
+``--approve ask``, the permission card, when an initialized client declared elicitation. At the
+end of stdin (or SIGTERM) the calls still running are cancelled, the Run is closed and the
+process exits 0.
 """
 
 from __future__ import annotations
@@ -19,10 +22,22 @@ import time
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
-import minitools
 from minitools.config import Config
 from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
+from minitools.mcp._modern import (
+    CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    HANDSHAKE_VERSIONS,
+    MODERN_VERSIONS,
+    SERVER_INFO,
+    UNSUPPORTED_VERSION,
+    VERSION_KEY,
+    cacheable,
+    complete,
+    request_meta,
+    unsupported,
+)
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from minitools.registry import Surface
 from minitools.run import Run
@@ -35,7 +50,9 @@ from minitools.vibe import load_roster
 __all__ = ["McpServer", "serve_mcp", "PROTOCOL_VERSIONS", "APPROVE_MODES"]
 
 # newest first: the revisions whose handshake this server speaks
-PROTOCOL_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
+PROTOCOL_VERSIONS = HANDSHAKE_VERSIONS
+# the first revision that answers arguments not fitting the input schema with a tool error
+TOOL_ERRORS_SINCE = "2025-11-25"
 # the first revision with tool output schemas, structured content and elicitation
 STRUCTURED_SINCE = "2025-06-18"
 APPROVE_MODES = ("host", "ask", "none")
@@ -64,12 +81,14 @@ class McpServer:
         self.client_info: dict[str, Any] = {}
         self.initialized = False  # notifications/initialized arrived
         self.negotiated = False  # initialize was answered: the session's revision is set
+        self.per_request = False  # a 2026-07-28 request was answered: every request carries its _meta
         self.run: Run | None = None
 
     def attach(self, endpoint: JSONRPCEndpoint) -> None:
         self.endpoint = endpoint
         endpoint.on_request("initialize", self._initialize)
-        endpoint.on_request("ping", lambda params: {})
+        endpoint.on_request("server/discover", self._discover)
+        endpoint.on_request("ping", self._ping)
         endpoint.on_request("tools/list", self._list)
         endpoint.on_request("tools/call", self._call)
         endpoint.on_notification("notifications/initialized", self._initialized)
@@ -78,9 +97,11 @@ class McpServer:
     # Lifecycle --------------------------------------------------------------------------
 
     def can_elicit(self) -> bool:
-        """Whether the client declared form elicitation (``{}`` means form, on both revisions)."""
+        """Whether the client declared form elicitation (``{}`` means form, on both revisions),
+        on a handshake session (2026-07-28 has no server-to-client requests)."""
         declared = self.client_capabilities.get("elicitation")
-        return self.modern() and isinstance(declared, dict) and (not declared or "form" in declared)
+        return (self.modern() and not self.per_request and isinstance(declared, dict)
+                and (not declared or "form" in declared))
 
     def modern(self) -> bool:
         """Whether the negotiated revision has output schemas, structured content and elicitation."""
@@ -91,6 +112,11 @@ class McpServer:
         return self.structured_output and self.modern()
 
     def _initialize(self, params: Any) -> dict[str, Any]:
+        if self.per_request:
+            raise RPCError(UNSUPPORTED_VERSION, f"initialize on a connection that speaks {self.version} per request "
+                           "(a request carried it in _meta): keep sending it in _meta, or start a new `minitools mcp` "
+                           "for the initialize handshake", {"requested": str(params_object(params).get("protocolVersion")),
+                                                            "supported": list(MODERN_VERSIONS)})
         if self.negotiated:
             raise RPCError(INVALID_REQUEST, f"initialize was already answered (revision {self.version}); a session is "
                            "initialized once: start a new `minitools mcp` for another revision")
@@ -108,9 +134,31 @@ class McpServer:
         return {
             "protocolVersion": self.version,
             "capabilities": {"tools": {"listChanged": False}},
-            "serverInfo": {"name": "minitools", "title": "minitools", "version": minitools.__version__},
+            "serverInfo": SERVER_INFO,
             "instructions": _INSTRUCTIONS,
         }
+
+    def _discover(self, params: Any) -> dict[str, Any]:
+        params = params_object(params)
+        if VERSION_KEY not in request_meta(params) and not self.negotiated:
+            raise unsupported(None, f" (server/discover needs \"{VERSION_KEY}\" in _meta)")
+        self._ready("server/discover", params)
+        return self._answer({
+            "supportedVersions": [*MODERN_VERSIONS, *HANDSHAKE_VERSIONS],
+            "capabilities": {"tools": {"listChanged": False}},
+            "instructions": _INSTRUCTIONS,
+        }, cache=True)
+
+    def _ping(self, params: Any) -> dict[str, Any]:
+        if self.per_request or VERSION_KEY in request_meta(params):
+            self._ready("ping", params_object(params))
+        return self._answer({})
+
+    def _answer(self, result: dict[str, Any], *, cache: bool = False) -> dict[str, Any]:
+        """`result` as this connection's generation sends it (2026-07-28: with resultType)."""
+        if not self.per_request:
+            return result
+        return cacheable(result) if cache else complete(result)
 
     def _initialized(self, params: Any) -> None:
         self.initialized = True
@@ -129,20 +177,44 @@ class McpServer:
         """The tools this client sees: the surface's, without ask_user when it cannot elicit."""
         return [s for s in self._need_run().tools(self.surface) if s.name != ASK_TOOL or self.can_elicit()]
 
-    def _ready(self, method: str) -> None:
-        """Refuse a request that comes before initialize (only ping may)."""
-        if not self.negotiated:
-            raise RPCError(INVALID_REQUEST, f"{method} before initialize: send initialize first (only ping is "
-                           "answered before it)")
+    def _ready(self, method: str, params: dict[str, Any]) -> None:
+        """Take the request's generation from what it carries: a 2026-07-28 ``_meta`` (its
+        revision, capabilities and client), or none on an initialized session. Refuse a request
+        of the other generation than the connection's, and one before either (only ping may)."""
+        meta = request_meta(params)
+        if VERSION_KEY not in meta:
+            if self.per_request:
+                raise RPCError(INVALID_PARAMS, f"{method} without \"{VERSION_KEY}\" in _meta on a connection that "
+                               f"speaks {self.version} per request: send the revision in every request's _meta")
+            if not self.negotiated:
+                raise RPCError(INVALID_REQUEST, f"{method} before initialize: send initialize first, or "
+                               f"server/discover with \"{VERSION_KEY}\": \"{MODERN_VERSIONS[0]}\" in _meta (only "
+                               "ping is answered before either)")
+            return
+        asked = meta[VERSION_KEY]
+        if self.negotiated:
+            raise RPCError(INVALID_REQUEST, f"{method} carries revision {asked!r} in _meta, but this connection was "
+                           f"initialized at {self.version}: leave _meta's revision out, or start a new `minitools mcp`")
+        if asked not in MODERN_VERSIONS:
+            raise unsupported(asked)
+        self.per_request = True
+        self.version = asked
+        capabilities = meta.get(CAPABILITIES_KEY)
+        self.client_capabilities = capabilities if isinstance(capabilities, dict) else {}
+        info = meta.get(CLIENT_INFO_KEY)
+        self.client_info = info if isinstance(info, dict) else self.client_info
 
     def _list(self, params: Any) -> dict[str, Any]:
-        self._ready("tools/list")
-        params_object(params)  # a cursor is accepted and ignored: the list is one page
-        return {"tools": [mcp_tool(s, structured=self.structured()) for s in self.specs()]}
+        params = params_object(params)  # a cursor is accepted and ignored: the list is one page
+        self._ready("tools/list", params)
+        specs = self.specs()
+        if self.per_request:
+            specs = sorted(specs, key=lambda s: s.name)  # 2026-07-28 asks for a deterministic order
+        return self._answer({"tools": [mcp_tool(s, structured=self.structured()) for s in specs]}, cache=True)
 
     async def _call(self, params: Any) -> dict[str, Any]:
-        self._ready("tools/call")
         params = params_object(params)
+        self._ready("tools/call", params)
         name = params.get("name")
         spec = next((s for s in self.specs() if s.name == name), None)
         if spec is None:
@@ -152,7 +224,7 @@ class McpServer:
         arguments = {} if arguments is None else arguments
         if not isinstance(arguments, dict):
             raise RPCError(INVALID_PARAMS, f"\"arguments\" must be an object of {name}'s arguments, got {arguments!r}")
-        if self.version != PROTOCOL_VERSIONS[0]:
+        if self.version < TOOL_ERRORS_SINCE:
             # the earlier revisions answer arguments that do not fit the input schema with a
             # protocol error; 2025-11-25 returns them as a tool error the model can correct
             try:
@@ -171,7 +243,7 @@ class McpServer:
                 ticker.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await ticker
-        return mcp_result(result, structured=self.structured())
+        return self._answer(mcp_result(result, structured=self.structured()))
 
     async def _progress(self, token: str | int, name: str) -> None:
         """Tell the client the call is still running, every `progress_interval` seconds."""

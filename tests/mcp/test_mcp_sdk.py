@@ -20,10 +20,12 @@ from minitools import Run
 
 @asynccontextmanager
 async def connect(root: Path, *flags: str, answers: list[Any] | None = None,
-                  asked: list[Any] | None = None, structured: bool = True) -> AsyncIterator[Client]:
+                  asked: list[Any] | None = None, structured: bool = True, mode: str = "legacy",
+                  **options: Any) -> AsyncIterator[Client]:
     """A client on `minitools mcp --root root` (with `--structured` unless `structured` is false:
     these tests read the data as structured content); with `answers`, it declares elicitation
-    and answers each elicitation/create with the next one (a dict of content, or "decline")."""
+    and answers each elicitation/create with the next one (a dict of content, or "decline").
+    `mode` is the SDK's: "legacy" initializes, "auto" probes server/discover first."""
     argv = mcp_argv(root, *flags, *(["--structured"] if structured else []))
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env())
     callback = None
@@ -35,7 +37,7 @@ async def connect(root: Path, *flags: str, answers: list[Any] | None = None,
             if answer == "decline":
                 return types.ElicitResult(action="decline")
             return types.ElicitResult(action="accept", content=answer)
-    async with Client(params, elicitation_callback=callback) as client:
+    async with Client(params, elicitation_callback=callback, mode=mode, **options) as client:
         yield client
 
 
@@ -245,3 +247,16 @@ async def test_a_rule_object_through_mcp(project: Path) -> None:
     assert "1 match of rule print-in-function (python)" in text(found)
     assert "hello.py:2: print('hi', name)" in text(found) and "print of 'hi', name" in text(found)
     assert bad.is_error and '"nope" is not a node kind of python' in text(bad)
+
+
+async def test_the_sdk_probes_discover_and_speaks_2026_07_28(project: Path) -> None:
+    async with connect(project, mode="auto", structured=False) as client:
+        assert client.protocol_version == "2026-07-28"
+        assert client.server_info is not None and client.server_info.name == "minitools"
+        names = [tool.name for tool in (await client.list_tools()).tools]
+        assert names == sorted(names) and "eval" in names and "ask_user" not in names
+        result = await client.call_tool("eval", {"code": "print('from the kernel')\n6 * 7", "description": "print"})
+        assert result.is_error is False and "from the kernel" in text(result) and "Out: 42" in text(result)
+    async with connect(project, structured=False) as legacy:  # the same build, the handshake generation
+        assert legacy.protocol_version == "2025-11-25"
+        assert "eval" in [tool.name for tool in (await legacy.list_tools()).tools]
