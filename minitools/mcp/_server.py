@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import time
 from collections.abc import Mapping
 from typing import Any, BinaryIO
 
@@ -38,7 +37,10 @@ from minitools.mcp._modern import (
     request_meta,
     unsupported,
 )
-from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
+from minitools.mcp._progress import report_progress
+from minitools.mcp._tasks import LONG_TOOLS, TASK_CAPABILITY, TaskBook
+from minitools.progress import ProgressBoard, reporting_to
+from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 from minitools.registry import Surface
 from minitools.run import Run
 from minitools.schema import SchemaError, as_meant, validate
@@ -51,8 +53,9 @@ __all__ = ["McpServer", "serve_mcp", "PROTOCOL_VERSIONS", "APPROVE_MODES"]
 
 # newest first: the revisions whose handshake this server speaks
 PROTOCOL_VERSIONS = HANDSHAKE_VERSIONS
-# the first revision that answers arguments not fitting the input schema with a tool error
-TOOL_ERRORS_SINCE = "2025-11-25"
+# the first revision that answers arguments not fitting the input schema with a tool error,
+# and the one whose tasks (params.task, tasks/get ...) this server offers
+TOOL_ERRORS_SINCE = TASKS_IN = "2025-11-25"
 # the first revision with tool output schemas, structured content and elicitation
 STRUCTURED_SINCE = "2025-06-18"
 APPROVE_MODES = ("host", "ask", "none")
@@ -83,6 +86,7 @@ class McpServer:
         self.negotiated = False  # initialize was answered: the session's revision is set
         self.per_request = False  # a 2026-07-28 request was answered: every request carries its _meta
         self.run: Run | None = None
+        self.tasks = TaskBook(self._send_notification)
 
     def attach(self, endpoint: JSONRPCEndpoint) -> None:
         self.endpoint = endpoint
@@ -91,6 +95,10 @@ class McpServer:
         endpoint.on_request("ping", self._ping)
         endpoint.on_request("tools/list", self._list)
         endpoint.on_request("tools/call", self._call)
+        endpoint.on_request("tasks/get", lambda params: self._tasks_ready("tasks/get").get(params))
+        endpoint.on_request("tasks/result", lambda params: self._tasks_ready("tasks/result").result(params))
+        endpoint.on_request("tasks/list", lambda params: self._tasks_ready("tasks/list").list(params))
+        endpoint.on_request("tasks/cancel", lambda params: self._tasks_ready("tasks/cancel").cancel(params))
         endpoint.on_notification("notifications/initialized", self._initialized)
         endpoint.on_notification("notifications/cancelled", self._cancelled)
 
@@ -131,9 +139,12 @@ class McpServer:
         info = params.get("clientInfo")
         self.client_info = info if isinstance(info, dict) else {}
         self.negotiated = True
+        offered: dict[str, Any] = {"tools": {"listChanged": False}}
+        if self.offers_tasks():
+            offered["tasks"] = TASK_CAPABILITY
         return {
             "protocolVersion": self.version,
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": offered,
             "serverInfo": SERVER_INFO,
             "instructions": _INSTRUCTIONS,
         }
@@ -159,6 +170,16 @@ class McpServer:
         if not self.per_request:
             return result
         return cacheable(result) if cache else complete(result)
+
+    def offers_tasks(self) -> bool:
+        """Whether this connection has the 2025-11-25 tasks (an initialize at that revision)."""
+        return self.negotiated and self.version == TASKS_IN
+
+    def _tasks_ready(self, method: str) -> TaskBook:
+        if not self.offers_tasks():
+            raise RPCError(METHOD_NOT_FOUND, f"{method}: tasks are offered on a session initialized at {TASKS_IN} "
+                           f"(this one is {'not initialized' if not self.negotiated else self.version})")
+        return self.tasks
 
     def _initialized(self, params: Any) -> None:
         self.initialized = True
@@ -210,7 +231,12 @@ class McpServer:
         specs = self.specs()
         if self.per_request:
             specs = sorted(specs, key=lambda s: s.name)  # 2026-07-28 asks for a deterministic order
-        return self._answer({"tools": [mcp_tool(s, structured=self.structured()) for s in specs]}, cache=True)
+        tools = [mcp_tool(s, structured=self.structured()) for s in specs]
+        if self.offers_tasks():
+            for tool in tools:
+                if tool["name"] in LONG_TOOLS:
+                    tool["execution"] = {"taskSupport": "optional"}
+        return self._answer({"tools": tools}, cache=True)
 
     async def _call(self, params: Any) -> dict[str, Any]:
         params = params_object(params)
@@ -233,29 +259,35 @@ class McpServer:
                 raise RPCError(INVALID_PARAMS, f"{name}: argument {exc.field} {exc.message}") from None
         meta = params.get("_meta")
         token = meta.get("progressToken") if isinstance(meta, dict) else None
-        ticker = None
-        if isinstance(token, (str, int)) and not isinstance(token, bool):
-            ticker = asyncio.ensure_future(self._progress(token, name))
-        try:
-            result = await self._need_run().call(spec.name, arguments, surface=self.surface)
-        finally:
-            if ticker is not None:
-                ticker.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await ticker
+        if not isinstance(token, (str, int)) or isinstance(token, bool):
+            token = None
+        requested = params.get("task")
+        if requested is not None and self.offers_tasks():
+            if spec.name not in LONG_TOOLS:
+                raise RPCError(METHOD_NOT_FOUND, f"{name} does not run as a task (it answers at once): call it without "
+                               f"\"task\"; the tools that run as tasks are {', '.join(sorted(LONG_TOOLS))}")
+            return self.tasks.start(lambda task_id, board: self._run(spec, arguments, token, board, task_id), requested)
+        return await self._run(spec, arguments, token, ProgressBoard(), None)
+
+    async def _run(self, spec: ToolSpec, arguments: dict[str, Any], token: str | int | None, board: ProgressBoard,
+                   task_id: str | None) -> dict[str, Any]:
+        """Run one call, telling the client what it is doing when it sent a progress token."""
+        with reporting_to(board):
+            ticker = None
+            if token is not None:
+                ticker = asyncio.ensure_future(report_progress(self._send_notification, token, spec.name, board,
+                                                               self.progress_interval, task_id))
+            try:
+                result = await self._need_run().call(spec.name, arguments, surface=self.surface)
+            finally:
+                if ticker is not None:
+                    ticker.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await ticker
         return self._answer(mcp_result(result, structured=self.structured()))
 
-    async def _progress(self, token: str | int, name: str) -> None:
-        """Tell the client the call is still running, every `progress_interval` seconds."""
-        start = time.monotonic()
-        ticks = 0
-        while True:
-            await asyncio.sleep(self.progress_interval)
-            ticks += 1
-            elapsed = time.monotonic() - start
-            with contextlib.suppress(Exception):
-                await self._need_endpoint().notify("notifications/progress", {
-                    "progressToken": token, "progress": ticks, "message": f"{name} running for {elapsed:.0f} s"})
+    async def _send_notification(self, method: str, params: dict[str, Any]) -> None:
+        await self._need_endpoint().notify(method, params)
 
     async def request_client(self, method: str, params: Mapping[str, Any]) -> Any:
         """Send a request to the client and wait for its answer (as long as it takes)."""
@@ -334,6 +366,7 @@ async def serve_mcp(
             # stop what is still running (and what it started), answer it, then close
             endpoint.cancel_incoming_all(RPCError(INTERNAL_ERROR, f"{why} before this call finished; it was stopped"))
             await endpoint.wait_idle()
+            await server.tasks.close()
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)
