@@ -484,11 +484,13 @@ class Searcher:
             budget = self.budget(max_results)
         budget.start()
         budget.files_total += len(files)
+        before = budget.files_searched
         outcome = self._search_parallel(pattern, files, budget, on_file)
         if outcome is None:
             outcome = self.search_files(pattern, files, budget, on_file=on_file)
         else:
-            budget.files_searched += len(files)  # searched in shares elsewhere: counted once all are done
+            # a share searched here counted itself as it went; the others are counted once all are done
+            budget.files_searched = before + len(files)
             if on_file is not None and outcome.per_file:  # the shard pool's: kept whole
                 self._hand_over(files, outcome, on_file)
         per_file, skipped, searched, counts, exact, stopped = outcome
