@@ -13,6 +13,7 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
+import corpora
 from mcp import Client, StdioServerParameters
 from mcp_support import mcp_argv, server_env
 from minitools import Run
@@ -181,14 +182,16 @@ async def test_progress_while_a_long_call_runs(project: Path) -> None:
         seen.append((value, message))
 
     async with connect(project) as client:
-        result = await client.call_tool("eval", {"code": "import time\ntime.sleep(3.5)",
+        result = await client.call_tool("eval", {"code": "import time\nprint('downloading', flush=True)\ntime.sleep(3.5)",
                                                  "description": "wait a few seconds for progress"},
                                         progress_callback=progress)
     assert not result.is_error, text(result)
     assert seen, "no notifications/progress arrived"
     values = [value for value, _ in seen]
     assert values == sorted(set(values))  # each one larger than the last
-    assert all(message and message.startswith("eval running for") for _, message in seen)
+    # what the cell is doing: how long it has run and the last line it printed
+    assert all(message and message.startswith("python cell running for") for _, message in seen), seen
+    assert "last output line: downloading" in str(seen[-1][1])
 
 
 async def test_ask_user_round_trips_through_elicitation(project: Path) -> None:
@@ -260,3 +263,22 @@ async def test_the_sdk_probes_discover_and_speaks_2026_07_28(project: Path) -> N
     async with connect(project, structured=False) as legacy:  # the same build, the handshake generation
         assert legacy.protocol_version == "2025-11-25"
         assert "eval" in [tool.name for tool in (await legacy.list_tools()).tools]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_progress_with_a_total_reaches_the_sdk_in_both_generations(mode: str) -> None:
+    tree = corpora.glibc()  # a search over some thousands of files takes seconds here
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    async with connect(tree, mode=mode, structured=False) as client:
+        result = await client.call_tool("ast_grep", {"pattern": "$A = $B", "language": "c", "max_results": 3},
+                                        progress_callback=on_progress)
+        assert result.is_error is False and "matches of" in text(result)
+    counted = [(p, t, m) for p, t, m in seen if t is not None]
+    assert counted, seen
+    progress, total, message = counted[-1]
+    assert message == f"files searched: {int(progress)} of {int(total)}" and total > 1000 and progress <= total
+    assert [p for p, _, _ in seen] == sorted({p for p, _, _ in seen})
