@@ -38,7 +38,7 @@ from minitools.mcp._modern import (
     unsupported,
 )
 from minitools.mcp._progress import report_progress
-from minitools.mcp._tasks import LONG_TOOLS, TASK_CAPABILITY, TaskBook
+from minitools.mcp._tasks import EXTENSION, LEGACY, LONG_TOOLS, TASK_CAPABILITY, TASKS_EXTENSION, TaskBook
 from minitools.progress import ProgressBoard, reporting_to
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
 from minitools.registry import Surface
@@ -59,6 +59,10 @@ TOOL_ERRORS_SINCE = TASKS_IN = "2025-11-25"
 # the first revision with tool output schemas, structured content and elicitation
 STRUCTURED_SINCE = "2025-06-18"
 APPROVE_MODES = ("host", "ask", "none")
+# seconds a call of a long tool runs plainly, for a client with the tasks extension, before it
+# is answered with a task that runs on
+TASK_AFTER = 2.0
+MISSING_CAPABILITY = -32021  # the request needs a capability its client did not declare
 # seconds the calls still running when stdin ends get to finish and be answered (then they are
 # cancelled and answered with an error that says the input ended)
 EOF_GRACE = 5.0
@@ -87,6 +91,7 @@ class McpServer:
         self.per_request = False  # a 2026-07-28 request was answered: every request carries its _meta
         self.run: Run | None = None
         self.tasks = TaskBook(self._send_notification)
+        self.task_after = TASK_AFTER  # seconds a call runs plainly before it becomes a task (the extension)
 
     def attach(self, endpoint: JSONRPCEndpoint) -> None:
         self.endpoint = endpoint
@@ -95,10 +100,11 @@ class McpServer:
         endpoint.on_request("ping", self._ping)
         endpoint.on_request("tools/list", self._list)
         endpoint.on_request("tools/call", self._call)
-        endpoint.on_request("tasks/get", lambda params: self._tasks_ready("tasks/get").get(params))
-        endpoint.on_request("tasks/result", lambda params: self._tasks_ready("tasks/result").result(params))
-        endpoint.on_request("tasks/list", lambda params: self._tasks_ready("tasks/list").list(params))
-        endpoint.on_request("tasks/cancel", lambda params: self._tasks_ready("tasks/cancel").cancel(params))
+        endpoint.on_request("tasks/get", lambda params: self._answer(self.tasks.get(params, self._tasks_form("tasks/get", params))))
+        endpoint.on_request("tasks/result", self._task_result)
+        endpoint.on_request("tasks/list", lambda params: self.tasks.list(self._tasks_legacy("tasks/list", params)))
+        endpoint.on_request("tasks/cancel", self._task_cancel)
+        endpoint.on_request("tasks/update", lambda params: self._answer(self.tasks.update(self._tasks_modern("tasks/update", params))))
         endpoint.on_notification("notifications/initialized", self._initialized)
         endpoint.on_notification("notifications/cancelled", self._cancelled)
 
@@ -156,7 +162,7 @@ class McpServer:
         self._ready("server/discover", params)
         return self._answer({
             "supportedVersions": [*MODERN_VERSIONS, *HANDSHAKE_VERSIONS],
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": {"tools": {"listChanged": False}, "extensions": {TASKS_EXTENSION: {}}},
             "instructions": _INSTRUCTIONS,
         }, cache=True)
 
@@ -175,11 +181,49 @@ class McpServer:
         """Whether this connection has the 2025-11-25 tasks (an initialize at that revision)."""
         return self.negotiated and self.version == TASKS_IN
 
-    def _tasks_ready(self, method: str) -> TaskBook:
+    def declares_tasks(self) -> bool:
+        """Whether this 2026-07-28 request's client declared the tasks extension."""
+        extensions = self.client_capabilities.get("extensions")
+        return self.per_request and isinstance(extensions, dict) and isinstance(extensions.get(TASKS_EXTENSION), dict)
+
+    def _tasks_form(self, method: str, params: Any) -> str:
+        """The form of the tasks a tasks/* request is about: this connection's (refused when
+        it has none)."""
+        params = params_object(params)
+        if VERSION_KEY in request_meta(params) or self.per_request:
+            self._tasks_modern(method, params)
+            return EXTENSION
+        self._tasks_legacy(method, params)
+        return LEGACY
+
+    def _tasks_legacy(self, method: str, params: Any) -> dict[str, Any]:
+        params = params_object(params)
+        if VERSION_KEY in request_meta(params) or self.per_request:
+            raise RPCError(METHOD_NOT_FOUND, f"{method} is not a method of the tasks extension of 2026-07-28 "
+                           "(tasks/get carries the result there)")
         if not self.offers_tasks():
             raise RPCError(METHOD_NOT_FOUND, f"{method}: tasks are offered on a session initialized at {TASKS_IN} "
                            f"(this one is {'not initialized' if not self.negotiated else self.version})")
-        return self.tasks
+        return params
+
+    def _tasks_modern(self, method: str, params: Any) -> dict[str, Any]:
+        params = params_object(params)
+        self._ready(method, params)
+        if not self.per_request:
+            raise RPCError(METHOD_NOT_FOUND, f"{method} belongs to the tasks extension of 2026-07-28; this session "
+                           f"was initialized at {self.version}")
+        if not self.declares_tasks():
+            raise RPCError(MISSING_CAPABILITY, f"{method} needs the tasks extension declared in the request's "
+                           f"capabilities (\"extensions\": {{\"{TASKS_EXTENSION}\": {{}}}})",
+                           {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
+        return params
+
+    async def _task_result(self, params: Any) -> dict[str, Any]:
+        return await self.tasks.result(self._tasks_legacy("tasks/result", params))
+
+    async def _task_cancel(self, params: Any) -> dict[str, Any]:
+        form = self._tasks_form("tasks/cancel", params)
+        return self._answer(await self.tasks.cancel(params, form))
 
     def _initialized(self, params: Any) -> None:
         self.initialized = True
@@ -232,7 +276,7 @@ class McpServer:
         if self.per_request:
             specs = sorted(specs, key=lambda s: s.name)  # 2026-07-28 asks for a deterministic order
         tools = [mcp_tool(s, structured=self.structured()) for s in specs]
-        if self.offers_tasks():
+        if self.offers_tasks() or self.per_request:
             for tool in tools:
                 if tool["name"] in LONG_TOOLS:
                     tool["execution"] = {"taskSupport": "optional"}
@@ -267,6 +311,11 @@ class McpServer:
                 raise RPCError(METHOD_NOT_FOUND, f"{name} does not run as a task (it answers at once): call it without "
                                f"\"task\"; the tools that run as tasks are {', '.join(sorted(LONG_TOOLS))}")
             return self.tasks.start(lambda task_id, board: self._run(spec, arguments, token, board, task_id), requested)
+        if spec.name in LONG_TOOLS and self.declares_tasks():
+            # the server decides: a call still running after task_after seconds becomes a task
+            # (the extension sends no progress for a task: tasks/get's status message says it)
+            return self._answer(await self.tasks.run_or_task(
+                lambda task_id, board: self._run(spec, arguments, None, board, task_id), self.task_after))
         return await self._run(spec, arguments, token, ProgressBoard(), None)
 
     async def _run(self, spec: ToolSpec, arguments: dict[str, Any], token: str | int | None, board: ProgressBoard,

@@ -132,3 +132,68 @@ async def test_an_older_revision_has_no_tasks(line_client):
     plain = (await line_client.request("tools/call", {"name": "ast_grep", "arguments": {"pattern": "print($$$A)"},
                                                       "task": {}}))["result"]
     assert "hello.py:2" in plain["content"][0]["text"]
+
+
+def _modern(tasks: bool = True) -> dict[str, Any]:
+    capabilities: dict[str, Any] = {"extensions": {"io.modelcontextprotocol/tasks": {}}} if tasks else {}
+    return {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": capabilities}}
+
+
+async def _poll(client: LineClient, task_id: str, timeout: float = 60) -> dict[str, Any]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        task = (await client.request("tasks/get", {"taskId": task_id, **_modern()}))["result"]
+        if task["status"] != "working" or loop.time() > deadline:
+            return task
+        await asyncio.sleep(task["pollIntervalMs"] / 1000)
+
+
+async def test_the_extension_makes_a_task_of_a_call_that_runs_long(line_client):
+    found = (await line_client.request("server/discover", _modern()))["result"]
+    assert found["capabilities"]["extensions"] == {"io.modelcontextprotocol/tasks": {}}
+    tools = {t["name"]: t for t in (await line_client.request("tools/list", _modern()))["result"]["tools"]}
+    assert tools["eval"]["execution"] == {"taskSupport": "optional"} and "execution" not in tools["written"]
+    # a short call is answered plainly
+    quick = (await line_client.request("tools/call", {"name": "ast_grep", "arguments": {"pattern": "print($$$A)"},
+                                                      **_modern()}))["result"]
+    assert quick["resultType"] == "complete" and "hello.py:2" in quick["content"][0]["text"]
+    # one still running after two seconds becomes a task, and tasks/get carries its result
+    args = {"code": "import time\nprint('warming up', flush=True)\ntime.sleep(4)\nprint('trained')", "description": "train"}
+    created = (await line_client.request("tools/call", {"name": "eval", "arguments": args, **_modern()}))["result"]
+    assert created["resultType"] == "task" and created["status"] == "working"
+    assert created["ttlMs"] > 0 and created["pollIntervalMs"] > 0 and "result" not in created
+    assert "last output line: warming up" in created["statusMessage"]
+    done = await _poll(line_client, created["taskId"])
+    assert done["status"] == "completed" and done["resultType"] == "complete"
+    plain = (await line_client.request("tools/call", {"name": "eval", "arguments": {**args, "code": "print('trained')"},
+                                                      **_modern(tasks=False)}))["result"]
+    assert done["result"]["content"][0]["text"].endswith(plain["content"][0]["text"])
+    assert "warming up\ntrained" in done["result"]["content"][0]["text"]
+    # a tool error completes the task (failed is for protocol errors), its result says it
+    failing = (await line_client.request("tools/call", {"name": "eval", "arguments": {
+        "code": "import time\ntime.sleep(3)\nraise ValueError('no data')", "description": "fail"}, **_modern()}))["result"]
+    failed = await _poll(line_client, failing["taskId"])
+    assert failed["status"] == "completed" and failed["result"]["isError"] is True
+    assert "ValueError: no data" in failed["result"]["content"][0]["text"]
+
+
+async def test_the_extension_cancels_a_task_and_refuses_what_is_not_its_own(line_client):
+    await line_client.request("server/discover", _modern())
+    created = (await line_client.request("tools/call", {"name": "eval", "arguments": {
+        "code": "import time\ntime.sleep(600)", "description": "sleep"}, **_modern()}))["result"]
+    task_id = created["taskId"]
+    undeclared = await line_client.request("tasks/get", {"taskId": task_id, **_modern(tasks=False)})
+    assert undeclared["error"]["code"] == -32021
+    assert undeclared["error"]["data"] == {"requiredCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}}}
+    legacy_only = await line_client.request("tasks/result", {"taskId": task_id, **_modern()})
+    assert legacy_only["error"]["code"] == -32601 and "tasks/get carries the result" in legacy_only["error"]["message"]
+    ack = (await line_client.request("tasks/cancel", {"taskId": task_id, **_modern()}))["result"]
+    assert ack["resultType"] == "complete" and "status" not in ack
+    assert (await _poll(line_client, task_id))["status"] == "cancelled"
+    after = (await asyncio.wait_for(line_client.request("tools/call", {"name": "eval", "arguments": {
+        "code": "print('free again')", "description": "print"}, **_modern()}), 30))["result"]
+    assert "free again" in after["content"][0]["text"]
+    unknown = await line_client.request("tasks/update", {"taskId": "nope", "inputResponses": {}, **_modern()})
+    assert unknown["error"]["code"] == -32602 and "'nope'" in unknown["error"]["message"]
