@@ -37,6 +37,7 @@ from minitools.mcp._modern import (
     request_meta,
     unsupported,
 )
+from minitools.mcp._mrtr import Exchanges, ask_in_exchange
 from minitools.mcp._progress import report_progress
 from minitools.mcp._tasks import EXTENSION, LEGACY, LONG_TOOLS, TASK_CAPABILITY, TASKS_EXTENSION, TaskBook
 from minitools.progress import ProgressBoard, reporting_to
@@ -91,6 +92,7 @@ class McpServer:
         self.per_request = False  # a 2026-07-28 request was answered: every request carries its _meta
         self.run: Run | None = None
         self.tasks = TaskBook(self._send_notification)
+        self.exchanges = Exchanges()  # 2026-07-28 calls waiting for the client's answers
         self.task_after = TASK_AFTER  # seconds a call runs plainly before it becomes a task (the extension)
 
     def attach(self, endpoint: JSONRPCEndpoint) -> None:
@@ -111,11 +113,10 @@ class McpServer:
     # Lifecycle --------------------------------------------------------------------------
 
     def can_elicit(self) -> bool:
-        """Whether the client declared form elicitation (``{}`` means form, on both revisions),
-        on a handshake session (2026-07-28 has no server-to-client requests)."""
+        """Whether the client declared form elicitation (``{}`` means form, on both revisions;
+        2026-07-28 asks through the call's retry, _mrtr.py)."""
         declared = self.client_capabilities.get("elicitation")
-        return (self.modern() and not self.per_request and isinstance(declared, dict)
-                and (not declared or "form" in declared))
+        return self.modern() and isinstance(declared, dict) and (not declared or "form" in declared)
 
     def modern(self) -> bool:
         """Whether the negotiated revision has output schemas, structured content and elicitation."""
@@ -316,6 +317,9 @@ class McpServer:
             # (the extension sends no progress for a task: tasks/get's status message says it)
             return self._answer(await self.tasks.run_or_task(
                 lambda task_id, board: self._run(spec, arguments, None, board, task_id), self.task_after))
+        if self.per_request:
+            return self._answer(await self.exchanges.run(spec.name, params, lambda: self._run(
+                spec, arguments, token, ProgressBoard(), None)))
         return await self._run(spec, arguments, token, ProgressBoard(), None)
 
     async def _run(self, spec: ToolSpec, arguments: dict[str, Any], token: str | int | None, board: ProgressBoard,
@@ -339,7 +343,10 @@ class McpServer:
         await self._need_endpoint().notify(method, params)
 
     async def request_client(self, method: str, params: Mapping[str, Any]) -> Any:
-        """Send a request to the client and wait for its answer (as long as it takes)."""
+        """Ask the client and wait for its answer (as long as it takes): a request to it on a
+        handshake session, the call's input_required result under 2026-07-28."""
+        if self.per_request:
+            return await ask_in_exchange(method, dict(params))
         return await self._need_endpoint().request(method, dict(params), timeout=None)
 
     def _need_endpoint(self) -> JSONRPCEndpoint:
@@ -416,6 +423,7 @@ async def serve_mcp(
             endpoint.cancel_incoming_all(RPCError(INTERNAL_ERROR, f"{why} before this call finished; it was stopped"))
             await endpoint.wait_idle()
             await server.tasks.close()
+            await server.exchanges.close()
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)

@@ -71,3 +71,29 @@ async def test_an_initialized_session_refuses_a_per_request_revision(line_client
     assert mixed["error"]["code"] == -32600 and "initialized at 2025-11-25" in mixed["error"]["message"]
     plain = (await line_client.request("tools/list"))["result"]
     assert "resultType" not in plain and plain["tools"]
+
+
+async def test_ask_user_asks_through_input_required_and_the_retry_answers(line_client):
+    can_ask = meta({"elicitation": {"form": {}}})
+    names = [t["name"] for t in (await line_client.request("tools/list", can_ask))["result"]["tools"]]
+    assert "ask_user" in names  # the client declared elicitation in this request's capabilities
+    args = {"question": "Which database?", "options": [{"label": "postgres"}, {"label": "sqlite"}]}
+    first = (await line_client.request("tools/call", {"name": "ask_user", "arguments": args, **can_ask}))["result"]
+    assert first["resultType"] == "input_required" and "content" not in first
+    ((key, question),) = first["inputRequests"].items()
+    assert question["method"] == "elicitation/create" and question["params"]["message"] == "Which database?"
+    assert question["params"]["requestedSchema"]["properties"]["choice"]["enum"] == ["postgres", "sqlite"]
+    assert line_client.server_requests == []  # nothing was sent to the client as a request of its own
+    wrong_tool = await line_client.request("tools/call", {"name": "eval", "arguments": {"code": "1", "description": "x"},
+                                                          "requestState": first["requestState"], **can_ask})
+    assert wrong_tool["error"]["code"] == -32602 and "belongs to a call of ask_user" in wrong_tool["error"]["message"]
+    answered = (await line_client.request("tools/call", {
+        "name": "ask_user", "arguments": args, "requestState": first["requestState"],
+        "inputResponses": {key: {"action": "accept", "content": {"choice": "sqlite"}}}, **can_ask}))["result"]
+    assert answered["resultType"] == "complete" and '"sqlite"' in answered["content"][0]["text"]
+    again = await line_client.request("tools/call", {"name": "ask_user", "arguments": args,
+                                                     "requestState": first["requestState"], **can_ask})
+    assert again["error"]["code"] == -32602 and "used already" in again["error"]["message"]
+    stray = await line_client.request("tools/call", {"name": "ask_user", "arguments": args,
+                                                     "inputResponses": {key: {"action": "decline"}}, **can_ask})
+    assert stray["error"]["code"] == -32602 and "requestState" in stray["error"]["message"]

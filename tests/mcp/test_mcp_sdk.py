@@ -194,10 +194,12 @@ async def test_progress_while_a_long_call_runs(project: Path) -> None:
     assert "last output line: downloading" in str(seen[-1][1])
 
 
-async def test_ask_user_round_trips_through_elicitation(project: Path) -> None:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # elicitation/create; input_required on 2026-07-28
+async def test_ask_user_round_trips_through_elicitation(project: Path, mode: str) -> None:
     asked: list[Any] = []
     answers: list[Any] = [{"choice": "blue"}, "decline", {"choices": ["a", "c"]}, {"text": "teal, please"}]
-    async with connect(project, answers=answers, asked=asked) as client:
+    async with connect(project, answers=answers, asked=asked, mode=mode) as client:
+        assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
         chose = await client.call_tool("ask_user", {"question": "Which colour?", "options": [
             {"label": "red"}, {"label": "blue", "description": "the calm one"}]})
         assert not chose.is_error and chose.structured_content == {"skipped": False, "choices": ["blue"], "text": None}
@@ -216,10 +218,11 @@ async def test_ask_user_round_trips_through_elicitation(project: Path) -> None:
     assert asked[3].requested_schema["properties"]["text"]["type"] == "string"
 
 
-async def test_permission_card_as_an_elicitation(project: Path) -> None:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_permission_card_as_an_elicitation(project: Path, mode: str) -> None:
     before = (project / "hello.py").read_text()
     asked: list[Any] = []
-    async with connect(project, "--approve", "ask", answers=[{"choice": "deny"}, {"choice": "allow once"}],
+    async with connect(project, "--approve", "ask", answers=[{"choice": "deny"}, {"choice": "allow once"}], mode=mode,
                        asked=asked) as client:
         denied = await client.call_tool("ast_edit", {"pattern": "print($$$A)", "rewrite": "log($$$A)", "path": "hello.py"})
         assert denied.is_error and "denied" in text(denied)
