@@ -22,7 +22,7 @@ from typing import Any
 from minitools.protocol import INVALID_PARAMS
 from minitools.transport import RPCError
 
-__all__ = ["Exchanges", "ask_in_exchange", "EXCHANGE_TTL"]
+__all__ = ["Exchanges", "ask_in_exchange", "exchange_waiting", "EXCHANGE_TTL"]
 
 EXCHANGE_TTL = 900.0  # seconds a call waits for the client to come back with its answers
 _CURRENT: contextvars.ContextVar[_Exchange | None] = contextvars.ContextVar("minitools_mcp_exchange", default=None)
@@ -66,6 +66,12 @@ async def ask_in_exchange(method: str, params: dict[str, Any]) -> Any:
         return await answer
     finally:
         exchange.pending.pop(key, None)
+
+
+def exchange_waiting() -> bool:
+    """Whether the call's exchange has a question the client has not answered yet."""
+    exchange = _CURRENT.get()
+    return exchange is not None and bool(exchange.waiting())
 
 
 class Exchanges:

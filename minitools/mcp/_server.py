@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, BinaryIO
 
 from minitools.config import Config
@@ -37,8 +37,9 @@ from minitools.mcp._modern import (
     request_meta,
     unsupported,
 )
-from minitools.mcp._mrtr import Exchanges, ask_in_exchange
+from minitools.mcp._mrtr import Exchanges, ask_in_exchange, exchange_waiting
 from minitools.mcp._progress import report_progress
+from minitools.mcp._roots import choose_root, root_paths, same_folder
 from minitools.mcp._tasks import EXTENSION, LEGACY, LONG_TOOLS, TASK_CAPABILITY, TASKS_EXTENSION, TaskBook
 from minitools.progress import ProgressBoard, reporting_to
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
@@ -93,6 +94,11 @@ class McpServer:
         self.run: Run | None = None
         self.tasks = TaskBook(self._send_notification)
         self.exchanges = Exchanges()  # 2026-07-28 calls waiting for the client's answers
+        # without --root: the Run is made again at the client's root before the first call
+        self.make_run: Callable[[str, str | None], Run] | None = None
+        self.root_settled = True
+        self.root_note: str | None = None  # said in the first tool result (the current folder served)
+        self._rooting = asyncio.Lock()
         self.task_after = TASK_AFTER  # seconds a call runs plainly before it becomes a task (the extension)
 
     def attach(self, endpoint: JSONRPCEndpoint) -> None:
@@ -311,16 +317,59 @@ class McpServer:
             if spec.name not in LONG_TOOLS:
                 raise RPCError(METHOD_NOT_FOUND, f"{name} does not run as a task (it answers at once): call it without "
                                f"\"task\"; the tools that run as tasks are {', '.join(sorted(LONG_TOOLS))}")
+            await self.settle_root()
             return self.tasks.start(lambda task_id, board: self._run(spec, arguments, token, board, task_id), requested)
-        if spec.name in LONG_TOOLS and self.declares_tasks():
-            # the server decides: a call still running after task_after seconds becomes a task
-            # (the extension sends no progress for a task: tasks/get's status message says it)
-            return self._answer(await self.tasks.run_or_task(
-                lambda task_id, board: self._run(spec, arguments, None, board, task_id), self.task_after))
-        if self.per_request:
-            return self._answer(await self.exchanges.run(spec.name, params, lambda: self._run(
-                spec, arguments, token, ProgressBoard(), None)))
-        return await self._run(spec, arguments, token, ProgressBoard(), None)
+        if not self.per_request:
+            return await self._rooted_run(spec, arguments, token)
+
+        async def modern() -> dict[str, Any]:  # in an exchange: it may ask the client (roots, questions)
+            if spec.name in LONG_TOOLS and self.declares_tasks():
+                # the server decides: a call still running after task_after seconds becomes a
+                # task (the extension sends no progress for a task: tasks/get's status says it)
+                await self.settle_root()
+                return await self.tasks.run_or_task(
+                    lambda task_id, board: self._run(spec, arguments, None, board, task_id), self.task_after,
+                    hold=exchange_waiting)
+            return await self._rooted_run(spec, arguments, token)
+
+        return self._answer(await self.exchanges.run(spec.name, params, modern))
+
+    async def _rooted_run(self, spec: ToolSpec, arguments: dict[str, Any], token: str | int | None) -> dict[str, Any]:
+        """The call, once the workspace root is settled; the first says where the root came from
+        when it is the current folder."""
+        note = await self.settle_root()
+        result = await self._run(spec, arguments, token, ProgressBoard(), None)
+        if note and isinstance(result.get("content"), list) and result["content"]:
+            first = result["content"][0]
+            if first.get("type") == "text":
+                result["content"][0] = {**first, "text": f"(workspace root: {note})\n{first['text']}"}
+        return result
+
+    async def settle_root(self) -> str | None:
+        """Without --root: ask a client that declared roots for them, and serve the first (the
+        current folder when there are none). What to tell the first call, once."""
+        if self.root_settled:
+            return None
+        async with self._rooting:
+            if self.root_settled:
+                return None
+            why_none = "the client declared no roots"
+            roots: list[str] = []
+            if isinstance(self.client_capabilities.get("roots"), dict):
+                try:
+                    roots = root_paths(await self.request_client("roots/list", {}))
+                    why_none = "the client's roots name no folder here"
+                except Exception as exc:  # noqa: BLE001 - a client that cannot list its roots: the current folder
+                    why_none = f"the client's roots could not be read ({exc})"
+            current = self._need_run().root
+            path, origin = choose_root(roots, str(current), why_none)
+            assert self.make_run is not None
+            if not same_folder(path, current) or roots:
+                old, self.run = self._need_run(), self.make_run(path, origin if roots else None)
+                await old.close()
+                self._need_run().warm_up()
+            self.root_settled = True
+            return None if roots else origin
 
     async def _run(self, spec: ToolSpec, arguments: dict[str, Any], token: str | int | None, board: ProgressBoard,
                    task_id: str | None) -> dict[str, Any]:
@@ -374,7 +423,7 @@ def _approver(mode: str) -> Any:
 
 
 async def serve_mcp(
-    root: str,
+    root: str | None,
     *,
     surface: str = "full",
     approve: str = "host",
@@ -388,18 +437,29 @@ async def serve_mcp(
 ) -> int:
     """Serve one Run to an MCP client over stdin/stdout until stdin closes. A bad root, surface,
     approval mode or roster raises ValueError before anything is read. `structured` sends output
-    schemas and structured content (off: the hosts people use show it instead of the text)."""
+    schemas and structured content (off: the hosts people use show it instead of the text).
+    Without `root`, the client's first root is served (_roots.py), else the current folder."""
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
     log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
     server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval, structured=structured)
     port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
-    server.run = Run(root, questions=port, approve=_approver(approve), vibe=load_roster(vibe), config=config)
-    server.run.add_tool(server.written_tool())
+    roster = load_roster(vibe)
+
+    def make_run(path: str, origin: str | None) -> Run:
+        said: dict[str, Any] = {"root_origin": origin} if origin else {}  # lsp status says where the root came from
+        run = Run(path, questions=port, approve=_approver(approve), vibe=roster, config=config, **said)
+        run.add_tool(server.written_tool())
+        return run
+
+    server.make_run = make_run
+    server.run = make_run(root if root is not None else ".", None)
+    server.root_settled = root is not None
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")
     server.attach(endpoint)
-    server.run.warm_up()  # the servers the root needs start while the client initializes
+    if root is not None:
+        server.run.warm_up()  # the servers the root needs start while the client initializes
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[str] = loop.create_future()
 
@@ -409,7 +469,7 @@ async def serve_mcp(
 
     assert endpoint.connection is not None
     try:
-        async with server.run:
+        try:
             closed = asyncio.ensure_future(endpoint.connection.wait_closed())
             closed.add_done_callback(lambda _: finish("the input ended"))
             with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -424,6 +484,8 @@ async def serve_mcp(
             await endpoint.wait_idle()
             await server.tasks.close()
             await server.exchanges.close()
+        finally:
+            await server._need_run().close()  # the Run served last (made again at the client's root)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)

@@ -111,13 +111,17 @@ class TaskBook:
         self._keep(task)
         return {"task": task.view()}
 
-    async def run_or_task(self, work: Work, after: float) -> dict[str, Any]:
+    async def run_or_task(self, work: Work, after: float, hold: Callable[[], bool] = lambda: False) -> dict[str, Any]:
         """The extension: `work`'s result when it ends within `after` seconds, else a task
-        for it (``resultType: "task"``) while it runs on."""
+        for it (``resultType: "task"``) while it runs on. While `hold()` (a question to the
+        person is open: it is answered before the call becomes a task) the time does not run."""
         task = self._begin(work, DEFAULT_TTL_MS, EXTENSION)
         assert task.job is not None
         try:
-            await asyncio.wait({task.job}, timeout=after)
+            waited = 0.0
+            while waited < after and not task.job.done():
+                await asyncio.wait({task.job}, timeout=0.1)
+                waited += 0 if hold() else 0.1
         except asyncio.CancelledError:  # the plain call was cancelled while it was one
             task.job.cancel()
             raise

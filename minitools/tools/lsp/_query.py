@@ -295,7 +295,8 @@ class LSPQueries:
 
     def status(self) -> ToolResult:
         status = self.sup.status()
-        lines = []
+        origin = self.ctx.option("root_origin", None)
+        lines = [f"workspace root: {self.ctx.root}" + (f" ({origin})" if origin else "")]
         for lang, rows in status["languages"].items():
             lines.append(f"{lang}:")
             for row in rows:
