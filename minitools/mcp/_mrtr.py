@@ -38,6 +38,7 @@ class _Exchange:
         self.asked = asyncio.Event()
         self.count = 0
         self.since = time.monotonic()
+        self.answered = False  # the call's answer went out: nobody is left to carry a question
 
     def waiting(self) -> dict[str, dict[str, Any]]:
         """The questions not answered yet, by key."""
@@ -54,9 +55,9 @@ class _Exchange:
 async def ask_in_exchange(method: str, params: dict[str, Any]) -> Any:
     """Ask the client through the call's exchange and wait for its answer."""
     exchange = _CURRENT.get()
-    if exchange is None:
-        raise RuntimeError("this call cannot ask the client: under 2026-07-28 only a tools/call that is not a task "
-                           "can (its answer comes back in the call's retry)")
+    if exchange is None or exchange.answered:
+        raise RuntimeError("this call cannot ask the client: under 2026-07-28 only a tools/call that has not been "
+                           "answered yet can (a call that became a task has been)")
     exchange.count += 1
     key = f"question-{exchange.count}"
     answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -122,6 +123,7 @@ class Exchanges:
             finally:
                 asked.cancel()
         if exchange.job.done():
+            exchange.answered = True
             return exchange.job.result()
         state = uuid.uuid4().hex
         exchange.since = time.monotonic()
