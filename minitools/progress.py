@@ -1,5 +1,5 @@
 """What a call is doing while it runs, for whoever tells the person (the MCP server's progress
-notifications and task status; docs/architecture.md, "Progress").
+notifications and task status; docs/architecture.md, "minitools mcp", Progress).
 
 A call that reports is given a `ProgressBoard` (`reporting_to`); the code it runs registers a
 source for what it waits on (`progress_from`): a function that says, when asked, what is being

@@ -1,5 +1,5 @@
 """Questions to the person under 2026-07-28, which has no server-to-client requests: multi
-round-trip requests (docs/reference.md, "minitools mcp"). A call that asks (ask_user, the
+round-trip requests (docs/architecture.md, "minitools mcp"). A call that asks (ask_user, the
 permission card of ``--approve ask``) is answered with ``resultType: "input_required"``, the
 question as an ``elicitation/create`` in ``inputRequests`` and a ``requestState``; the client
 shows it and sends the same ``tools/call`` again with the answer in ``inputResponses`` and the

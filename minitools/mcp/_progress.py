@@ -1,4 +1,4 @@
-"""``notifications/progress`` for one call while it runs (docs/reference.md, "minitools mcp"):
+"""``notifications/progress`` for one call while it runs (docs/architecture.md, "minitools mcp"):
 every `interval` seconds, what the call's progress board says it is doing — a phase with its
 done and total where they are counted ("indexing 5/13", "files searched 40 of 120"), a cell's
 last output line, what a queued call waits for — or, where nothing reports, how long it has

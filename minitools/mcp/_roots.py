@@ -1,4 +1,4 @@
-"""The workspace root of a `minitools mcp` started without ``--root`` (docs/reference.md,
+"""The workspace root of a `minitools mcp` started without ``--root`` (docs/architecture.md,
 "minitools mcp"): hosts such as VS Code start a stdio server in the home folder and name the
 workspace only as MCP roots. Before the first tool call, a client that declared ``roots`` is
 asked for them (``roots/list``; under 2026-07-28 as the call's input_required); one root is the

@@ -1,4 +1,4 @@
-"""MCP tasks for the tools that take long, in both forms (docs/reference.md, "minitools mcp"):
+"""MCP tasks for the tools that take long, in both forms (docs/architecture.md, "minitools mcp"):
 
 - 2025-11-25 (an initialized session): the client asks for a task (``params.task``); the call
   is answered at once with ``{"task": ...}``, and the client asks ``tasks/get`` (the status, and
