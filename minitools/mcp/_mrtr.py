@@ -19,12 +19,13 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from minitools.protocol import INVALID_PARAMS
+from minitools.protocol import INVALID_PARAMS, INVALID_REQUEST
 from minitools.transport import RPCError
 
 __all__ = ["Exchanges", "ask_in_exchange", "exchange_waiting", "EXCHANGE_TTL"]
 
 EXCHANGE_TTL = 900.0  # seconds a call waits for the client to come back with its answers
+MAX_OPEN = 32  # calls of one connection waiting for answers at once
 _CURRENT: contextvars.ContextVar[_Exchange | None] = contextvars.ContextVar("minitools_mcp_exchange", default=None)
 
 
@@ -92,6 +93,9 @@ class Exchanges:
             if responses:
                 raise RPCError(INVALID_PARAMS, "\"inputResponses\" without the \"requestState\" they answer: send back the "
                                "requestState of the input_required result")
+            if len(self._open) >= MAX_OPEN:
+                raise RPCError(INVALID_REQUEST, f"{len(self._open)} calls are waiting for answers already, the most "
+                               "one connection may have: answer them (retry with their requestState) first")
             exchange = _Exchange(name)
             token = _CURRENT.set(exchange)
             try:

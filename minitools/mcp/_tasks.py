@@ -29,7 +29,7 @@ from typing import Any
 
 from minitools.mcp._progress import RELATED_TASK_KEY
 from minitools.progress import ProgressBoard
-from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS
+from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from minitools.transport import RPCError, params_object
 
 __all__ = ["TaskBook", "LONG_TOOLS", "TASK_CAPABILITY", "TASKS_EXTENSION", "Work"]
@@ -43,6 +43,7 @@ TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 DEFAULT_TTL_MS = 3_600_000
 TTL_BOUNDS_MS = (60_000, 86_400_000)
 POLL_INTERVAL_MS = 1000
+MAX_WORKING = 32  # tasks working at once on one connection (each holds a call and what it started)
 TERMINAL = ("completed", "failed", "cancelled")
 LEGACY, EXTENSION = "2025-11-25", TASKS_EXTENSION  # the two forms a task is made in
 
@@ -101,6 +102,7 @@ class TaskBook:
 
     def start(self, work: Work, requested: Any) -> dict[str, Any]:
         """2025-11-25: run `work` as the task the client asked for; the ``CreateTaskResult``."""
+        self._room()
         if not isinstance(requested, dict):
             raise RPCError(INVALID_PARAMS, f"\"task\" must be an object (with an optional \"ttl\" in ms), got {requested!r}")
         ttl = requested.get("ttl")
@@ -115,6 +117,7 @@ class TaskBook:
         """The extension: `work`'s result when it ends within `after` seconds, else a task
         for it (``resultType: "task"``) while it runs on. While `hold()` (a question to the
         person is open: it is answered before the call becomes a task) the time does not run."""
+        self._room()
         task = self._begin(work, DEFAULT_TTL_MS, EXTENSION)
         assert task.job is not None
         try:
@@ -129,6 +132,12 @@ class TaskBook:
             return task.job.result()  # answered plainly; a protocol error is raised as it is
         self._keep(task)
         return {"resultType": "task", **task.view()}
+
+    def _room(self) -> None:
+        working = [t.id for t in self._tasks.values() if t.status == "working"]
+        if len(working) >= MAX_WORKING:
+            raise RPCError(INVALID_REQUEST, f"{len(working)} tasks are working already, the most one connection may have: "
+                           "wait for some to finish (tasks/get) or cancel them (tasks/cancel), then call again")
 
     def _begin(self, work: Work, ttl: int, form: str) -> _Task:
         self._forget_expired()

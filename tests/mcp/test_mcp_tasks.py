@@ -197,3 +197,14 @@ async def test_the_extension_cancels_a_task_and_refuses_what_is_not_its_own(line
     assert "free again" in after["content"][0]["text"]
     unknown = await line_client.request("tasks/update", {"taskId": "nope", "inputResponses": {}, **_modern()})
     assert unknown["error"]["code"] == -32602 and "'nope'" in unknown["error"]["message"]
+
+
+async def test_the_tasks_working_at_once_are_bounded(line_client):
+    await line_client.initialize("2025-11-25")
+    sleep = {"code": "import time\ntime.sleep(600)", "description": "sleep"}
+    made = [await _task(line_client, "eval", sleep) for _ in range(32)]
+    refused = await line_client.request("tools/call", {"name": "eval", "arguments": sleep, "task": {}})
+    assert refused["error"]["code"] == -32600 and "32 tasks are working already" in refused["error"]["message"]
+    await line_client.request("tasks/cancel", {"taskId": made[0]})
+    assert await _task(line_client, "eval", sleep)  # room again
+    assert await line_client.close() == 0  # every task stops with the server
