@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Language servers the lsp tests use (docs/reference.md, "Language servers"): basedpyright and
 # python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
-# typescript-language-server + typescript@5 from npm into ./node_modules (package-lock.json),
+# typescript-language-server + typescript@5, intelephense, bash-language-server, yaml-language-server
+# and vscode-langservers-extracted (JSON, CSS, HTML) from npm into ./node_modules (package-lock.json),
 # clangd (and clangd-16) from apt. Idempotent: each step checks before it installs.
 source "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
@@ -11,12 +12,19 @@ cd "$(dirname "$0")/.."
 "$PY" -c "import jedi_language_server" 2>/dev/null \
     || pip_install "jedi-language-server>=0.41" || echo "jedi-language-server not installed (optional)" >&2
 
-if [ ! -x node_modules/.bin/typescript-language-server ] || [ ! -f node_modules/typescript/lib/tsserver.js ]; then
+missing=0
+for bin in typescript-language-server intelephense bash-language-server yaml-language-server \
+           vscode-json-language-server vscode-css-language-server vscode-html-language-server; do
+    [ -x "node_modules/.bin/$bin" ] || missing=1
+done
+if [ "$missing" = 1 ] || [ ! -f node_modules/typescript/lib/tsserver.js ]; then
     command -v npm >/dev/null || apt_install nodejs npm
     npm ci --no-audit --no-fund --loglevel=error
 fi
 
 command -v clangd >/dev/null || apt_install clangd
+# bash-language-server's diagnostics are shellcheck's
+command -v shellcheck >/dev/null || apt_install shellcheck
 # clangd 16 answers the type hierarchy (14, the default clangd here, has only its own older extension):
 # tests/lsp/test_lsp_hierarchy.py configures it as the clangd server
 command -v clangd-16 >/dev/null || apt_install clangd-16

@@ -9,33 +9,23 @@
 
 from __future__ import annotations
 
-import enum
+from minitools.states import MoveTable, NamedState
 
 __all__ = ["RunState", "TRANSITIONS", "allowed"]
 
 
-class RunState(str, enum.Enum):
+class RunState(NamedState):
     STARTING = "starting"
     RUNNING = "running"
     STOPPED = "stopped"
     EXITED = "exited"
 
-    def __str__(self) -> str:
-        return self.value
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
 
 _LIVE = frozenset({RunState.RUNNING, RunState.STOPPED, RunState.EXITED})
-TRANSITIONS: dict[RunState, frozenset[RunState]] = {
+TRANSITIONS: MoveTable[RunState] = MoveTable("a debugged program", {
     RunState.STARTING: _LIVE,
     RunState.RUNNING: _LIVE,
     RunState.STOPPED: _LIVE,
     RunState.EXITED: frozenset({RunState.EXITED}),
-}
-
-
-def allowed(old: RunState, new: RunState) -> bool:
-    """Whether the table allows ``old → new``."""
-    return new in TRANSITIONS[old]
+})
+allowed = TRANSITIONS.allowed

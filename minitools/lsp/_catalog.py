@@ -55,6 +55,13 @@ class ServerSpec:
     node_file_option: tuple[str, str] | None = None
     # the checker's settings for a project that has none of its own
     unconfigured: Unconfigured | None = None
+    # no root marker found: serve from the workspace root instead of refusing (a marker, where there
+    # is one, still places a sub-project's root and lets the warm-up start the server)
+    marker_optional: bool = False
+    # seconds after start within which the server begins the $/progress of its first index: one
+    # that publishes for the opened file before it begins (intelephense) would otherwise be asked
+    # before it has read the project; the first project query waits this long for the index to begin
+    announces_index: float = 0.0
 
     def language_id_of(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId this server is told for `path` (didOpen)."""
@@ -94,6 +101,23 @@ CATALOG: tuple[ServerSpec, ...] = (
                checker=("cargo", "check", "--message-format=short")),
     ServerSpec("dart", ("dart", "language-server", "--protocol=lsp"), ("dart",), (".dart",), ("pubspec.yaml",),
                checker=("dart", "analyze")),
+    # a PHP project often has no composer.json: without one the server serves from the workspace root
+    ServerSpec("intelephense", ("intelephense", "--stdio"), ("php",), (".php", ".phtml"), ("composer.json",),
+               marker_optional=True, announces_index=3.0),
+    ServerSpec("bash-language-server", ("bash-language-server", "start"), ("bash",), (".sh", ".bash"), ()),
+    # no schema is fetched: the schema store is off (no network at run time); a file's own
+    # `# yaml-language-server: $schema=` comment still names a local schema
+    ServerSpec("yaml-language-server", ("yaml-language-server", "--stdio"), ("yaml",), (".yaml", ".yml"), (),
+               settings={"yaml": {"schemaStore": {"enable": False}, "validate": True, "hover": True,
+                                  "completion": True}}),
+    ServerSpec("vscode-json-language-server", ("vscode-json-language-server", "--stdio"), ("json",), (".json", ".jsonc"),
+               (), language_ids={".jsonc": "jsonc"}, init_options={"provideFormatter": False}),
+    ServerSpec("vscode-css-language-server", ("vscode-css-language-server", "--stdio"), ("css",), (".css", ".scss", ".less"),
+               (), language_ids={".scss": "scss", ".less": "less"}, init_options={"provideFormatter": False},
+               settings={lang: {"validate": True} for lang in ("css", "scss", "less")}),
+    ServerSpec("vscode-html-language-server", ("vscode-html-language-server", "--stdio"), ("html",), (".html", ".htm"),
+               (), init_options={"provideFormatter": False},
+               settings={"html": {"validate": {"scripts": True, "styles": True}}, "css": {"validate": True}}),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))

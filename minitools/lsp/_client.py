@@ -294,6 +294,13 @@ class LSPClient:
         gone = self.rpc.connection.wait_closed() if self.rpc and self.rpc.connection else None
         return await self.progress.wait_idle(timeout, gone)
 
+    async def wait_begun(self, timeout: float) -> bool:
+        """Wait (bounded) until the server has begun some work at least once; whether it has."""
+        if self.progress.seen:
+            return True
+        gone = self.rpc.connection.wait_closed() if self.rpc and self.rpc.connection else None
+        return await self.progress.wait_begun(timeout, gone)
+
     # Documents ------------------------------------------------------------------------
 
     @_maps_wire_errors

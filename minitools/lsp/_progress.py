@@ -7,7 +7,7 @@ be marked as possibly incomplete (docs/tools.md, "Answers while a server indexes
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,11 +86,19 @@ class WorkProgress:
     async def wait_idle(self, timeout: float, gone: Awaitable[Any] | None = None) -> bool:
         """Wait up to `timeout` seconds for every piece of work to end, or for `gone` (the
         connection closing); whether the server is idle."""
+        return await self._wait(lambda: not self.active, timeout, gone)
+
+    async def wait_begun(self, timeout: float, gone: Awaitable[Any] | None = None) -> bool:
+        """Wait up to `timeout` seconds for the server to begin its first piece of work (a server
+        that reports its index only after it has answered the first publish); whether it has."""
+        return await self._wait(lambda: self.seen, timeout, gone)
+
+    async def _wait(self, done: Callable[[], bool], timeout: float, gone: Awaitable[Any] | None) -> bool:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         stop = asyncio.ensure_future(gone) if gone is not None else None
         try:
-            while self.active and (stop is None or not stop.done()):
+            while not done() and (stop is None or not stop.done()):
                 left = deadline - loop.time()
                 if left <= 0:
                     break
@@ -103,7 +111,7 @@ class WorkProgress:
         finally:
             if stop is not None:
                 stop.cancel()
-        return not self.active
+        return done()
 
 
 def _cut(text: Any) -> str:

@@ -9,12 +9,12 @@ no-root and no-binary are the workspace's facts, not moves: no server starts fro
 
 from __future__ import annotations
 
-import enum
+from minitools.states import MoveTable, NamedState
 
 __all__ = ["ServerState", "TRANSITIONS", "check_move"]
 
 
-class ServerState(str, enum.Enum):
+class ServerState(NamedState):
     STOPPED = "stopped"
     RUNNING = "running"
     CRASHED = "crashed"
@@ -22,24 +22,13 @@ class ServerState(str, enum.Enum):
     NO_ROOT = "no-root"
     NO_BINARY = "no-binary"
 
-    def __str__(self) -> str:
-        return self.value
 
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-
-TRANSITIONS: dict[ServerState, frozenset[ServerState]] = {
+TRANSITIONS: MoveTable[ServerState] = MoveTable("a language server", {
     ServerState.STOPPED: frozenset({ServerState.RUNNING, ServerState.FAILED}),
     ServerState.RUNNING: frozenset({ServerState.CRASHED, ServerState.STOPPED}),
     ServerState.CRASHED: frozenset({ServerState.RUNNING, ServerState.FAILED, ServerState.STOPPED}),
     ServerState.FAILED: frozenset({ServerState.STOPPED}),
     ServerState.NO_ROOT: frozenset(),
     ServerState.NO_BINARY: frozenset(),
-}
-
-
-def check_move(old: ServerState, new: ServerState) -> None:
-    """Raise RuntimeError unless the table allows ``old → new`` (a bug in the supervisor)."""
-    if new not in TRANSITIONS[old]:
-        raise RuntimeError(f"a language server cannot move from {old.value} to {new.value}")
+})
+check_move = TRANSITIONS.check  # RuntimeError: a bug in the supervisor

@@ -100,7 +100,7 @@ class Supervisor:
         """Every catalog server for `language`, with its root for `path` and its state."""
         out = []
         for spec in self.catalog.servers_for(language, self.prefer.get(language)):
-            root = find_root(path, spec.root_markers, self.root)
+            root = find_root(path, spec.root_markers, self.root) or (self.root if spec.marker_optional else None)
             binary = self.binary(spec)
             if root is None:
                 where = (f"at {os.path.relpath(path.parent, self.root)}" if path.name.startswith("__probe__")

@@ -34,6 +34,7 @@ from minitools.match._grammars import (
     parse_source,
     vendor_grammars,
 )
+from minitools.match._kind_query import ERROR_KIND, captured, kinds_query
 from minitools.match._many_files import PathError, Searcher
 from minitools.match._matcher import PROBE_BYTES, MetaVarEnv, match_in_env
 from minitools.match._one_file import (
@@ -74,6 +75,9 @@ _LAZY = dict.fromkeys(
 __all__ = [
     "Budget",
     "Capture",
+    "ERROR_KIND",
+    "captured",
+    "kinds_query",
     "DEFAULT_MAX_FILE_BYTES",
     "DEFAULT_MEMORY_BYTES",
     "DEFAULT_SECONDS",

@@ -374,7 +374,7 @@ _ROWS: tuple[Language, ...] = (
             ("parameters", "", ": __mt"),
         ),
     ),
-    Language("bash", tuned=True, names=("sh", "shell", "zsh"), extensions=(
+    Language("bash", tuned=True, names=("sh", "shell", "zsh"), terminator=";", extensions=(
         ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
     )),
     Language(

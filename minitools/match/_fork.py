@@ -125,13 +125,34 @@ def forked_stream(
     if n > MAX_ITEMS:
         raise ValueError(f"{n} items: at most {MAX_ITEMS} fit the work pipe")
     work_r, work_w = os.pipe()
-    children: dict[int, int] = {}  # result fd -> pid
     # the objects made so far are left out of garbage collection while the children live: a
     # collection writes to every object it visits, and each page written is copied (a fork
     # shares the pages until then)
     gc.freeze()
+    children = _spawn(search, items, workers, work_r, work_w)
+    progress = [0]  # the next item to yield
     try:
-        _write_all(work_w, b"".join(_INDEX.pack(k) for k in range(n)))
+        yield from _in_order(search, items, work_r, children, progress)
+    finally:
+        os.close(work_r)
+        for fd, pid in children.items():
+            os.close(fd)  # a child still writing gets EPIPE and leaves
+            if progress[0] < n:
+                import signal
+
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        gc.unfreeze()
+
+
+def _spawn(search: Callable[[Sequence[str]], FilesOutcome], items: Sequence[Sequence[str]], workers: int,
+           work_r: int, work_w: int) -> dict[int, int]:
+    """Write every item's index to the work pipe and fork `workers - 1` children that serve
+    from it; their result pipes (fd -> pid). On a failure, what was started is stopped and
+    undone, and the error raised."""
+    children: dict[int, int] = {}  # result fd -> pid
+    try:
+        _write_all(work_w, b"".join(_INDEX.pack(k) for k in range(len(items))))
         os.close(work_w)
         work_w = -1
         for _ in range(workers - 1):
@@ -163,65 +184,63 @@ def forked_stream(
             os.close(work_w)
         gc.unfreeze()
         raise
+    return children
+
+
+def _in_order(search: Callable[[Sequence[str]], FilesOutcome], items: Sequence[Sequence[str]], work_r: int,
+              children: dict[int, int], progress: list[int]) -> Iterator[FilesOutcome]:
+    """The outcomes in item order: the children's, read from their pipes only up to the item
+    needed next, and this process's own, searched from the work pipe while what it holds
+    ahead of its turn is small; `progress[0]` is the next item to yield."""
     import select
 
+    n = len(items)
     ready: dict[int, tuple[FilesOutcome, int | None]] = {}  # item -> (outcome, the child holding back for it)
     ahead: dict[int, int] = {}  # the items of `ready` this process searched ahead of their turn -> their matches
     parked: set[int] = set()  # children whose last outcome, for a later item, waits in `ready`
     finished: set[int] = set()  # children whose pipe has ended
     queue_open = True
-    next_item = 0
-    try:
-        while next_item < n:
-            if next_item in ready:
-                outcome, holder = ready.pop(next_item)
-                if holder is None:
-                    ahead.pop(next_item, None)
-                else:
-                    parked.discard(holder)
-                next_item += 1
-                yield outcome
+    while progress[0] < n:
+        next_item = progress[0]
+        if next_item in ready:
+            outcome, holder = ready.pop(next_item)
+            if holder is None:
+                ahead.pop(next_item, None)
+            else:
+                parked.discard(holder)
+            progress[0] = next_item + 1
+            yield outcome
+            continue
+        listening = [fd for fd in children if fd not in parked and fd not in finished]
+        room = len(ahead) < AHEAD_ITEMS and sum(ahead.values()) < AHEAD_MATCHES
+        wait = 0.0 if queue_open and room else None
+        readable = select.select(listening, [], [], wait)[0] if listening else []
+        if not readable and wait == 0.0:
+            got = os.read(work_r, _INDEX.size)
+            if len(got) < _INDEX.size:
+                queue_open = False
                 continue
-            listening = [fd for fd in children if fd not in parked and fd not in finished]
-            room = len(ahead) < AHEAD_ITEMS and sum(ahead.values()) < AHEAD_MATCHES
-            wait = 0.0 if queue_open and room else None
-            readable = select.select(listening, [], [], wait)[0] if listening else []
-            if not readable and wait == 0.0:
-                got = os.read(work_r, _INDEX.size)
-                if len(got) < _INDEX.size:
-                    queue_open = False
+            k = _INDEX.unpack(got)[0]
+            outcome = search(items[k])
+            ready[k] = (outcome, None)
+            if k != next_item:
+                ahead[k] = sum((outcome.counts or {}).values()) or sum(map(len, outcome.per_file.values()))
+            continue
+        if not readable:
+            raise ChildFailed(next_item)  # nobody left to hand over the next item
+        for fd in readable:
+            try:
+                head = os.read(fd, _HEAD.size)
+                if not head:  # the child is done (or died: then an item never comes)
+                    finished.add(fd)
                     continue
-                k = _INDEX.unpack(got)[0]
-                outcome = search(items[k])
-                ready[k] = (outcome, None)
-                if k != next_item:
-                    ahead[k] = sum((outcome.counts or {}).values()) or sum(map(len, outcome.per_file.values()))
-                continue
-            if not readable:
-                raise ChildFailed(next_item)  # nobody left to hand over the next item
-            for fd in readable:
-                try:
-                    head = os.read(fd, _HEAD.size)
-                    if not head:  # the child is done (or died: then an item never comes)
-                        finished.add(fd)
-                        continue
-                    if len(head) < _HEAD.size:
-                        head += _read_exact(fd, _HEAD.size - len(head))
-                    k, size = _HEAD.unpack(head)
-                    import pickle
+                if len(head) < _HEAD.size:
+                    head += _read_exact(fd, _HEAD.size - len(head))
+                k, size = _HEAD.unpack(head)
+                import pickle
 
-                    ready[k] = (FilesOutcome(*pickle.loads(_read_exact(fd, size))), fd)
-                except Exception as exc:  # a child that died mid-answer, or sent garbage
-                    raise ChildFailed(next_item) from exc
-                if k != next_item:
-                    parked.add(fd)
-    finally:
-        os.close(work_r)
-        for fd, pid in children.items():
-            os.close(fd)  # a child still writing gets EPIPE and leaves
-            if next_item < n:
-                import signal
-
-                os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        gc.unfreeze()
+                ready[k] = (FilesOutcome(*pickle.loads(_read_exact(fd, size))), fd)
+            except Exception as exc:  # a child that died mid-answer, or sent garbage
+                raise ChildFailed(next_item) from exc
+            if k != next_item:
+                parked.add(fd)

@@ -5,14 +5,10 @@ the next call, or, for a process that searches once, forked copies of itself."""
 
 from __future__ import annotations
 
-import _thread
 import functools
 import os
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-
-import tree_sitter
 
 from minitools.match._budget import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Budget
 from minitools.match._fork import MAX_ITEMS, ChildFailed, fork_available, forked_stream
@@ -22,12 +18,13 @@ from minitools.match._one_file import (
     DEFAULT_MAX_FILE_BYTES,
     NodeMatch,
     SearchResult,
-    _has_literals,
-    _search_tree,
+    has_literals,
+    search_tree,
 )
 from minitools.match._outcome import FilesOutcome, merge
 from minitools.match._pattern import Pattern
 from minitools.match._pool import ShardPool, shard_of
+from minitools.match._source_files import SourceReader, TreeCache
 from minitools.match._walk import Globs, walk_files
 
 if TYPE_CHECKING:
@@ -54,48 +51,6 @@ MAX_INDEXED_KINDS = 16
 
 class PathError(ValueError):
     """A search path outside the searcher's root, or one that does not exist."""
-
-
-class _TreeCache:
-    """LRU of parsed trees; the bound is the total size of the sources they were parsed from
-    (a tree costs a small multiple of its source: measured in benchmarks/bench_match.py)."""
-
-    def __init__(self, max_bytes: int) -> None:
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self._items: OrderedDict[str, tuple[int, int, bytes, tree_sitter.Tree, dict[Any, Any]]] = OrderedDict()
-        self._lock = _thread.allocate_lock()
-        self.hits = 0
-        self.misses = 0
-
-    def get(self, key: str, size: int, mtime: int) -> tuple[bytes, tree_sitter.Tree, dict[Any, Any]] | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is None or item[0] != size or item[1] != mtime:
-                self.misses += 1
-                return None
-            self._items.move_to_end(key)
-            self.hits += 1
-            return item[2], item[3], item[4]
-
-    def put(self, key: str, size: int, mtime: int, source: bytes, tree: tree_sitter.Tree) -> dict[Any, Any] | None:
-        """Keep a tree; returns its (empty) kind index, or None when it is too big to keep."""
-        if len(source) > self.max_bytes:
-            return None
-        index: dict[Any, Any] = {}
-        with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.bytes -= len(old[2])
-            self._items[key] = (size, mtime, source, tree, index)
-            self.bytes += len(source)
-            while self.bytes > self.max_bytes and self._items:
-                _, evicted = self._items.popitem(last=False)
-                self.bytes -= len(evicted[2])
-        return index
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 class Searcher:
@@ -135,7 +90,8 @@ class Searcher:
         self.max_seconds = max_seconds
         self.max_memory_bytes = max_memory_bytes
         # a process that searches once never looks a tree up again: it keeps none
-        self.cache = _TreeCache(0 if one_shot else cache_bytes)
+        self.cache = TreeCache(0 if one_shot else cache_bytes)
+        self.reader = SourceReader(max_file_bytes)
         if workers is None:
             workers = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
         self.workers = max(1, workers)
@@ -213,56 +169,6 @@ class Searcher:
 
     # search ----------------------------------------------------------------------------
 
-    def _read(self, path: str, size: int) -> bytes | str:
-        if size > self.max_file_bytes:
-            return "oversized"
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except OSError:
-            return "unreadable"
-        try:
-            return self._read_open(fd, size)
-        finally:
-            os.close(fd)
-
-    def _read_open(self, fd: int, size: int) -> bytes | str:
-        # plain descriptors: a buffered file object costs twice the system calls, which on
-        # a cold search of many small files is a tenth of the time
-        try:
-            chunks = [os.read(fd, size + 1)]
-            total = len(chunks[0])
-            # a short read, or a file that grew since its size was taken: on to its end
-            while chunks[-1] and total != size and total <= self.max_file_bytes:
-                chunks.append(os.read(fd, 1 << 20))
-                total += len(chunks[-1])
-        except OSError:
-            return "unreadable"
-        if total > self.max_file_bytes:
-            return "oversized"
-        source = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        if b"\0" in source[:8192]:
-            return "binary"
-        try:
-            source.decode("utf-8")
-        except UnicodeDecodeError:
-            return "non-utf8"
-        return source
-
-    def _read_fresh(self, path: str) -> bytes | str:
-        """A file's bytes (or why it is skipped) without a look at the tree cache: one
-        open, fstat and read."""
-        try:
-            fd = os.open(path, os.O_RDONLY)
-        except OSError:
-            return "unreadable"
-        try:
-            size = os.fstat(fd).st_size
-            return "oversized" if size > self.max_file_bytes else self._read_open(fd, size)
-        except OSError:
-            return "unreadable"
-        finally:
-            os.close(fd)
-
     def budget(self, max_results: int | None = None) -> Budget:
         """A fresh budget for one search call, with this searcher's time and memory bounds."""
         return Budget(max_results=max_results, seconds=self.max_seconds, memory_bytes=self.max_memory_bytes)
@@ -270,12 +176,7 @@ class Searcher:
     def read_source(self, path: str) -> bytes | None:
         """A file's bytes as a search reads them; None when a search would skip it
         (oversized, unreadable, binary, not UTF-8)."""
-        try:
-            size = os.stat(path).st_size
-        except OSError:
-            return None
-        got = self._read(path, size)
-        return None if isinstance(got, str) else got
+        return self.reader.read_source(path)
 
     def search_files(
         self, pattern: Pattern, files: Sequence[str | Path], budget: Budget | None = None, *, ordered: bool = True,
@@ -294,6 +195,7 @@ class Searcher:
         searched = built = 0
         cap = budget.max_results if budget is not None else None
         keep = self.cache.max_bytes > 0
+        read, read_fresh = self.reader.read, self.reader.read_fresh
         if budget is not None:
             budget.start()
         for path in files:
@@ -306,7 +208,7 @@ class Searcher:
             if preread is not None and key in preread:
                 got: bytes | str | None = preread[key]
             elif not keep:  # a searcher that keeps no trees: no stat for a cache key first
-                got = self._read_fresh(key)
+                got = read_fresh(key)
             else:
                 try:
                     st = os.stat(key)
@@ -318,10 +220,10 @@ class Searcher:
                     got = None
                     source, tree, index = hit
                     searched += 1
-                    if not _has_literals(pattern, source):
+                    if not has_literals(pattern, source):
                         continue
                 else:
-                    got = self._read(key, st.st_size)
+                    got = read(key, st.st_size)
             if got is not None:
                 if isinstance(got, str):
                     skipped[got] = skipped.get(got, 0) + 1
@@ -329,7 +231,7 @@ class Searcher:
                 searched += 1
                 source = got
                 # the cheap test first: a file lacking a token the pattern writes cannot match
-                if not _has_literals(pattern, source):
+                if not has_literals(pattern, source):
                     continue
                 try:
                     if budget is not None and budget.may_overrun(len(source)):
@@ -349,7 +251,7 @@ class Searcher:
             display = self.display(key)
             room = None if cap is None else max(0, cap - built) if ordered else cap
             sink = None if on_file is None else functools.partial(on_file, display)
-            found, count = _search_tree(pattern, tree, source, display, index, room, budget, sink)
+            found, count = search_tree(pattern, tree, source, display, index, room, budget, sink)
             if count:
                 counts[display] = count
                 built += min(count, room) if room is not None else count
@@ -418,10 +320,10 @@ class Searcher:
         for k, path in enumerate(files):
             if budget.spent() or held >= enough:
                 return sources, FilesOutcome({}, skipped, searched, {}, True, budget.stopped), k
-            got = self._read_fresh(path)
+            got = self.reader.read_fresh(path)
             if isinstance(got, str):
                 skipped[got] = skipped.get(got, 0) + 1
-            elif _has_literals(pattern, got):
+            elif has_literals(pattern, got):
                 sources[path] = got
                 held += len(got)
             else:

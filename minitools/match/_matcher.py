@@ -145,11 +145,22 @@ def match_seq(
             if p.memo and failed is None:
                 failed = set()
             memo = failed if p.memo else None
+            # a terminator after it a line break can stand for (Bash `$$$B; fi` on `rm x\nfi`):
+            # the sequence may also end before the token that follows the terminator
+            after = ps[i + 2] if token and nxt.kind_id in rules.terminators and i + 2 < np else None
             for k in range(j, nt + 1):
                 tick()
                 if k < nt:
                     t = ts[k]
-                    if t.is_extra or (token and not t.is_named and (t.kind_id != nxt.kind_id or t.text != nxt.btext)):
+                    if t.is_extra:
+                        continue
+                    if token and not t.is_named and (t.kind_id != nxt.kind_id or t.text != nxt.btext):
+                        if after is None or after.meta or after.children or t.kind_id != after.kind_id or t.text != after.btext:
+                            continue
+                        bound = _bind(env, p.name, _slice(ts, j, k))
+                        r = None if bound is None else _rest(ps, i + 2, ts, k, bound, rules, failed, memo)
+                        if r is not None:
+                            return r
                         continue
                 bound = _bind(env, p.name, _slice(ts, j, k))
                 if bound is not None:

@@ -6,14 +6,14 @@ Python → NodeMatch values.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 
 import tree_sitter
 
 from minitools.match._budget import Budget, watched
 from minitools.match._catalog import language_row
 from minitools.match._found import Capture, NodeMatch, SearchResult, SourceText
-from minitools.match._grammars import UnsafeSource, load_language, parse_source
+from minitools.match._grammars import UnsafeSource, parse_source
+from minitools.match._kind_query import captured, kinds_query
 from minitools.match._language_kinds import kinds_for
 from minitools.match._matcher import Chain, EmptySeq, MetaVarEnv, iter_matches
 from minitools.match._pattern import Pattern, required_siblings
@@ -27,6 +27,8 @@ __all__ = [
     "find_matches",
     "node_match",
     "parse_errors",
+    "has_literals",
+    "search_tree",
 ]
 
 DEFAULT_MAX_FILE_BYTES = 4 << 20
@@ -64,19 +66,12 @@ SINK_BATCH = 256  # matches handed to a sink at a time
 # a large search compiles it once.
 WALK_BYTES = 32 << 10
 _walked = 0
-_compiled: set[tuple[str, str, bool]] = set()  # the kind queries compiled in this process
+_compiled: set[tuple[str, int]] = set()  # the kind queries compiled in this process
 
 
-@lru_cache(maxsize=512)
-def _kind_query(language: str, kind: str, named: bool) -> tree_sitter.Query | None:
-    _compiled.add((language, kind, named))
-    lang = load_language(language)
-    escaped = kind.replace("\\", "\\\\").replace('"', '\\"')
-    text = f"({kind}) @c" if named else f'"{escaped}" @c'
-    try:
-        return tree_sitter.Query(lang, text)
-    except Exception:  # noqa: BLE001 - a kind the query language cannot name (supertype aliases): walk instead
-        return None
+def _kind_query(language: str, kind_id: int) -> tree_sitter.Query | None:
+    _compiled.add((language, kind_id))
+    return kinds_query(language, frozenset((kind_id,)))
 
 
 def _all_nodes(root: tree_sitter.Node, named_only: bool) -> list[tree_sitter.Node]:
@@ -210,7 +205,7 @@ def _candidates(
         nodes = _anchored(root, source, *anchor)
     else:
         global _walked
-        key = (pattern.language, first.kind, first.named)
+        key = (pattern.language, first.kind_id)
         size = len(source) if source is not None else WALK_BYTES
         if key not in _compiled and _walked + size <= WALK_BYTES:
             _walked += size  # see WALK_BYTES: cheaper than compiling the query, for now
@@ -218,7 +213,7 @@ def _candidates(
         query = _kind_query(*key)
         if query is None:
             return [n for n in _all_nodes(root, False) if n.kind_id == first.kind_id]
-        nodes = tree_sitter.QueryCursor(query).captures(root).get("c", [])
+        return captured(query, root)
     # pre-order: outer first at equal starts (a stable sort keeps equal extents outer first)
     nodes.sort(key=lambda n: (n.start_byte, -n.end_byte))
     return nodes
@@ -287,7 +282,7 @@ def _has_word(source: bytes, word: bytes) -> bool:
     return False
 
 
-def _has_literals(pattern: Pattern, source: bytes) -> bool:
+def has_literals(pattern: Pattern, source: bytes) -> bool:
     """The pre-filter: every token the pattern writes occurs in `source` (words as whole words,
     but for text inside a string or comment)."""
     for lit in pattern.literals:
@@ -359,11 +354,11 @@ def _matches_in_tree(
     path: str | None,
     index: dict[tuple[int, bool, object], list[tree_sitter.Node]] | None = None,
 ) -> list[NodeMatch]:
-    """Every match in one parsed file, pre-order (`_search_tree` without bounds)."""
-    return _search_tree(pattern, tree, source, path, index)[0]
+    """Every match in one parsed file, pre-order (`search_tree` without bounds)."""
+    return search_tree(pattern, tree, source, path, index)[0]
 
 
-def _search_tree(
+def search_tree(
     pattern: Pattern,
     tree: tree_sitter.Tree,
     source: bytes,

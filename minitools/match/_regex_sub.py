@@ -12,14 +12,12 @@ backtracking (each state is taken at most once per position).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from minitools.match._matcher import tick
-from minitools.match._regex import _ASSERT, _CHAR, _JUMP, _MATCH, _SAVE, _SPLIT, _holds, _Program
-
-if TYPE_CHECKING:
-    from minitools.match._regex import Regex
+from minitools.match._regex_states import _ASSERT, _CHAR, _JUMP, _MATCH, _SAVE, _SPLIT, Program, _holds
 
 __all__ = ["Found", "substitute"]
 
@@ -49,7 +47,7 @@ class Found:
         return start, end
 
 
-def _follow(program: _Program, into: list[tuple[int, Slots]], seen: set[int], state: int, slots: Slots,
+def _follow(program: Program, into: list[tuple[int, Slots]], seen: set[int], state: int, slots: Slots,
             text: str, p: int) -> None:
     """Add to `into`, in order of priority, the CHAR and MATCH states reached from `state` at
     position `p` without reading (the positions saved on the way in their slots)."""
@@ -76,7 +74,7 @@ def _follow(program: _Program, into: list[tuple[int, Slots]], seen: set[int], st
             stack.append((out[s], slots))
 
 
-def find(program: _Program, start: int, groups: int, text: str, pos: int) -> Slots | None:
+def find(program: Program, start: int, groups: int, text: str, pos: int) -> Slots | None:
     """The slots of the leftmost-first match at or after `pos` (slots 0 and 1 its ends, 2g
     and 2g+1 group g's), or None."""
     empty: Slots = [None] * (2 * groups + 2)
@@ -102,10 +100,10 @@ def find(program: _Program, start: int, groups: int, text: str, pos: int) -> Slo
     return found
 
 
-def substitute(regex: Regex, replace: Callable[[Any], str], text: str) -> str:
-    """`text` with each match of `regex` replaced by `replace(match)` (Rust's `replace_all`)."""
-    pattern = regex.pattern
-    program, start = (None, -1) if regex.on_re(text) else regex.capturing()
+def substitute(pattern: re.Pattern[str], program: Program | None, start: int, replace: Callable[[Any], str],
+               text: str) -> str:
+    """`text` with each match of `pattern` replaced by `replace(match)` (Rust's `replace_all`),
+    found by `program`'s states from `start` (None: by `re`, linear enough there)."""
     groups, names = pattern.groups, dict(pattern.groupindex)
     pieces: list[str] = []
     kept = pos = 0  # text[kept:] is not yet written out; the next search starts at pos

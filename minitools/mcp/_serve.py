@@ -10,6 +10,7 @@ from typing import Any, BinaryIO
 
 from minitools.config import Config
 from minitools.mcp._elicit import ElicitPort
+from minitools.mcp._hook import written_hook_tool
 from minitools.mcp._server import APPROVE_MODES, EOF_GRACE, McpServer
 from minitools.protocol import INTERNAL_ERROR
 from minitools.registry import Surface
@@ -58,6 +59,7 @@ async def serve_mcp(
         said: dict[str, Any] = {"root_origin": origin} if origin else {}  # lsp status says where the root came from
         run = Run(path, questions=port, approve=_approver(approve), vibe=roster, config=config, **said)
         run.add_tool(server.written_tool())
+        run.add_tool(written_hook_tool(server._need_run))
         return run
 
     server.make_run = make_run

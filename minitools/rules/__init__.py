@@ -18,7 +18,7 @@ from minitools.rules._project import (
     load_tests,
     read_documents,
 )
-from minitools.rules._reader import read_rule
+from minitools.rules._reader import COMPOSITE_KEYS, RELATIONAL_KEYS, RULE_KEYS, read_rule
 from minitools.rules._scan import Finding, RuleSet, unused_config
 from minitools.rules._snapshots import read_snapshots, render_snapshots, snapshot_path, write_text_atomic
 from minitools.rules._testing import TestOutcome, run_tests
@@ -26,6 +26,9 @@ from minitools.rules._transform import Fix
 from minitools.rules._yaml import YamlError, load_documents
 
 __all__ = [
+    "COMPOSITE_KEYS",
+    "RELATIONAL_KEYS",
+    "RULE_KEYS",
     "Finding",
     "Fix",
     "Project",

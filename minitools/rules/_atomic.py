@@ -157,6 +157,9 @@ class NthChildRule(Rule):
         # all of a parent's children at once, so a long list costs its length, not its square
         self._places: dict[int, int] = {}
 
+    def inner(self) -> list[Rule]:
+        return [self.of_rule] if self.of_rule is not None else []
+
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if not node.is_named:
             return None

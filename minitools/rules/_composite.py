@@ -48,6 +48,12 @@ class All(Rule):
             labels += got[1]
         return env, labels, node
 
+    def cost(self) -> int:
+        return max((r.cost() for r in self.rules), default=0)
+
+    def inner(self) -> list[Rule]:
+        return list(self.rules)
+
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
 
@@ -112,6 +118,12 @@ class Any(Rule):
                 return got[0], got[1], node
         return None
 
+    def cost(self) -> int:
+        return max((r.cost() for r in self.rules), default=0)
+
+    def inner(self) -> list[Rule]:
+        return list(self.rules)
+
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
 
@@ -151,6 +163,12 @@ class Not(Rule):
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         return env if self.rule.match(node, env) is None else None
 
+    def cost(self) -> int:
+        return self.rule.cost()
+
+    def inner(self) -> list[Rule]:
+        return [self.rule]
+
     def pure(self) -> bool:
         return self.rule.pure()
 
@@ -168,6 +186,9 @@ class Matches(Rule):
         self.name = name
         self.target: Rule | None = None
         self._pure: bool | None = None
+
+    def cost(self) -> int:
+        return 2
 
     def pure(self) -> bool:
         if self.target is None:

@@ -13,7 +13,7 @@ from minitools.match import Regex, glob_regex
 from minitools.rules._atomic import PatternRule
 from minitools.rules._composite import Matches
 from minitools.rules._errors import RuleError
-from minitools.rules._reader import RULE_KEYS, RuleReader, expect, inner_rules, read_language, read_local_utils, shown
+from minitools.rules._reader import RULE_KEYS, RuleReader, expect, read_language, read_local_utils, shown
 from minitools.rules._rewriters import Rewriter
 from minitools.rules._rule import Rule
 from minitools.rules._transform import Fix, Transform, read_fix, read_transforms
@@ -87,20 +87,20 @@ def read_util(obj: Any, where: str, global_utils: dict[str, Rule] | None = None)
 class _Deferred(Rule):
     """A global utility read before the utilities it refers to: resolved on first use."""
 
-    __slots__ = ("reader", "inner")
+    __slots__ = ("reader", "body")
 
-    def __init__(self, reader: RuleReader, inner: Rule) -> None:
+    def __init__(self, reader: RuleReader, body: Rule) -> None:
         self.reader = reader
-        self.inner = inner
+        self.body = body
 
     def match(self, node: Any, env: Any) -> Any:
-        return self.inner.match(node, env)
+        return self.body.match(node, env)
 
     def trace(self, node: Any, env: Any) -> Any:
-        return self.inner.trace(node, env)
+        return self.body.trace(node, env)
 
     def kinds(self) -> frozenset[int] | None:
-        return self.inner.kinds()
+        return self.body.kinds()
 
 
 def resolve_globals(utils: dict[str, UtilRule]) -> None:
@@ -223,8 +223,8 @@ def _bound_names(rules: list[Rule]) -> set[str]:
         elif isinstance(r, Matches) and r.target is not None:
             stack.append(r.target)
         elif isinstance(r, _Deferred):
-            stack.append(r.inner)
-        stack.extend(inner_rules(r))
+            stack.append(r.body)
+        stack.extend(r.inner())
     return names
 
 

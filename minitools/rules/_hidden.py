@@ -24,10 +24,6 @@ from minitools.match import language_row, load_language
 
 __all__ = ["Hidden", "Walk", "WALK", "hidden_kind", "begin_file", "in_field", "with_hidden", "hidden_ids"]
 
-# the languages some rule read in this process names a hidden kind of (their files get stand-ins)
-_NAMED: set[str] = set()
-
-
 @lru_cache(maxsize=16)
 def _ids(language: str) -> dict[str, int]:
     lang = load_language(language)
@@ -40,12 +36,9 @@ def _ids(language: str) -> dict[str, int]:
 
 
 def hidden_kind(language: str, name: str) -> int | None:
-    """The kind id of `name` when `language`'s grammar hides it and rules may name it; the
-    scans of that language then put stand-ins in place."""
-    kid = _ids(language).get(name)
-    if kid is not None:
-        _NAMED.add(language)
-    return kid
+    """The kind id of `name` when `language`'s grammar hides it and rules may name it; a scan
+    whose rules name one puts stand-ins in place (`begin_file`)."""
+    return _ids(language).get(name)
 
 
 class Hidden:
@@ -139,11 +132,11 @@ WALK = Walk()
 _NAMES = ("up", "kids", "named_kids", "field_kids", *_SIBLINGS, "wrapped", "starts", "ordered")
 
 
-def begin_file(root: tree_sitter.Node, language: str) -> None:
-    """Put the stand-ins of `root`'s tree in place in this thread's `WALK`, when a rule read
-    names a hidden kind of `language`; else walk the tree as it is."""
+def begin_file(root: tree_sitter.Node, language: str, stand_ins: bool) -> None:
+    """Put the stand-ins of `root`'s tree in place in this thread's `WALK`, when the scan's rules
+    name a hidden kind of `language` (`stand_ins`); else walk the tree as it is."""
     wrapped: dict[int, Hidden] = {}
-    if language in _NAMED:
+    if stand_ins:
         for name, kid in _ids(language).items():
             for node in tree_sitter.QueryCursor(_query(language, name)).captures(root).get("c", []):
                 wrapped[node.id] = Hidden(node, kid, name)

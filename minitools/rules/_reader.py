@@ -6,10 +6,10 @@ resolved once all are read; a rule object's parts are ordered cheapest first."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from minitools.match import STRICTNESS, PatternError, compile_pattern, python_regex
+from minitools.match import ERROR_KIND, STRICTNESS, PatternError, compile_pattern, python_regex
 from minitools.rules._atomic import KindRule, NthChildRule, PatternRule, RangeRule, RegexRule
 from minitools.rules._composite import All, Matches, Not
 from minitools.rules._composite import Any as AnyRule
@@ -19,17 +19,17 @@ from minitools.rules._languages import kind_ids, language_id
 from minitools.rules._relational import Follows, Has, Inside, Precedes, Relation
 from minitools.rules._rule import Rule
 
-__all__ = ["MAX_RULE_DEPTH", "RULE_KEYS", "RuleReader", "expect", "inner_rules", "read_language", "read_local_utils", "read_rule", "shown"]
+__all__ = ["ATOMIC_KEYS", "COMPOSITE_KEYS", "MAX_RULE_DEPTH", "RELATIONAL_KEYS", "RULE_KEYS", "RuleReader", "expect",
+           "read_language", "read_local_utils", "read_rule", "shown"]
 
-RULE_KEYS = (
-    "pattern", "kind", "regex", "nthChild", "range",
-    "inside", "has", "precedes", "follows",
-    "all", "any", "not", "matches",
-)
+# a rule object's keys: what the node is, what is around it, and how rules combine
+ATOMIC_KEYS = ("pattern", "kind", "regex", "nthChild", "range")
+RELATIONAL_KEYS = ("inside", "has", "precedes", "follows")
+COMPOSITE_KEYS = ("all", "any", "not", "matches")
+RULE_KEYS = (*ATOMIC_KEYS, *RELATIONAL_KEYS, *COMPOSITE_KEYS)
 _RELATION_KEYS = ("stopBy", "field")
 MAX_RULE_DEPTH = 60  # keys on the path to a rule object (reading and matching recurse)
 MAX_CHAIN_DEPTH = 2 * MAX_RULE_DEPTH  # rule levels through utilities naming utilities (matching recurses)
-_ERROR_KIND = 0xFFFF  # tree-sitter's kind id for ERROR nodes
 
 
 def expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
@@ -66,40 +66,30 @@ class RuleReader:
             raise RuleError(f'{where}: unknown key "{unknown[0]}"; a rule object takes ' + ", ".join(RULE_KEYS))
         if not obj:
             raise RuleError(f"{where}: an empty rule object; give at least one of " + ", ".join(RULE_KEYS))
-        parts: list[Rule] = []
         # the node's own kind first (cheapest), then the atomic, relational and composite keys
-        if "kind" in obj:
-            parts.append(self.kind(obj["kind"], f"{where}.kind"))
-        if "pattern" in obj:
-            parts.append(self.pattern(obj["pattern"], f"{where}.pattern"))
-        if "regex" in obj:
-            parts.append(self.regex(obj["regex"], f"{where}.regex"))
-        if "nthChild" in obj:
-            parts.append(self.nth_child(obj["nthChild"], f"{where}.nthChild"))
-        if "range" in obj:
-            parts.append(self.range(obj["range"], f"{where}.range"))
-        for key, cls in (("inside", Inside), ("has", Has), ("precedes", Precedes), ("follows", Follows)):
-            if key in obj:
-                parts.append(self.relation(cls, obj[key], f"{where}.{key}"))
-        if "all" in obj:
-            items = expect(obj["all"], list, f"{where}.all", "a list of rule objects")
-            parts.append(All([self.rule(r, f"{where}.all[{k}]") for k, r in enumerate(items)]))
-        if "any" in obj:
-            items = expect(obj["any"], list, f"{where}.any", "a list of rule objects")
-            parts.append(AnyRule([self.rule(r, f"{where}.any[{k}]") for k, r in enumerate(items)]))
-        if "not" in obj:
-            parts.append(Not(self.rule(obj["not"], f"{where}.not")))
-        if "matches" in obj:
-            name = expect(obj["matches"], str, f"{where}.matches", "the id of a utility rule")
-            ref = Matches(name)
-            self.pending.append((ref, f"{where}.matches"))
-            parts.append(ref)
+        parts = [read(self, obj[key], f"{where}.{key}") for key, read in _READERS.items() if key in obj]
         return parts[0] if len(parts) == 1 else All(parts, reorder=_cheap_first)
+
+    def all(self, value: Any, where: str) -> Rule:
+        items = expect(value, list, where, "a list of rule objects")
+        return All([self.rule(r, f"{where}[{k}]") for k, r in enumerate(items)])
+
+    def any(self, value: Any, where: str) -> Rule:
+        items = expect(value, list, where, "a list of rule objects")
+        return AnyRule([self.rule(r, f"{where}[{k}]") for k, r in enumerate(items)])
+
+    def not_(self, value: Any, where: str) -> Rule:
+        return Not(self.rule(value, where))
+
+    def matches(self, value: Any, where: str) -> Rule:
+        ref = Matches(expect(value, str, where, "the id of a utility rule"))
+        self.pending.append((ref, where))
+        return ref
 
     def kind(self, value: Any, where: str) -> Rule:
         name = expect(value, str, where, "a node kind name")
         if name == "ERROR":
-            return KindRule(name, frozenset({_ERROR_KIND}))
+            return KindRule(name, frozenset({ERROR_KIND}))
         hidden = hidden_kind(self.language, name)
         if hidden is not None:  # a kind the grammar hides: its stand-ins (`_hidden`)
             return KindRule(name, frozenset({hidden}))
@@ -236,18 +226,15 @@ class RuleReader:
         _check_cycles(self.utils)
 
 
-def _cost(rule: Rule) -> int:
-    """A rough cost of trying `rule` at a node: 0 for the node itself, more for rules that
-    look around it, most for those that search to the end."""
-    if isinstance(rule, Relation):
-        return (3 if rule.stop_by != "neighbor" else 1) + _cost(rule.rule)
-    if isinstance(rule, (All, AnyRule)):
-        return max((_cost(r) for r in rule.rules), default=0)
-    if isinstance(rule, Not):
-        return _cost(rule.rule)
-    if isinstance(rule, Matches):
-        return 2
-    return 0
+# each key of a rule object and its reader, in the order a rule object tries them (RULE_KEYS)
+_READERS: dict[str, Callable[[RuleReader, Any, str], Rule]] = {
+    "kind": RuleReader.kind, "pattern": RuleReader.pattern, "regex": RuleReader.regex,
+    "nthChild": RuleReader.nth_child, "range": RuleReader.range,
+    "inside": lambda r, v, w: r.relation(Inside, v, w), "has": lambda r, v, w: r.relation(Has, v, w),
+    "precedes": lambda r, v, w: r.relation(Precedes, v, w), "follows": lambda r, v, w: r.relation(Follows, v, w),
+    "all": RuleReader.all, "any": RuleReader.any, "not": RuleReader.not_, "matches": RuleReader.matches,
+}
+assert set(_READERS) == set(RULE_KEYS), "every rule key has its reader"
 
 
 def _cheap_first(parts: list[Rule]) -> list[Rule]:
@@ -259,10 +246,10 @@ def _cheap_first(parts: list[Rule]) -> list[Rule]:
     if len(parts) < 2 or not any(p.pure() for p in parts):
         return parts
     bound = [p for p in parts if not p.pure()]
-    free = sorted((p for p in parts if p.pure()), key=_cost)
+    free = sorted((p for p in parts if p.pure()), key=Rule.cost)
     out: list[Rule] = []
     while bound and free:
-        out.append(free.pop(0) if _cost(free[0]) <= _cost(bound[0]) else bound.pop(0))
+        out.append(free.pop(0) if free[0].cost() <= bound[0].cost() else bound.pop(0))
     return out + bound + free
 
 
@@ -309,7 +296,7 @@ def _levels(rule: Rule | None, depth: dict[str, int]) -> int:
         if isinstance(r, Matches):
             level += depth.get(r.name, 0)
         deepest = max(deepest, level)
-        stack.extend((inner, level + 1) for inner in inner_rules(r))
+        stack.extend((inner, level + 1) for inner in r.inner())
     return deepest
 
 
@@ -329,21 +316,8 @@ def _refs(rule: Rule) -> list[Matches]:
         r = stack.pop()
         if isinstance(r, Matches):
             out.append(r)
-        stack.extend(inner_rules(r))
+        stack.extend(r.inner())
     return out
-
-
-def inner_rules(rule: Rule) -> list[Rule]:
-    """The rules written inside `rule` (a utility's body is not one of them)."""
-    if isinstance(rule, (All, AnyRule)):
-        return list(rule.rules)
-    if isinstance(rule, Not):
-        return [rule.rule]
-    if isinstance(rule, Relation):
-        return [rule.rule, rule.stop_by] if isinstance(rule.stop_by, Rule) else [rule.rule]
-    if isinstance(rule, NthChildRule) and rule.of_rule is not None:
-        return [rule.of_rule]
-    return []
 
 
 def _pattern_kinds(pattern: Any, where: str) -> frozenset[int] | None:

@@ -57,6 +57,12 @@ class Relation(Rule):
         pre = self._pre
         return pre is not None and pre.match(node, {}) is None
 
+    def cost(self) -> int:
+        return (3 if self.stop_by != "neighbor" else 1) + self.rule.cost()
+
+    def inner(self) -> list[Rule]:
+        return [self.rule, self.stop_by] if isinstance(self.stop_by, Rule) else [self.rule]
+
     def pure(self) -> bool:
         if self._pure is None:
             self._pure = True  # a utility that refers back to itself is not re-entered

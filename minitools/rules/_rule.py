@@ -64,6 +64,16 @@ class Rule:
         """The kind ids of the nodes this rule can match; None when it may match any."""
         return None
 
+    def cost(self) -> int:
+        """A rough cost of trying the rule at a node: 0 for the node itself, more for a rule that
+        looks around it, most for one that searches to the end (a rule object tries its cheap
+        parts first)."""
+        return 0
+
+    def inner(self) -> list[Rule]:
+        """The rules written inside this one (a utility's body is not one of them)."""
+        return []
+
     def pure(self) -> bool:
         """Whether the rule neither binds nor reads metavariables: its answer at a node is
         the same whatever the environment."""

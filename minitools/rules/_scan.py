@@ -16,9 +16,9 @@ from minitools.match import Budget, MetaVarEnv, NodeMatch, node_match, parse_sou
 from minitools.rules._atomic import KindRule
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig, glob_matcher
-from minitools.rules._hidden import WALK, begin_file
+from minitools.rules._hidden import WALK, begin_file, hidden_ids
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
-from minitools.rules._rule import new_file
+from minitools.rules._rule import Rule, new_file
 from minitools.rules._suppress import MARK, UNUSED_ID, UNUSED_MESSAGE, silencer, suppressions
 
 __all__ = ["Finding", "RuleSet", "scan_tree", "unused_config"]
@@ -93,6 +93,8 @@ class RuleSet:
         self._files = {id(c): (_Globs(c.files), _Globs(c.ignores)) for c in self.configs}
         # the words a file must hold for each rule to match in it, longest (rarest) first
         self._tokens = {id(c): sorted(c.rule.tokens(), key=len, reverse=True) for c in self.configs}
+        # whether a rule names a kind its grammar hides: its files get stand-ins (rules/_hidden.py)
+        self._stand_ins = {id(c): names_hidden(c) for c in self.configs}
 
     @property
     def languages(self) -> list[str]:
@@ -120,12 +122,13 @@ class RuleSet:
         if not configs and (unused is None or MARK not in source):
             return []
         tree = parse_source(language, source)
-        return scan_tree(configs, tree.root_node, source, language, path, budget, unused)
+        stand_ins = any(self._stand_ins[id(c)] for c in configs)
+        return scan_tree(configs, tree.root_node, source, language, path, budget, unused, stand_ins)
 
 
 def scan_tree(
     configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
-    budget: Budget | None = None, unused: list[Finding] | None = None,
+    budget: Budget | None = None, unused: list[Finding] | None = None, stand_ins: bool = False,
 ) -> list[Finding]:
     """Every finding of `configs` (one language's) in one parsed file, in source order; with
     a `budget`, those found before its time or memory ran out (`budget.stopped` says so),
@@ -135,7 +138,7 @@ def scan_tree(
     found: list[tuple[int, int, int, Finding]] = []
     # watched without a budget too: a transformation's text has a bound of its own (match.charge)
     watched(budget or Budget(seconds=None, memory_bytes=None),
-            lambda: _scan_tree(configs, root, source, language, path, budget, found))
+            lambda: _scan_tree(configs, root, source, language, path, budget, found, stand_ins))
     found.sort(key=lambda f: f[:3])
     silencing = suppressions(root, source) if found or unused is not None else None
     if silencing is None:
@@ -159,10 +162,10 @@ def scan_tree(
 
 def _scan_tree(
     configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
-    budget: Budget | None, found: list[tuple[int, int, int, Finding]],
+    budget: Budget | None, found: list[tuple[int, int, int, Finding]], stand_ins: bool,
 ) -> None:
     new_file()
-    begin_file(root, language)
+    begin_file(root, language, stand_ins)
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
@@ -212,3 +215,26 @@ def _finding(config: RuleConfig, m: NodeMatch, node: tree_sitter.Node, env: Meta
     transformed = {t.name: shown_text(metavars[t.name], source) for t in config.transforms if t.name in metavars}
     fix = run.fix_edit(config.fix, node, env, m, metavars) if config.fix is not None else None
     return Finding(config, m, fix, transformed, secondary)
+
+
+def names_hidden(config: RuleConfig) -> bool:
+    """Whether `config`'s rule (its utilities, constraints and rewriters too) names a node kind its
+    language's grammar hides (rules/_hidden.py)."""
+    hidden = hidden_ids(config.language)
+    if not hidden:
+        return False
+    stack: list[Rule] = [config.rule, *config.constraints.values()]
+    for rewriter in config.rewriters.values():
+        stack += [rewriter.rule, *rewriter.constraints.values()]
+    seen: set[int] = set()
+    while stack:
+        rule = stack.pop()
+        if id(rule) in seen:
+            continue
+        seen.add(id(rule))
+        if isinstance(rule, KindRule) and rule.ids & hidden:
+            return True
+        stack.extend(rule.inner())
+        # a utility's body, a global utility read late, a selector's rule: rules too
+        stack.extend(r for r in (getattr(rule, name, None) for name in ("target", "body", "rule")) if isinstance(r, Rule))
+    return False

@@ -36,7 +36,7 @@ __all__ = ["CALL_SURFACE", "FAMILIES", "EditStore", "Enclosure", "RosterSource",
            "stage_fixes"]
 
 # module names under minitools.tools, in the order their tools are listed
-FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "debug", "eval", "ask", "vibe")
+FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "symbol_edit", "debug", "eval", "ask", "vibe")
 
 
 def build_tools(ctx: RunContext) -> list[Tool]:

@@ -9,6 +9,7 @@ registration").
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from typing import Any, Protocol
 
 from minitools.ask import QuestionPort
 from minitools.kernel import Enclosure
+from minitools.lsp import file_kind
+from minitools.tools._extent import NoSymbolServer, SymbolService
 from minitools.tools._records import NO_SUPERVISOR, Baseline, Written
 from minitools.tools._staging import EditStore
 from minitools.toolspec import ToolError, ToolResult
@@ -114,6 +117,8 @@ class RunContext:
     resources: dict[str, Any] = field(default_factory=dict)
     # write-time diagnostics, published by the lsp family when a supervisor is wired
     diagnostics: DiagnosticsService = field(default_factory=NoDiagnostics)
+    # symbols' extents by the language server (symbol_edit), published by the lsp family
+    symbols: SymbolService = field(default_factory=NoSymbolServer)
     # the staged edits `resolve` accepts or discards (ast_edit stages them)
     edits: EditStore = field(default_factory=EditStore)
     call: BridgeCall | None = None
@@ -191,6 +196,20 @@ class RunContext:
         if must_exist and not exists:
             raise ToolError(f'{what} "{path}" does not exist under {self.root}; {self._missing_hint(path)}.')
         return resolved
+
+    def source_file(self, file: str | None, action: str) -> Path:
+        """The `file` argument of `action` as a regular file inside the root; refused when missing,
+        unreadable or not a regular file (a folder, a FIFO: one is never opened, it would block)."""
+        if not file:
+            raise ToolError(f"{action} needs `file`: the path of the file to ask about, relative to the workspace root.")
+        path = self.resolve_path(file, what="file")
+        try:
+            mode = path.stat().st_mode
+        except OSError as exc:
+            raise ToolError(f'file "{file}" cannot be read ({(exc.strerror or str(exc)).lower()}); {action} needs a source file.') from None
+        if not stat.S_ISREG(mode):
+            raise ToolError(f'file "{file}" is {file_kind(mode)}, not a regular file; {action} needs a source file.')
+        return path
 
     def _missing_hint(self, path: str) -> str:
         """What to try for a path that names nothing: a glob or a `file:line` spelling gets

@@ -9,7 +9,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from minitools.match import Budget, Edit, Searcher, UnsafeSource, apply_edits, language_for_path, parse_errors
-from minitools.rules import Finding, RuleConfig, RuleError, RuleSet, read_config, read_documents
+from minitools.rules import (
+    COMPOSITE_KEYS,
+    RULE_KEYS,
+    Finding,
+    RuleConfig,
+    RuleError,
+    RuleSet,
+    read_config,
+    read_documents,
+)
 from minitools.tools._context import RunContext
 from minitools.tools._language import language_arg
 from minitools.tools._staging import StagedFile
@@ -21,8 +30,9 @@ RULE_PARAMETER: dict[str, Any] = {
     "type": ["object", "string"],
     "description": "Instead of pattern: an ast-grep rule, the same shape as a rule file's content (or its YAML "
                    "text), e.g. {\"rule\": {\"pattern\": \"eval($X)\", \"not\": {\"has\": {\"kind\": \"string\", "
-                   "\"stopBy\": \"end\"}}}}. Keys: rule (pattern, kind, regex, nthChild, range, inside, has, precedes, "
-                   "follows with stopBy/field, all, any, not, matches; a pattern may be {context, selector, strictness}), "
+                   "\"stopBy\": \"end\"}}}}. Keys: rule ("
+                   + ", ".join(k for k in RULE_KEYS if k not in COMPOSITE_KEYS) + " with stopBy/field, "
+                   + ", ".join(COMPOSITE_KEYS) + "; a pattern may be {context, selector, strictness}), "
                    "constraints, utils, transform, fix, language, "
                    "id, message, severity.",
 }
@@ -48,7 +58,7 @@ def read_rule_arg(ctx: RunContext, args: Mapping[str, Any], targets: Sequence[Pa
         if len(docs) != 1:
             raise ToolError(f"rule: the text holds {len(docs)} rules; pass one")
         value = docs[0]
-    if isinstance(value, Mapping) and "rule" not in value and any(k in value for k in ("pattern", "kind", "all", "any", "has", "inside")):
+    if isinstance(value, Mapping) and "rule" not in value and any(k in value for k in RULE_KEYS):
         value = {"rule": value}  # a bare rule object: the configuration around it is implied
     one_file = len(targets) == 1 and targets[0].is_file()
     language = language_arg(args) or (language_for_path(targets[0]) if one_file else None)

@@ -21,7 +21,7 @@ from minitools.tools._text import plural
 from minitools.tools.ast_grep import compile_for, languages_note, one_of_pattern_or_rule, shared_searcher, targets_for
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["Proposal", "build", "propose_rewrite", "unified_diff"]
+__all__ = ["Proposal", "build", "propose_rewrite", "read_regular_file", "stage_proposal", "unified_diff"]
 
 DIFF_PREVIEW_CHARS = 6000
 
@@ -48,7 +48,7 @@ AST_EDIT_PARAMETERS: dict[str, Any] = {
     "additionalProperties": False,
 }
 RESOLVE_DESCRIPTION = (
-    "Accept or discard an edit staged by ast_edit. accept re-reads every file and writes them all "
+    "Accept or discard an edit staged by ast_edit, symbol_edit or lsp_code_action. accept re-reads every file and writes them all "
     "only if none changed since the edit was staged (otherwise nothing is written); discard drops it. "
     "Each edit resolves once. A file made read-only is not written unless force is true."
 )
@@ -110,7 +110,7 @@ class Proposal(NamedTuple):
     vanished: list[str]  # files that matched but were gone (or no longer regular files) when re-read
 
 
-def _read_regular(path: Path) -> bytes | None:
+def read_regular_file(path: Path) -> bytes | None:
     """The bytes of `path` if it is still a regular file (a FIFO is not opened for reading: it would block)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -149,7 +149,7 @@ def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, 
             continue
         seen.add(m.path)
         path = searcher.root / m.path
-        source = _read_regular(path)
+        source = read_regular_file(path)
         if source is None:
             vanished.append(m.path)
             continue
@@ -190,6 +190,25 @@ def _vanished_note(vanished: list[str]) -> str:
         return ""
     return (f"{plural(len(vanished), 'matching file')} vanished before it could be staged (deleted or replaced): "
             + ", ".join(vanished[:10]) + (" ..." if len(vanished) > 10 else ""))
+
+
+def stage_proposal(store: EditStore, staged: list[StagedFile], notes: list[str], data: dict[str, Any]) -> ToolResult:
+    """Stage `staged` in the edit store: the proposal's text (its notes, then the diff, cut
+    at DIFF_PREVIEW_CHARS) and data (ast_edit's and symbol_edit's proposals)."""
+    count = sum(f.replacements for f in staged)
+    summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
+    edit = store.stage(staged, summary)
+    lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".',
+             *notes]
+    diff = unified_diff(staged)
+    if len(diff) > DIFF_PREVIEW_CHARS:
+        cut = diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
+        lines.append(cut)
+        lines.append(f"… diff cut at {len(cut):,} of {len(diff):,} characters; data.files lists every replacement.")
+    else:
+        lines.append(diff.rstrip("\n"))
+    edit.data = {"edit_id": edit.id, "replacements": count, **data, "diff_chars": len(diff)}
+    return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
 
 def build(ctx: RunContext) -> list[Tool]:
@@ -240,26 +259,8 @@ class EditFamily:
                          "run ast_edit again after accepting to reach them.")
         for b in broken:
             notes.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
-        return self._stage(staged, notes, {"files": files_data, "overlapping_left": inner, "no_longer_parses": broken,
+        return stage_proposal(self.store, staged, notes, {"files": files_data, "overlapping_left": inner, "no_longer_parses": broken,
                                            "vanished": vanished})
-
-    def _stage(self, staged: list[StagedFile], notes: list[str], data: dict[str, Any]) -> ToolResult:
-        """Stage `staged` in the edit store: the proposal's text (its notes, then the diff, cut
-        at DIFF_PREVIEW_CHARS) and data."""
-        count = sum(f.replacements for f in staged)
-        summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
-        edit = self.store.stage(staged, summary)
-        lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".',
-                 *notes]
-        diff = unified_diff(staged)
-        if len(diff) > DIFF_PREVIEW_CHARS:
-            cut = diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
-            lines.append(cut)
-            lines.append(f"… diff cut at {len(cut):,} of {len(diff):,} characters; data.files lists every replacement.")
-        else:
-            lines.append(diff.rstrip("\n"))
-        edit.data = {"edit_id": edit.id, "replacements": count, **data, "diff_chars": len(diff)}
-        return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
     async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
         targets, where = targets_for(self.ctx, self.searcher, args.get("path"))
@@ -291,7 +292,7 @@ class EditFamily:
         for b in broken:
             notes.append(f"warning: {b['file']} no longer parses after this fix (it parsed before); check the fix.")
         files = [{"file": f.display, "replacements": f.replacements} for f in staged]
-        return self._stage(staged, notes, {"rule_id": config.id, "files": files, "overlapping_left": inner,
+        return stage_proposal(self.store, staged, notes, {"rule_id": config.id, "files": files, "overlapping_left": inner,
                                            "no_longer_parses": broken})
 
     async def resolve(self, args: Mapping[str, Any]) -> ToolResult:
@@ -317,7 +318,7 @@ class EditFamily:
         except StaleEdit as exc:
             raise ToolError(
                 f"{edit.id} rejected: {', '.join(exc.changed)} changed since the edit was staged, so nothing was written "
-                "(a rewrite applied in part leaves code that is neither old nor new). Run ast_edit again to stage a fresh edit.",
+                "(a rewrite applied in part leaves code that is neither old nor new). Stage it again from the files as they are now.",
                 data={"edit_id": edit.id, "action": "accept", "written": [], "changed": exc.changed},
             ) from exc
         except WriteFailed as exc:

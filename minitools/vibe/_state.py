@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import enum
 
+from minitools.states import MoveTable
+
 __all__ = ["Status", "TRANSITIONS", "LocalStateError", "check_move"]
 
 
@@ -32,21 +34,17 @@ class Status(str, enum.Enum):
         return self is not Status.RUNNING
 
 
+class LocalStateError(RuntimeError):
+    """minitools tried a move the table does not allow (a bug here, not in the worker)."""
+
+
 _SETTLE = {Status.DONE, Status.FAILED, Status.KILLED}
-TRANSITIONS: dict[Status, frozenset[Status]] = {
+TRANSITIONS: MoveTable[Status] = MoveTable("a worker", {
     Status.RUNNING: frozenset(_SETTLE | {Status.STALLED, Status.RUNNING}),
     Status.STALLED: frozenset(_SETTLE | {Status.RUNNING}),
     Status.DONE: frozenset({Status.RUNNING}),
     Status.FAILED: frozenset({Status.RUNNING}),
     Status.KILLED: frozenset({Status.RUNNING}),
-}
+}, LocalStateError)
+check_move = TRANSITIONS.check
 
-
-class LocalStateError(RuntimeError):
-    """minitools tried a move the table does not allow (a bug here, not in the worker)."""
-
-
-def check_move(old: Status, new: Status) -> None:
-    """Raise `LocalStateError` unless the table allows ``old → new``."""
-    if new not in TRANSITIONS[old]:
-        raise LocalStateError(f"a worker cannot move from {old.value} to {new.value}")

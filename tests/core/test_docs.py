@@ -51,3 +51,11 @@ def test_citations_of_docs_resolve():
             elif section and _flat(section) not in pages[page]:
                 bad.append(f'{where}: docs/{page}.md has no "{_flat(section)}"')
     assert not bad, "\n".join(bad)
+
+
+def test_the_readme_lists_every_lsp_action():
+    from minitools.tools.lsp._actions import ACTIONS
+
+    row = next(line for line in (REPO / "README.md").read_text().splitlines() if line.startswith("| `lsp` |"))
+    missing = [a for a in ACTIONS if not re.search(rf"\b{a}\b", row)]
+    assert not missing, f"README's lsp row lacks {missing}"

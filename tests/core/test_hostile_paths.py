@@ -24,6 +24,7 @@ CALLS = {
     "debug launch": lambda p: ("debug", {"op": "launch", "program": p}),
     "lsp_code_action": lambda p: ("lsp_code_action", {"file": p, "line": 1, "action": 1}),
     "lsp symbols": lambda p: ("lsp", {"action": "symbols", "file": p}),
+    "symbol_edit": lambda p: ("symbol_edit", {"file": p, "line": 1, "symbol": "print", "action": "replace", "code": "x"}),
 }
 
 

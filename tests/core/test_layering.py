@@ -20,16 +20,17 @@ ALLOWED: dict[str, set[str]] = {
     "toolspec": set(),
     "progress": set(),  # what a call is doing while it runs, asked by whoever reports it
     "config": set(),  # the configuration file's keys, checked (docs/reference.md, "Configuration")
+    "states": set(),  # a state table's named states and allowed moves (lsp, dap and vibe each have one)
     "schema": {"toolspec"},
     "transport": {"protocol", "tracing"},
-    "lsp": {"protocol", "transport", "tracing", "schema"},  # schema: the shapes of what a server sends
-    "dap": {"protocol", "transport", "tracing", "schema"},  # schema: the adapter's bodies are checked where they arrive
+    "lsp": {"protocol", "transport", "tracing", "schema", "states"},  # schema: the shapes of what a server sends
+    "dap": {"protocol", "transport", "tracing", "schema", "states"},  # schema: the adapter's bodies are checked where they arrive
     "kernel": {"protocol", "transport", "tracing"},
     "inspector": {"protocol", "transport", "tracing"},  # node's V8 inspector (CDP over a WebSocket)
     "match": set(),
     "rules": {"match"},
     "ask": {"transport", "protocol"},
-    "vibe": {"transport", "protocol", "tracing"},
+    "vibe": {"transport", "protocol", "tracing", "states"},
     "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing",
               "progress"},
     "registry": {"toolspec", "schema", "ask"},
@@ -151,3 +152,33 @@ def test_server_and_adapter_special_cases_live_in_the_catalogs():
                   and any(isinstance(a, ast.Constant) for a in node.args)):
                 bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert not bad, "a server or adapter id compared outside its catalog (make it a catalog field):\n" + "\n".join(bad)
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def test_no_modules_import_each_other_in_a_circle():
+    # a circle (two modules each needing the other, however far round) is one idea in two files, or
+    # one file's part that belongs below both; imports inside functions count: a late import only
+    # hides the circle. A package's __init__ re-exports its modules and is left out.
+    modules = {_module_name(p): p for p in _sources() if p.name != "__init__.py"}
+    graph = {name: sorted({m for _, m in _imports(path) if m in modules and m != name}) for name, path in modules.items()}
+    circles = []
+    state: dict[str, int] = {}  # 1: on the path being walked, 2: done
+
+    def walk(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for nxt in graph[name]:
+            if state.get(nxt) == 1:
+                circles.append(" -> ".join(path[path.index(nxt):] + [nxt]))
+            elif nxt not in state:
+                walk(nxt, [*path, nxt])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            walk(name, [name])
+    assert not circles, "modules importing each other in a circle:\n" + "\n".join(circles)

@@ -15,7 +15,7 @@ def test_dap_imports_only_protocol_transport_tracing_schema() -> None:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("minitools"):
                 inner = node.module.split(".")[1] if "." in node.module else ""
-                assert inner in {"protocol", "transport", "tracing", "schema", "dap"}, f"{path.name} imports {node.module}"
+                assert inner in {"protocol", "transport", "tracing", "schema", "states", "dap"}, f"{path.name} imports {node.module}"
     assert {"ADAPTERS", "detect", "DAPSession", "DebugSupervisor", "StepTimeout"} <= set(dap.__all__)
     assert [a.id for a in dap.ADAPTERS] == ["dart", "debugpy", "lldb", "delve"]
     lldb = dap.adapter_by_id("lldb")

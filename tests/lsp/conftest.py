@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -31,6 +32,15 @@ PY_B = '''def helper(x: int) -> int:
     """Double it."""
     return x * 2
 '''
+
+
+@pytest.fixture
+def clangd_16() -> str:
+    """clangd 16 (setup/30-lsp.sh installs it beside the distribution's clangd 14)."""
+    found = shutil.which("clangd-16")
+    if found is None:
+        pytest.skip("clangd-16 is not installed (setup/30-lsp.sh installs it)")
+    return found
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +15,6 @@ SHAPES = ("struct Base { virtual int f(); };\nstruct Mid : Base {};\nstruct Leaf
           "struct Other : Base {};\n")
 CLANGD_16 = ('[[lsp.servers]]\nid = "clangd"\ncommand = ["clangd-16", "--log=error"]\nlanguages = ["cpp"]\n'
              'extensions = [".cpp", ".hpp"]\nroot_markers = ["compile_flags.txt"]\n')
-
-
-@pytest.fixture
-def clangd_16() -> str:
-    found = shutil.which("clangd-16")
-    if found is None:
-        pytest.skip("clangd-16 is not installed (setup/30-lsp.sh installs it)")
-    return found
 
 
 async def test_supertypes_and_subtypes_on_clangd_16(tmp_path: Path, clangd_16: str) -> None:

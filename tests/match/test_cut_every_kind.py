@@ -33,7 +33,7 @@ import tree_sitter
 
 import corpora
 from minitools.match import NodeMatch, PatternError, compile_pattern
-from minitools.match._one_file import _has_literals, _matches_in_tree
+from minitools.match._one_file import _matches_in_tree, has_literals
 from minitools.match._pattern import MULTI, Pattern, parser_for
 from test_languages import FILES as LANGUAGE_TEST_FILES
 from test_property import _dedent_changes_a_string, _leaves, _pattern_tokens, _reading_as_cut, _same_token
@@ -282,7 +282,7 @@ def test_a_cut_of_every_kind_finds_its_node_and_only_whole_nodes(language: str) 
                 failures.append(f"{where}: {text[:80]!r} matched {m.text[:80]!r} at byte {m.start_byte}: {wrong}")
         # the pre-filter: a file it rejects has no match
         for _, other, other_tree in files[:OTHER_FILES]:
-            if other is not source and not _has_literals(pattern, other):
+            if other is not source and not has_literals(pattern, other):
                 filtered += 1
                 lost = _matches_in_tree(pattern, other_tree, other, None)
                 if lost:

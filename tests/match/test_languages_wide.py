@@ -129,8 +129,9 @@ AGENT: dict[str, tuple[str, ...]] = {
 
 # Agent patterns whose matches differ today, with the class of the difference.
 KNOWN: dict[tuple[str, str], str] = {
-    ("bash", "if [[ $C ]]; then $$$B; fi"): "a `;` the pattern writes before `fi` where the target ends the line "
-                                            "(the CLI reads the line break as that `;`; minitools not yet)",
+    ("bash", "if [[ $C ]]; then $$$B; fi"): "the same matches (the `;` before `fi` stands for a line break in "
+                                            "both), but the CLI's `$$$B` leaves an `else` clause out of its capture "
+                                            "where minitools keeps it",
     ("scala", "val $A = $B"): "the two tools' Scala grammar versions read Scala 3 differently (an `end val` "
                              "marker; a val whose type is a union `A | B`)",
     ("swift", "if let $A = $B { $$$C }"): "the two tools' Swift grammar versions read a closure parameter marked "

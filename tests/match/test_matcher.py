@@ -218,3 +218,12 @@ def test_dart_unparseable_message_exact() -> None:
 def test_empty_pattern_is_an_error() -> None:
     with pytest.raises(PatternError):
         compile_pattern("  ", "python")
+
+
+def test_a_terminator_after_a_sequence_stands_for_a_line_break() -> None:
+    # Bash `$$$B; fi`: the `;` is where the target breaks the line instead
+    from minitools.match import compile_pattern, find_matches
+
+    source = b"if [ -f x ]; then\n  rm x\n  rm y\nfi\nif true; then echo a; fi\n"
+    found = find_matches(compile_pattern("if $C; then $$$B; fi", "bash"), source)
+    assert [m.text.splitlines()[0] for m in found] == ["if [ -f x ]; then", "if true; then echo a; fi"]

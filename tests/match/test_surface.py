@@ -32,6 +32,8 @@ def test_public_surface_is_pinned() -> None:
         "LANGUAGES", "Language", "language_row", "no_files_note",
         # a file parsed, refused first when its parser would crash on it (deeply nested YAML)
         "UnsafeSource", "parse_source",
+        # the nodes of given kinds, found by one query: the matcher's candidates and a rule scan's
+        "ERROR_KIND", "captured", "kinds_query",
     ])
     assert issubclass(match.PatternError, ValueError)
 

@@ -222,3 +222,15 @@ async def test_tool_searches_a_snippet_given_as_code(tmp_path: Path) -> None:
     assert not no_language.ok and "code needs language" in no_language.text
     assert not both.ok and "not both" in both.text
     assert not huge.ok and "give path instead" in huge.text
+
+
+async def test_a_bare_rule_object_of_any_key_is_read_as_a_rule(tmp_path: Path) -> None:
+    # a rule object given without the configuration around it, whatever its keys: the answer is
+    # about the rule itself, not a request to wrap it
+    (tmp_path / "a.py").write_text("print(1)\nprint(2)\n")
+    async with Run(tmp_path, resources={"lsp": False}) as run:
+        r = await run.call("ast_grep", {"rule": {"regex": r"^print\(1\)$", "precedes": {"regex": "2"}}, "language": "python"})
+        kinded = await run.call("ast_grep", {"rule": {"regex": r"^print\(1\)$", "precedes": {"regex": "2"},
+                                                      "kind": "expression_statement"}, "language": "python"})
+    assert not r.ok and "does not say which node kinds it matches" in r.text and "add a kind" in r.text, r.text
+    assert kinded.ok and [m["start"]["line"] for m in kinded.data["matches"]] == [1], kinded.text

@@ -53,8 +53,8 @@ async def test_tools_list_carries_schemas_annotations_and_output_schemas(project
         assert client.server_info is not None and client.server_info.name == "minitools"
         assert client.protocol_version == "2025-11-25"
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    # without elicitation there is nobody to ask: ask_user is not listed; written is added
-    assert set(tools) == (set(expected) - {"ask_user"}) | {"written"}
+    # without elicitation there is nobody to ask: ask_user is not listed; written and written_hook are added
+    assert set(tools) == (set(expected) - {"ask_user"}) | {"written", "written_hook"}
     for name, spec in expected.items():
         if name in tools:
             assert tools[name].input_schema == spec.parameters

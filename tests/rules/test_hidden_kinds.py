@@ -52,3 +52,19 @@ async def test_scans_in_two_threads_at_once_each_walk_their_own_file(tmp_path: P
             assert all(r.data == alone_py.data for r in results[:3])
             assert all(r.data == alone_c.data for r in results[3:])
     assert alone_c.data["total"] == 400 and alone_py.data["total"] == 301
+
+
+def test_a_scan_sees_the_tree_its_own_rules_ask_for_whatever_ran_before() -> None:
+    # stand-ins belong to the scan whose rules name a hidden kind: a rule set that names none sees
+    # the grammar's own tree, also after another rule set named one in the same process
+    from minitools.rules import RuleSet, read_config
+
+    source = PY.encode()
+    plain = RuleSet([read_config({"id": "top-call", "language": "python",
+                                  "rule": {"kind": "call", "inside": {"kind": "block", "stopBy": "neighbor"}}})])
+    naming = RuleSet([read_config(STATEMENT_CALL)])
+    before = [f.match.text for f in plain.scan_source(source, "python")]
+    # the grammar's tree: a call that is a statement has the block for its parent
+    assert before == ["mktemp()", "print(mktemp())"]
+    assert [f.match.text for f in naming.scan_source(source, "python")] == ["mktemp()"]
+    assert [f.match.text for f in plain.scan_source(source, "python")] == before

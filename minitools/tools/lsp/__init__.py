@@ -27,24 +27,23 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan, path_to_uri, plan_workspace_edit
+from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan
 from minitools.tools._context import RunContext
 from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.tools._text import plural
+from minitools.tools.lsp._actions import ACTIONS, AT_SYMBOL, NAVIGATION, described
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
+from minitools.tools.lsp._extent import ServerExtents
 from minitools.tools.lsp._format import SYMBOL_KINDS
-from minitools.tools.lsp._proposal import propose
-from minitools.tools.lsp._query import HIERARCHIES, NAVIGATION, LSPQueries
+from minitools.tools.lsp._proposal import plan_edit, propose
+from minitools.tools.lsp._query import HIERARCHIES, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build"]
-
-ACTIONS = ("diagnostics", "definition", "type_definition", "implementation", "references", "hover", "symbols",
-           "incoming_calls", "outgoing_calls", "supertypes", "subtypes", "code_actions", "status", "reload")
 
 LSP_SPEC = ToolSpec(
     name="lsp",
@@ -52,14 +51,8 @@ LSP_SPEC = ToolSpec(
     description=(
         "Ask the project's language server. Positions are a 1-based `line` plus a `symbol`: text of that line "
         "(never a column) whose last identifier is the one meant (`self._spec` means `_spec`). Actions: "
-        "diagnostics (file, or \"*\" for the project checker), definition, type_definition, implementation, "
-        "references (cap 50), hover, symbols (`query` for a workspace search, exact names and declarations first, "
-        "cap 100, `kind` to filter; or `file` for its outline, "
-        "top-level entries first, cap 200, and with `line` too the entries inside the one at that line), "
-        "incoming_calls (who calls the function, at which line; cap 50), outgoing_calls (what it calls), "
-        "supertypes and subtypes (what the type extends, what extends it; cap 50), "
-        "code_actions, status (which servers run and why not), reload (restart the servers). Results are "
-        "path:line with the line's text; a capped list names the `offset` of its next page."
+        + described() + ". Results are path:line with the line's text; a capped list names the `offset` of its "
+        "next page."
     ),
     parameters={
         "type": "object",
@@ -71,8 +64,7 @@ LSP_SPEC = ToolSpec(
                      "list the entries inside the one at that line)."},
             "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` naming the symbol: its identifier "
                        "(a whole word found once on the line), or more of the line when it occurs several times; its "
-                       "last identifier is the one meant. Required by definition, type_definition, implementation, "
-                       "references, hover, incoming_calls, outgoing_calls, supertypes, subtypes."},
+                       "last identifier is the one meant. Required by " + ", ".join(AT_SYMBOL) + "."},
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
             "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
                      "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
@@ -153,6 +145,7 @@ def build(ctx: RunContext) -> list[Tool]:
     family = LSPFamily(LSPSession(ctx, supervisor))
     ctx.on_close(supervisor.close)
     ctx.diagnostics = family.record
+    ctx.symbols = ServerExtents(family.s)
     return [Tool(LSP_SPEC, family.lsp), Tool(RENAME_SPEC, family.rename), Tool(CODE_ACTION_SPEC, family.code_action.apply)]
 
 
@@ -215,13 +208,8 @@ class LSPFamily:
             raise ToolError(f'{client.spec.id} produced no edits renaming "{symbol}" at {where} to "{args["new_name"]}"; '
                             "nothing was changed. Check that the symbol is something renameable (lsp hover shows what it is).",
                             data={"server": client.spec.id, "edit": edit})
-        versions = {d.uri: d.version for d in client.documents.values()}
         try:
-            plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
-            for change in plan:
-                open_doc = client.documents.get(path_to_uri(change.path))
-                if open_doc is not None and change.before is not None and open_doc.text != change.before:
-                    raise EditError(f"{change.path.name} changed on disk after the server read it")
+            plan = plan_edit(self.ctx, client, edit)
             if not plan:
                 raise EditError("the server's edit changes nothing")
         except EditError as exc:

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, PeerPayloadError, ServerGone, plan_workspace_edit, uri_to_path
-from minitools.tools.lsp._proposal import propose
+from minitools.lsp import EditError, PeerPayloadError, ServerGone, uri_to_path
+from minitools.tools.lsp._proposal import plan_edit, propose
 from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
@@ -55,9 +55,8 @@ class CodeActions:
                             "does not let a server change files it cannot show first. Nothing was changed; pick an "
                             "action that edits, or make the change with ast_edit.",
                             data={"server": client.spec.id, "title": title})
-        versions = {d.uri: d.version for d in client.documents.values()}
         try:
-            plan = plan_workspace_edit(edit, client.encoding, top=self.ctx.root, versions=versions)
+            plan = plan_edit(self.ctx, client, edit)
         except EditError as exc:
             raise ToolError(f'"{title}" at {where} cannot be staged: {exc}. Nothing was changed.') from None
         return propose(self.ctx, plan, title, f'"{title}" at {where}', t.notes, {"title": title, "server": client.spec.id})

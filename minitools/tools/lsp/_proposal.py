@@ -7,15 +7,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from minitools.lsp import FileChange, read_regular
+from minitools.lsp import EditError, FileChange, LSPClient, path_to_uri, plan_workspace_edit, read_regular
 from minitools.tools._context import RunContext
 from minitools.tools._staging import StagedFile
 from minitools.tools._text import plural
 from minitools.toolspec import ToolError, ToolResult
 
-__all__ = ["propose", "DIFF_PREVIEW_CHARS"]
+__all__ = ["plan_edit", "propose", "DIFF_PREVIEW_CHARS"]
 
 DIFF_PREVIEW_CHARS = 6000
+
+
+def plan_edit(ctx: RunContext, client: LSPClient, edit: Any) -> list[FileChange]:
+    """A server's workspace edit as file changes under the root, each checked against the text
+    the server was given (EditError: outside the root, a version the server did not have, a file
+    that changed on disk since the server read it)."""
+    versions = {d.uri: d.version for d in client.documents.values()}
+    plan = plan_workspace_edit(edit, client.encoding, top=ctx.root, versions=versions)
+    for change in plan:
+        open_doc = client.documents.get(path_to_uri(change.path))
+        if open_doc is not None and change.before is not None and open_doc.text != change.before:
+            raise EditError(f"{change.path.name} changed on disk after the server read it")
+    return plan
 
 
 def propose(ctx: RunContext, plan: list[FileChange], title: str, what: str, notes: list[str],

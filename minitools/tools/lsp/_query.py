@@ -12,13 +12,14 @@ from typing import Any, NamedTuple
 from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.progress import ProgressState, progress_from
 from minitools.tools._text import page_note
+from minitools.tools.lsp._actions import NAVIGATION
 from minitools.tools.lsp._bodies import Body, bodies, body_of, format_body
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._session import LSPSession, Target
 from minitools.toolspec import ToolError, ToolResult
 
-__all__ = ["LSPQueries", "NAVIGATION", "CAPS"]
+__all__ = ["LSPQueries", "CAPS", "HIERARCHIES"]
 
 METHOD_NOT_FOUND = -32601  # JSON-RPC: the server has no such method
 
@@ -35,13 +36,6 @@ def _rank(row: Mapping[str, Any], query: str) -> tuple[int, int, int, str, int]:
     match = 0 if name == query else 1 if name.lower() == query.lower() else 2 if name.lower().startswith(query.lower()) else 3
     return match, _KIND_ORDER.get(row.get("kind", ""), len(_KIND_ORDER)), len(name), str(row.get("file", "")), row.get("line", 0)
 
-NAVIGATION = {  # action -> (LSP method, capability)
-    "definition": ("textDocument/definition", "definitionProvider"),
-    "type_definition": ("textDocument/typeDefinition", "typeDefinitionProvider"),
-    "implementation": ("textDocument/implementation", "implementationProvider"),
-    "references": ("textDocument/references", "referencesProvider"),
-    "hover": ("textDocument/hover", "hoverProvider"),
-}
 class Hierarchy(NamedTuple):
     """One hierarchy action: the capability and requests it takes, and how its answer reads."""
 
@@ -310,10 +304,13 @@ class LSPQueries:
     # Steps --------------------------------------------------------------------------
 
     async def _wait_index(self, client: LSPClient) -> None:
-        if client in self._index_waited or not client.progress.busy:
+        announces = client.spec.announces_index  # its index begins only after it first answers
+        if client in self._index_waited or not (client.progress.busy or (announces and not client.progress.seen)):
             return
         self._index_waited.add(client)
         with progress_from(lambda: _indexing(client)):
+            if announces:
+                await client.wait_begun(announces)
             await client.wait_idle(self.index_timeout)
 
     def _incomplete(self, client: LSPClient) -> list[str]:
@@ -383,8 +380,9 @@ class LSPQueries:
         catalog = self.sup.catalog
         for lang in catalog.languages:
             spec = next(s for s in catalog.specs if lang in s.languages)
-            # the language's projects: at the root, or each sub-project of a monorepo
-            for root in project_roots(self.ctx.root, spec.root_markers) or [self.ctx.root]:
+            # the language's projects: at the root, or each sub-project of a monorepo; a server
+            # without root markers (YAML, JSON, ...) has no project to find and starts on its first query
+            for root in project_roots(self.ctx.root, spec.root_markers) if spec.root_markers else ():
                 probe = root / f"__probe__{spec.extensions[0]}"
                 if catalog.language_of(probe) != lang:
                     break

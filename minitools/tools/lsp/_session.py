@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,6 @@ from minitools.lsp import (
     ServerGone,
     Supervisor,
     check_result,
-    file_kind,
     path_to_uri,
     split_lines,
     to_lsp_column,
@@ -112,17 +110,7 @@ class LSPSession:
     def path_arg(self, args: Mapping[str, Any], action: str) -> Path:
         """The `file` argument as a path inside the root, refused when missing or not a regular
         file (a folder, a FIFO: one is never opened, it would block)."""
-        file = args.get("file")
-        if not file:
-            raise ToolError(f"{action} needs `file`: the path of the file to ask about, relative to the workspace root.")
-        path = self.ctx.resolve_path(file, what="file")
-        try:
-            mode = path.stat().st_mode
-        except OSError as exc:
-            raise ToolError(f'file "{file}" cannot be read ({(exc.strerror or str(exc)).lower()}); {action} needs a source file.') from None
-        if not stat.S_ISREG(mode):
-            raise ToolError(f'file "{file}" is {file_kind(mode)}, not a regular file; {action} needs a source file.')
-        return path
+        return self.ctx.source_file(args.get("file"), action)
 
     async def client(self, path: Path) -> tuple[LSPClient, list[str]]:
         try:
