@@ -29,6 +29,13 @@ async def test_a_debug_launch_says_it_waits_for_its_breakpoint(line_client, proj
 
 
 async def test_the_project_checker_says_it_is_checking(line_client, project: Path):
+    # sixty modules of forty functions: work enough for the checker to run a few seconds here
+    (project / "pkg").mkdir()
+    (project / "pkg" / "__init__.py").write_text("")
+    body = "\n".join(f"def f{i}(x: int) -> int:\n    y = [x * {i} for _ in range(3)]\n    return sum(y) + len(str(x))\n"
+                     for i in range(40))
+    for n in range(60):
+        (project / "pkg" / f"m{n}.py").write_text(f"from pkg.m{max(n - 1, 0)} import f1\n{body}")
     await line_client.initialize("2025-11-25")
     checked = (await line_client.request("tools/call", {"name": "lsp", "arguments": {"action": "diagnostics", "file": "*"},
                                                         "_meta": {"progressToken": "check"}}))["result"]
