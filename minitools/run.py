@@ -17,6 +17,7 @@ import functools
 import inspect
 import logging
 import os
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from minitools.ask import Questions, as_port
 from minitools.config import Config, load_config
+from minitools.progress import ProgressState, progress_from
 from minitools.registry import ApprovalGate, Approver, Registry, Surface
 from minitools.schema import SchemaError, apply_defaults, as_meant, export, validate
 from minitools.tools import CALL_SURFACE, RunContext, build_tools, invoke, refusal
@@ -101,6 +103,7 @@ class Run:
         port = as_port(questions)
         self._gate = ApprovalGate(approve, port, timeout=question_timeout)
         self._serial = asyncio.Lock()
+        self._holder: tuple[str, float] | None = None  # the call holding _serial, and since when
         self._closed = False
         self._warming: list[asyncio.Task[None]] = []
         self._prestart = bool(options.pop("prestart", False))
@@ -208,14 +211,26 @@ class Run:
         try:
             if spec.parallel_safe or _holding_serial.get():
                 return await invoke(tool, full_args, strict=self.strict)
-            async with self._serial:
-                token = _holding_serial.set(True)
-                try:
-                    return await invoke(tool, full_args, strict=self.strict)
-                finally:
-                    _holding_serial.reset(token)
+            with progress_from(self._waiting_for):
+                await self._serial.acquire()
+            self._holder = (name, time.monotonic())
+            token = _holding_serial.set(True)
+            try:
+                return await invoke(tool, full_args, strict=self.strict)
+            finally:
+                _holding_serial.reset(token)
+                self._holder = None
+                self._serial.release()
         finally:
             CALL_SURFACE.reset(surface_token)
+
+    def _waiting_for(self) -> ProgressState | None:
+        """What a call queued behind the running eval/debug call waits for."""
+        if self._holder is None:
+            return None
+        name, since = self._holder
+        return (f"waiting for the {name} call running for {time.monotonic() - since:.0f} s to finish "
+                "(eval and debug calls run one at a time)", None, None)
 
     async def _bridge_call(self, name: str, args: Mapping[str, Any], surface: str) -> ToolResult:
         # The eval bridge re-enters here, so surface, validation and approval apply

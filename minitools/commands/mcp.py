@@ -6,7 +6,8 @@ import argparse
 import asyncio
 import sys
 
-from minitools.commands._common import add_config, add_root, fail_usage, read_config
+from minitools.commands._common import add_config, fail_usage
+from minitools.config import load_config
 from minitools.registry import Surface
 
 NAME = "mcp"
@@ -14,7 +15,8 @@ HELP = "serve the tools to an MCP client (Claude Code, Codex, Cursor, ...) over 
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    add_root(parser)
+    parser.add_argument("--root", default=None,
+                        help="the workspace root (default: the client's first MCP root, else the current directory)")
     add_config(parser)
     parser.add_argument("--surface", default=None, choices=[s.value for s in Surface],
                         help="which tools the client sees (plan and readonly: read-tier tools only)")
@@ -32,7 +34,7 @@ def main(args: argparse.Namespace) -> int:
     from minitools.mcp import serve_mcp
 
     try:
-        config = read_config(args)
+        config = load_config(args.root or ".", args.config)
         front = config.front
         return asyncio.run(serve_mcp(args.root, surface=args.surface or front.get("surface", "full"),
                                      approve=args.approve or front.get("approve", "host"), vibe=args.vibe,

@@ -54,6 +54,21 @@ class CellOutput:
             while self._tail and self._tail_size - len(self._tail[0]) >= half:
                 self._tail_size -= len(self._tail.popleft())
 
+    def last_line(self, chars: int = 120) -> str:
+        """The last line printed that has something on it (cut to `chars`), or ""."""
+        recent: list[str] = []
+        size = 0
+        for part in (*reversed(self._tail), *reversed(self._head)):  # printed pieces, newest first
+            recent.append(part)
+            size += len(part)
+            if size >= 4 * chars:
+                break
+        for line in reversed("".join(reversed(recent))[-4 * chars:].splitlines()):
+            if line.strip():
+                line = line.strip()
+                return line if len(line) <= chars else line[:chars - 3] + "..."
+        return ""
+
     def _start_spill(self) -> None:
         self.spill_path.parent.mkdir(parents=True, exist_ok=True)
         self._spill = open(self.spill_path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed in close()

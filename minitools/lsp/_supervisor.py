@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -238,9 +239,10 @@ class Supervisor:
     # Project checker ------------------------------------------------------------------
 
     async def run_checker(self, spec: ServerSpec, root: Path, timeout: float, max_chars: int = 20000,
-                          max_bytes: int = 8 << 20) -> CheckerResult:
+                          max_bytes: int = 8 << 20, on_output: Callable[[bytes], None] | None = None) -> CheckerResult:
         """Run the server's project checker in `root` (``diagnostics "*"``): its stdout (the
-        first `max_bytes` and the last eighth as much), then the tail of its stderr."""
+        first `max_bytes` and the last eighth as much), then the tail of its stderr.
+        `on_output` sees each piece of stdout as it comes."""
         assert spec.checker is not None
         binary = find_binary(spec.checker[0], self.search_path) or spec.checker[0]
         argv = [binary, *spec.checker[1:]]
@@ -255,6 +257,8 @@ class Supervisor:
         async def read() -> None:
             nonlocal size
             while chunk := await child.stdout.read(65536):
+                if on_output is not None:
+                    on_output(chunk)
                 if size < max_bytes:
                     head.append(chunk)
                 else:

@@ -62,7 +62,7 @@ class Budget:
     process that searches a share, which then measures its own memory growth)."""
 
     __slots__ = ("max_results", "seconds", "memory_bytes", "count_limit", "deadline", "_base", "_next_look", "stopped",
-                 "counted", "exact", "cancelled", "_hooks")
+                 "counted", "exact", "cancelled", "_hooks", "files_total", "files_searched")
 
     def __init__(
         self,
@@ -86,6 +86,9 @@ class Budget:
         self.exact = True  # False once counting stopped at count_limit: totals are "at least"
         self.cancelled = False  # set by `cancel`, from any thread; `start` keeps it
         self._hooks: list[Callable[[], None]] = []
+        # files this search is to look at, and has looked at in this process, for a progress report
+        self.files_total = 0
+        self.files_searched = 0
 
     def cancel(self) -> None:
         """End the search at its next look at the budget, here and (through the hooks) in the

@@ -199,8 +199,10 @@ class Searcher:
         if budget is not None:
             budget.start()
         for path in files:
-            if budget is not None and budget.spent():
-                break
+            if budget is not None:
+                if budget.spent():
+                    break
+                budget.files_searched += 1
             key = str(path)
             index: dict[Any, Any] | None = None
             if preread is not None and key in preread:
@@ -383,14 +385,16 @@ class Searcher:
         if budget is None:
             budget = self.budget(max_results)
         budget.start()
+        budget.files_total += len(files)
+        before = budget.files_searched
         outcome = self._search_parallel(pattern, files, budget, on_file)
         if outcome is None:
             outcome = self.search_files(pattern, files, budget, on_file=on_file)
-        elif on_file is not None and outcome.per_file:  # the shard pool's: kept whole
-            for path in files:
-                display = self.display(path)
-                if display in outcome.per_file:
-                    on_file(display, outcome.per_file.pop(display))
+        else:
+            # a share searched here counted itself as it went; the others are counted once all are done
+            budget.files_searched = before + len(files)
+            if on_file is not None and outcome.per_file:  # the shard pool's: kept whole
+                self._hand_over(files, outcome, on_file)
         per_file, skipped, searched, counts, exact, stopped = outcome
         if counts is None:  # an outcome that kept every match
             counts = {path: len(found) for path, found in per_file.items()}
@@ -409,6 +413,15 @@ class Searcher:
             matches.extend(found[:room])
         truncated = total > len(matches) or not exact
         return SearchResult(matches, total, searched, matched, skipped, truncated and on_file is None, exact, stopped)
+
+
+    def _hand_over(self, files: Sequence[str], outcome: FilesOutcome,
+                   on_file: Callable[[str, list[NodeMatch]], None]) -> None:
+        """Give `on_file` the matches a shard pool kept whole, in search order."""
+        for path in files:
+            display = self.display(path)
+            if display in outcome.per_file:
+                on_file(display, outcome.per_file.pop(display))
 
 
 def _runs(files: list[str], sizes: list[int], most: int) -> list[list[str]]:

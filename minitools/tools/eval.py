@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from minitools.kernel import (
     exit_description,
     text_of,
 )
+from minitools.progress import ProgressState, progress_from
 from minitools.tools._context import RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
@@ -133,11 +135,19 @@ class EvalFamily:
             raise ToolError(f"the {language} kernel is busy running the cell that called eval; eval cannot run a cell "
                             "from inside a cell. Run the code directly in the current cell instead.")
         output = self.pool.new_output(language, int(self.ctx.option("kernel_max_output", 20000)))
+        started = time.monotonic()
+
+        def running() -> ProgressState:
+            line = output.last_line()
+            said = f"last output line: {line}" if line else "no output yet"
+            return f"{language} cell running for {time.monotonic() - started:.0f} s; {said}", None, None
+
         try:
-            outcome = await self.pool.run(
-                language, code, budget=float(self.ctx.option("kernel_budget", 300.0)),
-                grace=float(self.ctx.option("kernel_interrupt_grace", 5.0)), bridge=self.bridge, output=output,
-            )
+            with progress_from(running):
+                outcome = await self.pool.run(
+                    language, code, budget=float(self.ctx.option("kernel_budget", 300.0)),
+                    grace=float(self.ctx.option("kernel_interrupt_grace", 5.0)), bridge=self.bridge, output=output,
+                )
         except KernelStartError as exc:
             raise ToolError(f"{exc}. Nothing was run.") from None
         except KernelBusy:

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from minitools.progress import ProgressState, progress_from
 from minitools.tools._context import CALL_SURFACE, READ_ONLY_SURFACES, RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 from minitools.vibe import WORKER_ENV, CapReached, Roster, Status, VibeError, Worker, WorkerPool, as_roster
@@ -167,7 +168,9 @@ class VibeFamily:
     async def vibe_wait(self, args: Mapping[str, Any]) -> ToolResult:
         w = self.worker(args["worker_id"])
         timeout = float(args.get("timeout_seconds", DEFAULT_WAIT))
-        if await w.settled(timeout):
+        with progress_from(lambda: _waiting(w)):
+            settled = await w.settled(timeout)
+        if settled:
             return _outcome(w)
         return ToolResult(ok=True, data=dict(w.snapshot(LIST_RESULT_LIMIT), timed_out=True), text=(
             f'worker {w.id} ("{w.label}") is still {w.status.value} after waiting {timeout:g} s '
@@ -190,3 +193,11 @@ class VibeFamily:
         head = f"{p.active()} of at most {p.max_workers} workers running."
         return ToolResult(ok=True, text="\n".join([head, *(_line(w) for w in workers)]),
                           data={"workers": [w.snapshot(LIST_RESULT_LIMIT) for w in workers]})
+
+
+def _waiting(w: Worker) -> ProgressState:
+    """What a vibe_wait is waiting for: the worker, how long it has run, its log's last line."""
+    lines = [line for line in w.log_tail(600).splitlines() if line.strip()]
+    last = lines[-1].strip()[:120] if lines else ""
+    return (f'waiting for worker {w.id} ("{w.label}"), {w.status.value} for {w.elapsed:.0f} s'
+            + (f"; its log's last line: {last}" if last else ""), None, None)

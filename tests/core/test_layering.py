@@ -18,6 +18,7 @@ ALLOWED: dict[str, set[str]] = {
     "protocol": set(),
     "tracing": set(),
     "toolspec": set(),
+    "progress": set(),  # what a call is doing while it runs, asked by whoever reports it
     "config": set(),  # the configuration file's keys, checked (docs/reference.md, "Configuration")
     "states": set(),  # a state table's named states and allowed moves (lsp, dap and vibe each have one)
     "schema": {"toolspec"},
@@ -30,9 +31,10 @@ ALLOWED: dict[str, set[str]] = {
     "rules": {"match"},
     "ask": {"transport", "protocol"},
     "vibe": {"transport", "protocol", "tracing", "states"},
-    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing"},
+    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing",
+              "progress"},
     "registry": {"toolspec", "schema", "ask"},
-    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing", "config"},
+    "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing", "config", "progress"},
 }
 for _imports_of in ALLOWED.values():
     _imports_of.add("exports")

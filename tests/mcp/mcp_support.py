@@ -32,6 +32,7 @@ class LineClient:
         self.proc = proc
         self.next_id = 0
         self.server_requests: list[dict[str, Any]] = []
+        self.notifications: list[dict[str, Any]] = []  # what the server notified, while waiting for answers
         self.answer: Any = None  # result for a server→client request, from the request
 
     async def send(self, message: dict[str, Any] | bytes) -> None:
@@ -55,6 +56,8 @@ class LineClient:
             if "method" in message and "id" in message and self.answer is not None:
                 self.server_requests.append(message)
                 await self.send({"jsonrpc": "2.0", "id": message["id"], "result": self.answer(message)})
+            elif "method" in message and "id" not in message:
+                self.notifications.append(message)
             elif message.get("id") == self.next_id and "method" not in message:
                 return message
 

@@ -13,6 +13,7 @@ import mcp_types as types
 import pytest
 from mcp.shared.exceptions import MCPError
 
+import corpora
 from mcp import Client, StdioServerParameters
 from mcp_support import mcp_argv, server_env
 from minitools import Run
@@ -20,10 +21,12 @@ from minitools import Run
 
 @asynccontextmanager
 async def connect(root: Path, *flags: str, answers: list[Any] | None = None,
-                  asked: list[Any] | None = None, structured: bool = True) -> AsyncIterator[Client]:
+                  asked: list[Any] | None = None, structured: bool = True, mode: str = "legacy",
+                  **options: Any) -> AsyncIterator[Client]:
     """A client on `minitools mcp --root root` (with `--structured` unless `structured` is false:
     these tests read the data as structured content); with `answers`, it declares elicitation
-    and answers each elicitation/create with the next one (a dict of content, or "decline")."""
+    and answers each elicitation/create with the next one (a dict of content, or "decline").
+    `mode` is the SDK's: "legacy" initializes, "auto" probes server/discover first."""
     argv = mcp_argv(root, *flags, *(["--structured"] if structured else []))
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=server_env())
     callback = None
@@ -35,7 +38,7 @@ async def connect(root: Path, *flags: str, answers: list[Any] | None = None,
             if answer == "decline":
                 return types.ElicitResult(action="decline")
             return types.ElicitResult(action="accept", content=answer)
-    async with Client(params, elicitation_callback=callback) as client:
+    async with Client(params, elicitation_callback=callback, mode=mode, **options) as client:
         yield client
 
 
@@ -179,20 +182,24 @@ async def test_progress_while_a_long_call_runs(project: Path) -> None:
         seen.append((value, message))
 
     async with connect(project) as client:
-        result = await client.call_tool("eval", {"code": "import time\ntime.sleep(3.5)",
+        result = await client.call_tool("eval", {"code": "import time\nprint('downloading', flush=True)\ntime.sleep(3.5)",
                                                  "description": "wait a few seconds for progress"},
                                         progress_callback=progress)
     assert not result.is_error, text(result)
     assert seen, "no notifications/progress arrived"
     values = [value for value, _ in seen]
     assert values == sorted(set(values))  # each one larger than the last
-    assert all(message and message.startswith("eval running for") for _, message in seen)
+    # what the cell is doing: how long it has run and the last line it printed
+    assert all(message and message.startswith("python cell running for") for _, message in seen), seen
+    assert "last output line: downloading" in str(seen[-1][1])
 
 
-async def test_ask_user_round_trips_through_elicitation(project: Path) -> None:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # elicitation/create; input_required on 2026-07-28
+async def test_ask_user_round_trips_through_elicitation(project: Path, mode: str) -> None:
     asked: list[Any] = []
     answers: list[Any] = [{"choice": "blue"}, "decline", {"choices": ["a", "c"]}, {"text": "teal, please"}]
-    async with connect(project, answers=answers, asked=asked) as client:
+    async with connect(project, answers=answers, asked=asked, mode=mode) as client:
+        assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
         chose = await client.call_tool("ask_user", {"question": "Which colour?", "options": [
             {"label": "red"}, {"label": "blue", "description": "the calm one"}]})
         assert not chose.is_error and chose.structured_content == {"skipped": False, "choices": ["blue"], "text": None}
@@ -211,10 +218,11 @@ async def test_ask_user_round_trips_through_elicitation(project: Path) -> None:
     assert asked[3].requested_schema["properties"]["text"]["type"] == "string"
 
 
-async def test_permission_card_as_an_elicitation(project: Path) -> None:
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_permission_card_as_an_elicitation(project: Path, mode: str) -> None:
     before = (project / "hello.py").read_text()
     asked: list[Any] = []
-    async with connect(project, "--approve", "ask", answers=[{"choice": "deny"}, {"choice": "allow once"}],
+    async with connect(project, "--approve", "ask", answers=[{"choice": "deny"}, {"choice": "allow once"}], mode=mode,
                        asked=asked) as client:
         denied = await client.call_tool("ast_edit", {"pattern": "print($$$A)", "rewrite": "log($$$A)", "path": "hello.py"})
         assert denied.is_error and "denied" in text(denied)
@@ -245,3 +253,35 @@ async def test_a_rule_object_through_mcp(project: Path) -> None:
     assert "1 match of rule print-in-function (python)" in text(found)
     assert "hello.py:2: print('hi', name)" in text(found) and "print of 'hi', name" in text(found)
     assert bad.is_error and '"nope" is not a node kind of python' in text(bad)
+
+
+async def test_the_sdk_probes_discover_and_speaks_2026_07_28(project: Path) -> None:
+    async with connect(project, mode="auto", structured=False) as client:
+        assert client.protocol_version == "2026-07-28"
+        assert client.server_info is not None and client.server_info.name == "minitools"
+        names = [tool.name for tool in (await client.list_tools()).tools]
+        assert names == sorted(names) and "eval" in names and "ask_user" not in names
+        result = await client.call_tool("eval", {"code": "print('from the kernel')\n6 * 7", "description": "print"})
+        assert result.is_error is False and "from the kernel" in text(result) and "Out: 42" in text(result)
+    async with connect(project, structured=False) as legacy:  # the same build, the handshake generation
+        assert legacy.protocol_version == "2025-11-25"
+        assert "eval" in [tool.name for tool in (await legacy.list_tools()).tools]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_progress_with_a_total_reaches_the_sdk_in_both_generations(mode: str) -> None:
+    tree = corpora.glibc()  # a search over some thousands of files takes seconds here
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    async with connect(tree, mode=mode, structured=False) as client:
+        result = await client.call_tool("ast_grep", {"pattern": "$A = $B", "language": "c", "max_results": 3},
+                                        progress_callback=on_progress)
+        assert result.is_error is False and "matches of" in text(result)
+    counted = [(p, t, m) for p, t, m in seen if t is not None]
+    assert counted, seen
+    progress, total, message = counted[-1]
+    assert message == f"files searched: {int(progress)} of {int(total)}" and total > 1000 and progress <= total
+    assert [p for p, _, _ in seen] == sorted({p for p, _, _ in seen})

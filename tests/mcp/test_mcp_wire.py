@@ -22,9 +22,10 @@ async def test_initialize_negotiates_the_version_and_names_the_server(line_clien
     assert await line_client.close() == 0
 
 
-async def test_an_unknown_version_gets_the_newest_and_discover_is_not_a_method(line_client):
+async def test_an_unknown_version_gets_the_newest_and_a_discover_without_a_revision_is_refused(line_client):
     probe = await line_client.request("server/discover", {})
-    assert probe["error"]["code"] == -32601 and "server/discover" in probe["error"]["message"]
+    assert probe["error"]["code"] == -32022 and "server/discover" in probe["error"]["message"]
+    assert probe["error"]["data"] == {"requested": "none", "supported": ["2026-07-28"]}
     missing = await line_client.request("initialize", {"capabilities": {}})  # refused: the session is not set
     assert missing["error"]["code"] == -32602 and "protocolVersion" in missing["error"]["message"]
     reply = await line_client.initialize("2024-11-05")

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import stat
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -25,6 +26,7 @@ from minitools.dap import (
     attach_adapters,
     detect,
 )
+from minitools.progress import ProgressSource, progress_from
 from minitools.tools._context import RunContext, unusable_path
 from minitools.tools._text import plural
 from minitools.tools.debug._book import Books, entry_json
@@ -463,8 +465,9 @@ class DebugFamily:
             await session.initialize(adapter.adapter_id, self.timeout)
             by_name = session.has_function_breakpoints
             by_file = {path: specs for path, entries in self.book.items() if (specs := source_specs(entries, by_name))}
-            _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=self._filters,
-                                         functions=function_specs(self.book) if by_name else None)
+            with progress_from(self._waiting(f"{command} of {label}")):
+                _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=self._filters,
+                                             functions=function_specs(self.book) if by_name else None)
         except (DAPError, AdapterGone, MalformedBody) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
             await self.sup.end(self.ctx.conversation_id)
@@ -502,6 +505,14 @@ class DebugFamily:
             raise ToolError("the program has no threads to act on; call status.")
         return int(threads[0]["id"])
 
+    def _waiting(self, what: str) -> ProgressSource:
+        """What a call that runs the program says while it waits for it to stop."""
+        started = time.monotonic()
+        files = sorted(self.ctx.relpath(path) for path in self.book)
+        at = (f"a breakpoint in {', '.join(files[:3])}" + (f" and {len(files) - 3} more files" if len(files) > 3 else "")
+              if files else "the program to stop or end (no breakpoints are set)")
+        return lambda: (f"{what}: waiting for {at} ({time.monotonic() - started:.0f} s)", None, None)
+
     async def _run(self, args: Mapping[str, Any], command: str) -> ToolResult:
         s = self._session()
         if s.stop.state is RunState.EXITED:
@@ -509,10 +520,12 @@ class DebugFamily:
         if command == "continue" and s.stop.state is RunState.RUNNING:
             # the program runs already (delve lets a process it attached to run on): continuing
             # is waiting for its next stop; the adapter would refuse the request
-            await s.run_on(self.timeout)
+            with progress_from(self._waiting(command)):
+                await s.run_on(self.timeout)
             return ToolResult(True, await self._where(s), {"state": s.stop.state, "reason": s.stop.reason})
         thread = await self._thread(s, args)
-        await s.step(command, {"threadId": thread}, self.timeout)
+        with progress_from(self._waiting(command)):
+            await s.step(command, {"threadId": thread}, self.timeout)
         text = await self._where(s)
         return ToolResult(True, text, {"state": s.stop.state, "reason": s.stop.reason})
 

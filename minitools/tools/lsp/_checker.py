@@ -9,10 +9,12 @@ import json
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 from minitools.lsp import ServerSpec, Unconfigured, find_binary, project_roots, read_regular
+from minitools.progress import ProgressState, progress_from
 from minitools.tools.lsp._session import LSPSession
 from minitools.toolspec import ToolError, ToolResult
 
@@ -103,7 +105,9 @@ class ProjectChecker:
                 spec = dataclasses.replace(spec, checker=(*spec.checker, u.flag, str(config)))
                 level = ("; the project does not configure it, so it ran at "
                          + ", ".join(f"{k} {v}" for k, v in u.settings.items()))
-            result = await self.sup.run_checker(spec, root, timeout)
+            seen = _Seen(os.path.basename(spec.checker[0]) if spec.checker else "checker", timeout)
+            with progress_from(seen.state):
+                result = await self.sup.run_checker(spec, root, timeout, on_output=seen.add)
         name = os.path.basename(result.argv[0])
         output = result.output.strip()
         checked = not result.timed_out and not (result.returncode == 0 and _HELP.search(output[:4000]))
@@ -193,3 +197,26 @@ def checker_counts(name: str, output: str) -> dict[str, int] | None:
 
 def _counts_text(counts: dict[str, int]) -> str:
     return ", ".join(f"{n} {kind if n != 1 else kind.rstrip('s')}" for kind, n in counts.items())
+
+
+class _Seen:
+    """What a running checker has printed so far, for the call's progress: its line count and
+    its last line (cut)."""
+
+    def __init__(self, name: str, timeout: float) -> None:
+        self.name, self.timeout = name, timeout
+        self.started = time.monotonic()
+        self.lines = 0
+        self.last = b""
+
+    def add(self, chunk: bytes) -> None:
+        self.lines += chunk.count(b"\n")
+        pieces = [p for p in (self.last + chunk[-1024:]).splitlines() if p.strip()]
+        self.last = pieces[-1][-240:] if pieces else self.last
+
+    def state(self) -> ProgressState:
+        running = f"{self.name} checking the project for {time.monotonic() - self.started:.0f} s of at most {self.timeout:g} s"
+        if not self.lines and not self.last:
+            return running, None, None
+        last = self.last.decode("utf-8", errors="replace").strip()[:120]
+        return f"{running}; {self.lines} lines so far, the last: {last}", None, None

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
+from minitools.progress import ProgressState, progress_from
 from minitools.tools._text import page_note
 from minitools.tools.lsp._actions import NAVIGATION
 from minitools.tools.lsp._bodies import Body, bodies, body_of, format_body
@@ -288,7 +289,8 @@ class LSPQueries:
 
     def status(self) -> ToolResult:
         status = self.sup.status()
-        lines = []
+        origin = self.ctx.option("root_origin", None)
+        lines = [f"workspace root: {self.ctx.root}" + (f" ({origin})" if origin else "")]
         for lang, rows in status["languages"].items():
             lines.append(f"{lang}:")
             for row in rows:
@@ -306,9 +308,10 @@ class LSPQueries:
         if client in self._index_waited or not (client.progress.busy or (announces and not client.progress.seen)):
             return
         self._index_waited.add(client)
-        if announces:
-            await client.wait_begun(announces)
-        await client.wait_idle(self.index_timeout)
+        with progress_from(lambda: _indexing(client)):
+            if announces:
+                await client.wait_begun(announces)
+            await client.wait_idle(self.index_timeout)
 
     def _incomplete(self, client: LSPClient) -> list[str]:
         """The note for an answer given while the server still works (its index being built)."""
@@ -417,3 +420,12 @@ class LSPQueries:
         return ToolResult(ok=True, text="\n".join(notes + lines),
                           data={"server": server, "symbols": shown, "total": total, "offset": offset,
                                 "truncated": offset + len(shown) < total, "incomplete": incomplete})
+
+
+def _indexing(client: LSPClient) -> ProgressState | None:
+    """What a server the call waits for is still doing ("indexing 5/13"), with its percentage."""
+    doing = client.progress.describe()
+    if not doing:
+        return None
+    percent = next((w.percentage for w in client.progress.active.values() if w.percentage is not None), None)
+    return (f"waiting for {client.spec.id}: {doing}", percent, None if percent is None else 100)
