@@ -163,6 +163,7 @@ class Budget:
         self.exact = True
         self.cancelled = False
         self._hooks = []
+        self.files_total = self.files_searched = 0  # a shard's own count; the caller's progress is its own
 
     def watch(self, candidates: Iterable[T], capped: Callable[[], bool]) -> Iterator[T]:
         """`candidates`, until the time or memory runs out, or until `count_limit` of them
