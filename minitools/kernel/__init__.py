@@ -11,7 +11,7 @@ protocol on private file descriptors.
 from __future__ import annotations
 
 from minitools.kernel._host import Bridge, KernelProcess, KernelStartError
-from minitools.kernel._output import CellOutcome, CellOutput, exit_description, text_of
+from minitools.kernel._output import CellOutcome, CellOutput, CellStatus, exit_description, text_of
 from minitools.kernel._pool import LANGUAGES, Enclosure, KernelBusy, KernelPool, enclosure_prefix, workspace_python
 from minitools.kernel._rewrite import rewrite
 
@@ -24,6 +24,7 @@ __all__ = [
     "KernelBusy",
     "Bridge",
     "CellOutcome",
+    "CellStatus",
     "CellOutput",
     "LANGUAGES",
     "enclosure_prefix",

@@ -18,7 +18,7 @@ import signal
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from minitools.kernel._output import CellOutcome, CellOutput, exit_description
+from minitools.kernel._output import CellOutcome, CellOutput, CellStatus, exit_description
 from minitools.protocol import RemoteProtocolError
 from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent
 
@@ -133,10 +133,10 @@ class KernelProcess:
                       output: CellOutput) -> CellOutcome:
         """Run one cell. Every expected ending is an outcome, never an exception."""
         if not self.alive:
-            return CellOutcome("died", output, exit_code=await self._reap(), last_words=self.last_words())
+            return CellOutcome(CellStatus.DIED, output, exit_code=await self._reap(), last_words=self.last_words())
         self.cells += 1
         self._sink = output
-        outcome = CellOutcome("ok", output)
+        outcome = CellOutcome(CellStatus.OK, output)
         try:
             await self._send({"type": "execute", "id": self.cells, "count": self.cells, "code": code})
             interrupted = False
@@ -146,7 +146,7 @@ class KernelProcess:
                 try:
                     message = await asyncio.wait_for(self._conn.receive(), wait)
                 except (ConnectionClosed, RemoteProtocolError) as exc:
-                    outcome.status = "died"
+                    outcome.status = CellStatus.DIED
                     if isinstance(exc, RemoteProtocolError):
                         outcome.notes.append(f"the kernel sent a malformed frame: {exc}")
                         await self.kill()
@@ -162,7 +162,7 @@ class KernelProcess:
                         wait = grace
                         continue
                     await self.kill()
-                    outcome.status = "killed"
+                    outcome.status = CellStatus.KILLED
                     outcome.exit_code = self._proc.returncode if self._proc else None
                     return outcome
                 kind = message.get("type")
@@ -178,11 +178,11 @@ class KernelProcess:
                     reply = await bridge(str(message.get("name")), message.get("args") or {})
                     await self._send(dict(reply, type="tool_result", id=message.get("id")))
                 elif kind == "result":
-                    outcome.status = message.get("status", "ok")
+                    outcome.status = CellStatus.reported(message.get("status", "ok"))
                     outcome.value = message.get("value")
                     outcome.error = message.get("error")
                     if interrupted:
-                        outcome.status = "interrupted"
+                        outcome.status = CellStatus.INTERRUPTED
                     return outcome
                 if not interrupted:
                     wait = budget

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CellOutput", "CellOutcome", "text_of", "exit_description"]
+from minitools.states import NamedState
+
+__all__ = ["CellOutput", "CellOutcome", "CellStatus", "text_of", "exit_description"]
 
 _IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 
@@ -132,15 +134,29 @@ def text_of(data: dict[str, Any]) -> str:
     return str(plain) if plain is not None else f"[output of type {', '.join(sorted(data))}]"
 
 
+class CellStatus(NamedState):
+    """How a cell ended."""
+
+    OK = "ok"
+    ERROR = "error"  # the cell raised
+    INTERRUPTED = "interrupted"  # stopped by SIGINT, state kept
+    KILLED = "killed"  # did not stop: the kernel was killed and its state lost
+    DIED = "died"  # the kernel exited or crashed on its own; state lost
+
+    @classmethod
+    def reported(cls, value: object) -> CellStatus:
+        """The status a worker reported; one it has no name for is an error."""
+        try:
+            return cls(value)
+        except ValueError:
+            return cls.ERROR
+
+
 @dataclass
 class CellOutcome:
-    """What running one cell came to.
+    """What running one cell came to (`status`: CellStatus)."""
 
-    `status`: ok, error (the cell raised), interrupted (stopped by SIGINT, state kept),
-    killed (did not stop; the kernel was killed and its state lost), died (the kernel
-    exited or crashed on its own; state lost)."""
-
-    status: str
+    status: CellStatus
     output: CellOutput
     value: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
@@ -151,7 +167,7 @@ class CellOutcome:
 
     @property
     def state_lost(self) -> bool:
-        return self.status in ("killed", "died")
+        return self.status in (CellStatus.KILLED, CellStatus.DIED)
 
 
 def exit_description(code: int | None) -> str:

@@ -207,7 +207,7 @@ def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:
         parts.append("(no output)")
     data = {
         "language": language,
-        "status": outcome.status,
+        "status": outcome.status.value,
         "state_lost": outcome.state_lost,
         "result": outcome.value.get("data") if outcome.value else None,
         "error": outcome.error,

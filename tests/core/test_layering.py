@@ -25,7 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "transport": {"protocol", "tracing"},
     "lsp": {"protocol", "transport", "tracing", "schema", "states"},  # schema: the shapes of what a server sends
     "dap": {"protocol", "transport", "tracing", "schema", "states"},  # schema: the adapter's bodies are checked where they arrive
-    "kernel": {"protocol", "transport", "tracing"},
+    "kernel": {"protocol", "transport", "tracing", "states"},
     "inspector": {"protocol", "transport", "tracing"},  # node's V8 inspector (CDP over a WebSocket)
     "match": set(),
     "rules": {"match"},
