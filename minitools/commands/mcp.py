@@ -38,7 +38,8 @@ def main(args: argparse.Namespace) -> int:
         front = config.front
         return asyncio.run(serve_mcp(args.root, surface=args.surface or front.get("surface", "full"),
                                      approve=args.approve or front.get("approve", "host"), vibe=args.vibe,
-                                     structured=bool(args.structured or front.get("structured", False)), config=config))
+                                     structured=bool(args.structured or front.get("structured", False)), config=config,
+                                     reread_config=args.root is None and args.config is None))
     except ValueError as exc:
         return fail_usage(str(exc))
     except BrokenPipeError:

@@ -8,7 +8,7 @@ import contextlib
 import signal
 from typing import Any, BinaryIO
 
-from minitools.config import Config
+from minitools.config import Config, load_config
 from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._hook import written_hook_tool
 from minitools.mcp._server import APPROVE_MODES, EOF_GRACE, McpServer
@@ -39,6 +39,7 @@ async def serve_mcp(
     vibe: str | None = None,
     structured: bool = False,
     config: Config | None = None,
+    reread_config: bool = False,
     stdin: BinaryIO | None = None,
     stdout: BinaryIO | None = None,
     progress_interval: float = 1.0,
@@ -47,7 +48,9 @@ async def serve_mcp(
     """Serve one Run to an MCP client over stdin/stdout until stdin closes. A bad root, surface,
     approval mode or roster raises ValueError before anything is read. `structured` sends output
     schemas and structured content (off: the hosts people use show it instead of the text).
-    Without `root`, the client's first root is served (_roots.py), else the current folder."""
+    Without `root`, the client's first root is served (_roots.py), else the current folder; with
+    `reread_config` (no --config either) that root's own configuration file is read for its Run (the
+    front's options, surface, approval and structured output, stay those read at start)."""
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
     log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
@@ -57,7 +60,9 @@ async def serve_mcp(
 
     def make_run(path: str, origin: str | None) -> Run:
         said: dict[str, Any] = {"root_origin": origin} if origin else {}  # lsp status says where the root came from
-        run = Run(path, questions=port, approve=_approver(approve), vibe=roster, config=config, **said)
+        # a root the client named has its own configuration file (ValueError: it is invalid)
+        chosen = load_config(path) if reread_config and origin is not None else config
+        run = Run(path, questions=port, approve=_approver(approve), vibe=roster, config=chosen, **said)
         run.add_tool(server.written_tool())
         run.add_tool(written_hook_tool(server._need_run))
         return run

@@ -360,7 +360,12 @@ class McpServer:
             path, origin = choose_root(roots, str(current), why_none)
             assert self.make_run is not None
             if not same_folder(path, current) or roots:
-                old, self.run = self._need_run(), self.make_run(path, origin if roots else None)
+                try:
+                    made = self.make_run(path, origin if roots else None)
+                except ValueError as exc:  # the root's configuration file is invalid: the current folder stays
+                    self.root_settled = True
+                    return f"{current} (the client's root {path} was not served: {exc}; fix the file and restart)"
+                old, self.run = self._need_run(), made
                 await old.close()
                 self._need_run().warm_up()
             self.root_settled = True

@@ -98,3 +98,21 @@ async def test_roots_under_2026_07_28_come_through_the_calls_input_required(root
     found = await _search(rootless, requestState=asked["requestState"],
                           inputResponses={key: _roots(folders["second"])}, **meta)
     assert found["resultType"] == "complete" and "second.py:1" in found["content"][0]["text"]
+
+
+async def test_the_client_root_s_own_configuration_file_is_read(rootless, folders):
+    # without --root or --config, the configuration is the served root's, not the start folder's
+    (folders["first"] / "minitools.toml").write_text("[search]\nmax_file_size_kb = 1\n")
+    (folders["first"] / "big.py").write_text("print('big')\n" + "# padding\n" * 200)
+    rootless.answer = lambda request: _roots(folders["first"])
+    await rootless.initialize("2025-11-25", {"roots": {"listChanged": True}})
+    found = (await _search(rootless))["content"][0]["text"]
+    assert "first.py:1" in found and "big.py" not in found, found
+
+
+async def test_an_invalid_configuration_at_the_client_root_is_said_and_the_folder_kept(rootless, folders):
+    (folders["first"] / "minitools.toml").write_text("[search]\nmax_file_size_kb = 'lots'\n")
+    rootless.answer = lambda request: _roots(folders["first"])
+    await rootless.initialize("2025-11-25", {"roots": {"listChanged": True}})
+    found = (await _search(rootless))["content"][0]["text"]
+    assert "was not served" in found and "max_file_size_kb" in found and "home.py:1" in found, found
