@@ -71,6 +71,14 @@ class Adapter:
     # attach by process id: the attach request's arguments, with the id under `pid_key`
     attach_pid: dict[str, object] | None = None
     pid_key: str = ""
+    # attach by process id chooses this adapter for a process whose executable has one of these names
+    pid_executables: tuple[str, ...] = ()
+    # attach by port goes through the adapter, which is given the port under this key in the
+    # attach request (node's inspector port); "": the port is a DAP server's own (debugpy.listen)
+    port_key: str = ""
+    # an adapter written in minitools: the module run as `python -m MODULE --runtime BINARY` on
+    # minitools' own interpreter, BINARY being the binary found and probed as for any adapter
+    module: str = ""
 
 
 ADAPTERS: tuple[Adapter, ...] = (
@@ -126,6 +134,23 @@ ADAPTERS: tuple[Adapter, ...] = (
         go_programs=True,
         pid_key="processId",
         notes="dlv 1.20 writes the program's stdout to its own stdout, not to output events",
+    ),
+    Adapter(
+        id="node",
+        binaries=("node", "nodejs"),
+        args=(),
+        markers=("package.json",),
+        suffixes=(".js", ".mjs", ".cjs", ".ts"),
+        adapter_id="node",
+        module="minitools.inspector",
+        launch={"type": "node", "request": "launch"},
+        attach={"type": "node", "request": "attach"},
+        port_key="port",
+        listen_hint="node --inspect=PORT",
+        attach_pid={"type": "node", "request": "attach"},
+        pid_key="processId",
+        pid_executables=("node", "nodejs"),
+        notes="written here over the V8 inspector (docs/architecture.md, \"The node adapter\")",
     ),
 )
 
@@ -295,7 +320,7 @@ def detect(
     for binary in binaries:
         ok, problem = prober([binary, *adapter.probe])
         if ok:
-            det.command = [binary, *adapter.args]
+            det.command = [sys.executable, "-m", adapter.module, "--runtime", binary] if adapter.module else [binary, *adapter.args]
             return det
         problems.append(problem)
     det.binary_problem = "; ".join(problems)

@@ -417,6 +417,13 @@ class DebugFamily:
             names = ", ".join(f"{a.id} (a process started with {a.listen_hint})" for a in attachable)
             raise ToolError(f"attach by port is supported for {names} only; "
                             f"{args['adapter']} has no attach-by-port here. Use launch instead.")
+        if adapter.port_key:  # the adapter attaches to the port itself (node's inspector)
+            det = detect(self.ctx.root, adapter)
+            if not det.command:
+                raise ToolError(f"cannot attach to port {port} with {adapter.id}: {det.binary_problem}. Call op adapters for details.")
+            session = await self.sup.start_adapter(det, self.ctx.root)
+            config = {**adapter.attach, adapter.port_key: int(port)}
+            return await self._start(session, adapter, "attach", config, f"port {port}", det, "")
         try:
             session = await self.sup.connect(adapter.id, int(port))
         except OSError as exc:
@@ -435,6 +442,8 @@ class DebugFamily:
         by_pid = [a for a in ADAPTERS if a.attach_pid is not None]
         if args.get("adapter"):
             adapter = adapter_by_id(args["adapter"])
+        elif any(exe == name for a in by_pid for name in a.pid_executables):  # node is node's
+            adapter = next(a for a in by_pid if exe in a.pid_executables)
         elif exe.startswith("python"):  # a python interpreter is debugpy's
             adapter = next((a for a in by_pid if a.python_package), None)
         elif _built_by_go(pid):  # a Go program is delve's

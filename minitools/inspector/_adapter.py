@@ -1,0 +1,412 @@
+"""The node debug adapter: DAP requests carried out over the V8 inspector (docs/architecture.md,
+"The node adapter"). minitools runs it as `python -m minitools.inspector --runtime NODE`, a child
+speaking DAP on stdio like any other adapter.
+
+launch starts `node --inspect-brk=127.0.0.1:0 program`, attach connects to an inspector already
+open (by port, or by process id after SIGUSR1); either way the adapter enables the Runtime and
+Debugger domains, hides node's own scripts from stepping (`setBlackboxPatterns ^node:`), sends
+`initialized`, and answers launch/attach once `configurationDone` came (and, for launch, node
+was told `Runtime.runIfWaitingForDebugger`). Every inspector event is handled in order by one
+task (`_pump`), so a pause is decided (a hit count, a log point, a source map to read first)
+before the next event is looked at.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from pathlib import Path
+from typing import Any
+
+from minitools.inspector._attach import inspector_url, open_inspector
+from minitools.inspector._breakpoints import SourceBreakpoint, breakpoint_from
+from minitools.inspector._launch import start_node
+from minitools.inspector._output import OutputPipe
+from minitools.inspector._pause import GROUP, Pause, evaluate
+from minitools.inspector._scripts import Scripts, url_of_path
+from minitools.inspector._serve import DAPServer, RequestFailed
+from minitools.inspector._session import CDPError, CDPEvent, InspectorSession
+from minitools.inspector._values import render
+from minitools.transport import ChildProcess
+
+__all__ = ["NodeAdapter", "CAPABILITIES"]
+
+THREAD = 1  # a node program is one JavaScript thread (workers are not debugged)
+MAPPED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")  # breakpoints placed through source maps
+CAPABILITIES = {
+    "supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
+    "supportsHitConditionalBreakpoints": True, "supportsLogPoints": True, "supportsExceptionInfoRequest": True,
+    "supportsTerminateRequest": True, "supportTerminateDebuggee": True, "supportsEvaluateForHovers": True,
+    "exceptionBreakpointFilters": [
+        {"filter": "all", "label": "Caught exceptions", "default": False},
+        {"filter": "uncaught", "label": "Uncaught exceptions", "default": True},
+    ],
+}
+STEPS = {"next": "Debugger.stepOver", "stepIn": "Debugger.stepInto", "stepOut": "Debugger.stepOut"}
+
+
+class NodeAdapter:
+    """One debug session of one node program, behind `server`."""
+
+    def __init__(self, server: DAPServer, runtime: str = "node") -> None:
+        self.server = server
+        self.runtime = runtime
+        self.cdp: InspectorSession | None = None
+        self.child: ChildProcess | None = None
+        self.pipes: list[OutputPipe] = []
+        self.pause: Pause | None = None
+        self.scripts = Scripts()
+        self.breakpoints: dict[str, list[SourceBreakpoint]] = {}
+        self.by_cdp: dict[str, SourceBreakpoint] = {}
+        self._ids = 0
+        self._frames = 1
+        self._expect = ""  # "step" or "pause": what the next pause answers
+        self._entry = True  # the next "Break on start" is the launch's own
+        self.stop_on_entry = False
+        self.ended = False
+        self._configured: asyncio.Future[dict[str, Any]] | None = None
+        self._events: asyncio.Queue[CDPEvent] = asyncio.Queue()
+        self._tasks: list[asyncio.Future[Any]] = []
+        steps = {command: self._stepper(method) for command, method in STEPS.items()}
+        server.handlers.update({
+            "initialize": self.initialize, "launch": self.launch, "attach": self.attach,
+            "setBreakpoints": self.set_breakpoints, "setExceptionBreakpoints": self.set_exception_breakpoints,
+            "setFunctionBreakpoints": self.set_function_breakpoints, "configurationDone": self.configuration_done,
+            "threads": self.threads, "stackTrace": self.stack_trace, "scopes": self.scopes, "variables": self.variables,
+            "evaluate": self.evaluate, "exceptionInfo": self.exception_info, "continue": self.resume, "pause": self.pause_now,
+            "disconnect": self.disconnect, "terminate": self.terminate, **steps,
+        })
+
+    # Starting ---------------------------------------------------------------------------
+
+    async def initialize(self, args: dict[str, Any]) -> dict[str, Any]:
+        return dict(CAPABILITIES)
+
+    async def launch(self, args: dict[str, Any]) -> asyncio.Future[dict[str, Any]]:
+        program = args.get("program")
+        if not isinstance(program, str) or not Path(program).is_file():
+            raise RequestFailed(f"launch: program {program!r} is not a file; give the path of a .js, .mjs, .cjs or .ts file")
+        cwd = str(args.get("cwd") or Path(program).parent)
+        env = {**os.environ, **{str(k): str(v) for k, v in (args.get("env") or {}).items() if v is not None}}
+        for key, value in (args.get("env") or {}).items():
+            if value is None:
+                env.pop(str(key), None)
+        self.stop_on_entry = bool(args.get("stopOnEntry"))
+        stdout = OutputPipe("stdout", self._output)
+        stderr = OutputPipe("stderr", self._output, filter_inspector=True)
+        self.pipes = [stdout, stderr]
+        try:
+            self.child, url = await start_node(program, [str(a) for a in args.get("args") or []], node=self.runtime, cwd=cwd,
+                                               env=env, node_args=[str(a) for a in args.get("runtimeArgs") or []],
+                                               on_stderr=stderr.feed)
+        except (OSError, asyncio.TimeoutError) as exc:
+            raise RequestFailed(f"launch: node did not start {program}: {exc}") from None
+        self.child.take_stdout(stdout.feed)
+        await self._connect(url, instrument=True)
+        self.server.send_event("process", {"name": program, "systemProcessId": self.child.pid, "isLocalProcess": True,
+                                           "startMethod": "launch"})
+        return self._initialized()
+
+    async def attach(self, args: dict[str, Any]) -> asyncio.Future[dict[str, Any]]:
+        self._entry = False
+        try:
+            if args.get("processId") is not None:
+                url = await open_inspector(int(args["processId"]))
+            elif args.get("port") is not None:
+                url = await inspector_url(int(args["port"]), str(args.get("address") or "127.0.0.1"))
+            else:
+                raise RequestFailed("attach needs processId (a running node) or port (its inspector's port)")
+        except OSError as exc:
+            raise RequestFailed(f"attach: {exc}") from None
+        await self._connect(url, instrument=False)
+        return self._initialized()
+
+    def _initialized(self) -> asyncio.Future[dict[str, Any]]:
+        self._configured = asyncio.get_running_loop().create_future()
+        self.server.send_event("initialized")
+        return self._configured
+
+    async def _connect(self, url: str, *, instrument: bool) -> None:
+        try:
+            self.cdp = await InspectorSession.connect(url, child=self.child, on_event=self._events.put_nowait)
+            for method, params in (("Runtime.enable", {}), ("Debugger.enable", {}),
+                                   ("Debugger.setBlackboxPatterns", {"patterns": ["^node:"]}),
+                                   ("Debugger.setPauseOnExceptions", {"state": "uncaught"})):
+                await self.cdp.request(method, params)
+            if instrument:  # a script with a source map stops before it runs: its .ts breakpoints are placed then
+                await self.cdp.request("Debugger.setInstrumentationBreakpoint", {"instrumentation": "beforeScriptWithSourceMapExecution"})
+        except (OSError, asyncio.TimeoutError, CDPError) as exc:
+            await self._kill()
+            raise RequestFailed(f"could not open node's inspector at {url}: {exc}") from None
+        self._tasks = [asyncio.ensure_future(self._pump()), asyncio.ensure_future(self._watch(self.cdp))]
+
+    async def configuration_done(self, args: dict[str, Any]) -> dict[str, Any]:
+        cdp = self._need()
+        if self.child is not None:
+            await cdp.request("Runtime.runIfWaitingForDebugger")
+        if self._configured is not None and not self._configured.done():
+            self._configured.set_result({})
+        return {}
+
+    def _need(self) -> InspectorSession:
+        if self.cdp is None or self.cdp.is_closed:
+            raise RequestFailed("node is not connected (the program ended, or launch/attach did not happen)")
+        return self.cdp
+
+    def _need_pause(self) -> Pause:
+        if self.pause is None:
+            raise RequestFailed("the program is running; pause it or wait for a breakpoint first")
+        return self.pause
+
+    # Breakpoints ------------------------------------------------------------------------
+
+    async def set_breakpoints(self, args: dict[str, Any]) -> dict[str, Any]:
+        cdp = self._need()
+        path = str((args.get("source") or {}).get("path") or "")
+        if not path:
+            raise RequestFailed("setBreakpoints needs source.path")
+        for old in self.breakpoints.pop(path, []):
+            for cdp_id in old.cdp_ids:
+                self.by_cdp.pop(cdp_id, None)
+                with contextlib.suppress(CDPError):
+                    await cdp.request("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
+        placed = []
+        for spec in args.get("breakpoints") or []:
+            self._ids += 1
+            try:
+                bp = breakpoint_from(spec, self._ids, path)
+            except ValueError as exc:
+                placed.append({"id": self._ids, "verified": False, "line": spec.get("line"), "message": str(exc)})
+                continue
+            self.breakpoints.setdefault(path, []).append(bp)
+            if path.endswith(MAPPED_SUFFIXES):
+                for script in self.scripts.mapped(path):
+                    await self._place_mapped(bp, script.id)
+                if not bp.cdp_ids:
+                    bp.message = f"not bound yet: it binds when node loads the JavaScript compiled from {os.path.basename(path)}"
+            else:
+                await self._place(bp)
+            placed.append(bp.dap())
+        return {"breakpoints": placed}
+
+    async def _place(self, bp: SourceBreakpoint) -> None:
+        answer = await self._need().request("Debugger.setBreakpointByUrl", {
+            "url": url_of_path(bp.path), "lineNumber": bp.line - 1, "condition": bp.condition})
+        self._bound(bp, answer["breakpointId"], answer.get("locations") or [])
+        if not bp.verified:
+            bp.message = f"not bound yet: it binds when node loads {os.path.basename(bp.path)}"
+
+    async def _place_mapped(self, bp: SourceBreakpoint, script_id: str) -> None:
+        script = self.scripts.by_id[script_id]
+        assert script.map is not None
+        where = script.map.generated(os.path.realpath(bp.path), bp.line - 1) or script.map.generated(bp.path, bp.line - 1)
+        if where is None:
+            bp.message = f"line {bp.line} of {os.path.basename(bp.path)} has no code in its source map"
+            return
+        with contextlib.suppress(CDPError):
+            answer = await self._need().request("Debugger.setBreakpoint", {
+                "location": {"scriptId": script_id, "lineNumber": where[0], "columnNumber": where[1]}, "condition": bp.condition})
+            self._bound(bp, answer["breakpointId"], [answer["actualLocation"]])
+
+    def _bound(self, bp: SourceBreakpoint, cdp_id: str, locations: list[dict[str, Any]]) -> None:
+        bp.cdp_ids.append(cdp_id)
+        self.by_cdp[cdp_id] = bp
+        if locations:
+            loc = locations[0]
+            bp.verified, bp.message = True, ""
+            bp.actual_line = self.scripts.location(loc["scriptId"], loc["lineNumber"], loc.get("columnNumber", 0))[1]
+
+    async def set_function_breakpoints(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {"breakpoints": [{"verified": False, "message": "the node adapter takes breakpoints by line"}
+                                for _ in args.get("breakpoints") or []]}
+
+    async def set_exception_breakpoints(self, args: dict[str, Any]) -> dict[str, Any]:
+        filters = set(args.get("filters") or [])
+        state = "all" if "all" in filters else "uncaught" if "uncaught" in filters else "none"
+        await self._need().request("Debugger.setPauseOnExceptions", {"state": state})
+        return {}
+
+    # Inspector events -------------------------------------------------------------------
+
+    async def _pump(self) -> None:
+        while True:
+            event = await self._events.get()
+            try:
+                await self._on_event(event.method, event.params)
+            except (CDPError, asyncio.TimeoutError, ConnectionError) as exc:
+                self._output("console", f"minitools node adapter: {event.method} could not be handled: {exc}\n")
+            except Exception as exc:  # noqa: BLE001 - the session must outlive one odd event; say what happened
+                self._output("console", f"minitools node adapter: {event.method} could not be handled: {exc!r}\n")
+
+    async def _on_event(self, method: str, params: dict[str, Any]) -> None:
+        if method == "Debugger.scriptParsed":
+            self.scripts.add(params)
+        elif method == "Debugger.breakpointResolved":
+            bp = self.by_cdp.get(params.get("breakpointId", ""))
+            if bp is not None:
+                self._bound(bp, params["breakpointId"], [params["location"]])
+                bp.cdp_ids = list(dict.fromkeys(bp.cdp_ids))
+                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
+        elif method == "Debugger.paused":
+            await self._on_paused(params)
+        elif method == "Debugger.resumed":
+            self.pause = None
+        elif method == "Runtime.consoleAPICalled" and self.child is None:  # attached: no pipes of ours
+            text = " ".join(a.get("value") if isinstance(a.get("value"), str) else render(a) for a in params.get("args") or [])
+            self._output("stderr" if params.get("type") in ("error", "warning") else "stdout", text + "\n")
+        elif method == "Runtime.executionContextDestroyed" and self.child is not None:
+            await self._finish()
+
+    async def _on_paused(self, params: dict[str, Any]) -> None:
+        cdp = self._need()
+        reason = params.get("reason")
+        if reason == "instrumentation":
+            script_id = (params.get("data") or {}).get("scriptId")
+            script = self.scripts.by_id.get(script_id) if isinstance(script_id, str) else None
+            if script is not None and script.map is not None:
+                for path, bps in self.breakpoints.items():
+                    if path.endswith(MAPPED_SUFFIXES) and script in self.scripts.mapped(path):
+                        for bp in bps:
+                            await self._place_mapped(bp, script.id)
+                            self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
+            await cdp.request("Debugger.resume")
+            return
+        if reason == "Break on start" and self._entry:
+            self._entry = False
+            if not self.stop_on_entry:
+                await cdp.request("Debugger.resume")
+                return
+        pause = Pause(params, self.scripts, self._frames)
+        self._frames = pause.next_frame_id
+        hit = [self.by_cdp[h] for h in params.get("hitBreakpoints") or [] if h in self.by_cdp]
+        if hit and reason not in ("exception", "promiseRejection") and not self._expect:
+            stops = False
+            for bp in hit:
+                if not bp.on_hit():
+                    continue
+                if bp.log:
+                    self.pause = pause
+                    with contextlib.suppress(RequestFailed):
+                        self._output("console", (await evaluate(cdp, pause, bp.log, None))["result"].strip('"') + "\n")
+                else:
+                    stops = True
+            if not stops:
+                self.pause = None
+                await cdp.request("Debugger.resume")
+                return
+        self.pause = pause
+        body: dict[str, Any] = {"threadId": THREAD, "allThreadsStopped": True}
+        if reason in ("exception", "promiseRejection"):
+            body["reason"], body["description"] = "exception", pause.exception_info()["description"]
+        elif hit and not self._expect:
+            body["reason"], body["hitBreakpointIds"] = "breakpoint", [bp.id for bp in hit]
+        else:
+            body["reason"] = self._expect or ("entry" if reason == "Break on start" else "pause")
+        self._expect = ""
+        self.server.send_event("stopped", body)
+
+    async def _watch(self, cdp: InspectorSession) -> None:
+        why = await cdp.wait_closed()
+        if not self.ended:
+            self._output("console", f"minitools node adapter: the inspector connection ended: {why}\n")
+            await self._finish()
+
+    async def _finish(self) -> None:
+        """The program ended (or node went away): let node exit, send its output, then exited/terminated."""
+        if self.ended:
+            return
+        self.ended = True
+        self.pause = None
+        if self.cdp is not None:
+            await self.cdp.close()
+        code = None
+        if self.child is not None:
+            try:
+                code = await asyncio.wait_for(self.child.wait(), 5.0)
+            except asyncio.TimeoutError:
+                code = await self.child.stop(close_timeout=0.5, term_timeout=1.0)
+            if self.pipes:  # the program's last output comes before the news of its end
+                await asyncio.wait([p.ended for p in self.pipes], timeout=2.0)
+        if code is not None:
+            self.server.send_event("exited", {"exitCode": code})
+        self.server.send_event("terminated")
+
+    def _output(self, category: str, text: str) -> None:
+        self.server.send_event("output", {"category": category, "output": text})
+
+    # Run control and inspection ---------------------------------------------------------
+
+    async def threads(self, args: dict[str, Any]) -> dict[str, Any]:
+        name = f"node {self.child.pid}" if self.child is not None else "node"
+        return {"threads": [{"id": THREAD, "name": name}]}
+
+    async def resume(self, args: dict[str, Any]) -> dict[str, Any]:
+        self._need_pause()
+        self.pause = None
+        await self._need().request("Debugger.resume")
+        return {"allThreadsContinued": True}
+
+    def _stepper(self, method: str) -> Any:
+        async def step(args: dict[str, Any]) -> dict[str, Any]:
+            self._need_pause()
+            self.pause, self._expect = None, "step"
+            await self._need().request(method)
+            return {}
+        return step
+
+    async def pause_now(self, args: dict[str, Any]) -> dict[str, Any]:
+        if self.pause is None:
+            self._expect = "pause"
+            await self._need().request("Debugger.pause")
+        return {}
+
+    async def stack_trace(self, args: dict[str, Any]) -> dict[str, Any]:
+        return self._need_pause().stack(int(args.get("startFrame") or 0), int(args.get("levels") or 0))
+
+    async def scopes(self, args: dict[str, Any]) -> dict[str, Any]:
+        return self._need_pause().scopes(int(args.get("frameId") or 0))
+
+    async def variables(self, args: dict[str, Any]) -> dict[str, Any]:
+        start, count = args.get("start"), args.get("count")
+        return await self._need_pause().variables(self._need(), int(args.get("variablesReference") or 0),
+                                                  int(start) if start is not None else None, int(count) if count else None)
+
+    async def evaluate(self, args: dict[str, Any]) -> dict[str, Any]:
+        frame = args.get("frameId")
+        return await evaluate(self._need(), self.pause, str(args.get("expression") or ""), int(frame) if frame is not None else None)
+
+    async def exception_info(self, args: dict[str, Any]) -> dict[str, Any]:
+        return self._need_pause().exception_info()
+
+    # Ending -----------------------------------------------------------------------------
+
+    async def terminate(self, args: dict[str, Any]) -> dict[str, Any]:
+        await self._kill()
+        return {}
+
+    async def disconnect(self, args: dict[str, Any]) -> dict[str, Any]:
+        if args.get("terminateDebuggee", self.child is not None):
+            await self._kill()
+        elif self.cdp is not None and not self.cdp.is_closed:  # attached: let the program run on
+            with contextlib.suppress(CDPError, asyncio.TimeoutError, OSError):
+                await self.cdp.request("Debugger.disable", timeout=2.0)
+            await self.cdp.close()
+        self.ended = True
+        self.server.done.set()
+        return {}
+
+    async def _kill(self) -> None:
+        self.ended = True
+        if self.cdp is not None:
+            with contextlib.suppress(CDPError, asyncio.TimeoutError, OSError):
+                await self.cdp.request("Runtime.releaseObjectGroup", {"objectGroup": GROUP}, timeout=1.0)
+            await self.cdp.close(timeout=1.0)
+        if self.child is not None:
+            await self.child.stop(close_timeout=0.2, term_timeout=1.0)
+
+    async def shutdown(self) -> None:
+        """The client went away: nothing of this session is left running."""
+        await self._kill()
+        for task in self._tasks:
+            task.cancel()
