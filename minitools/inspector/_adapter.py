@@ -155,6 +155,8 @@ class NodeAdapter:
         return self.cdp
 
     def _need_pause(self) -> Pause:
+        if self.ended:
+            raise RequestFailed("the program has ended")
         if self.pause is None:
             raise RequestFailed("the program is running; pause it or wait for a breakpoint first")
         return self.pause
@@ -279,6 +281,7 @@ class NodeAdapter:
                 return
         pause = Pause(params, self.scripts, self._frames)
         self._frames = pause.next_frame_id
+
         hit = [self.by_cdp[h] for h in params.get("hitBreakpoints") or [] if h in self.by_cdp]
         if hit and reason not in ("exception", "promiseRejection") and not self._expect:
             stops = False

@@ -41,6 +41,11 @@ class Pause:
                 continue
             self.frames[number] = frame
             number += 1
+        if not self.frames:
+            # every frame is node's own: a pause while the program waits comes to rest in node's
+            # timer or I/O dispatch (V8 steps through blackboxed code once it is in it, ~60 steps to
+            # the program's callback), so those frames are shown rather than none
+            self.frames = {first_frame_id + i: f for i, f in enumerate(params.get("callFrames") or [])}
         self.scripts = scripts
 
     @property
@@ -62,6 +67,9 @@ class Pause:
                                     "column": loc.get("columnNumber", 0) + 1}
             if path:
                 item["source"] = {"path": path, "name": path.rsplit("/", 1)[-1]}
+            else:  # node's own script: its URL (node:internal/timers) in the name
+                script = self.scripts.by_id.get(loc["scriptId"])
+                item["name"] += f" [{script.url if script and script.url else 'no source'}:{line}]"
             out.append(item)
         return {"stackFrames": out, "totalFrames": len(self.frames)}
 
@@ -138,7 +146,7 @@ async def evaluate(cdp: InspectorSession, pause: Pause | None, expression: str, 
                 "callFrameId": frame["callFrameId"], "expression": expression, "generatePreview": True, "objectGroup": GROUP})
         else:
             answer = await cdp.request("Runtime.evaluate", {"expression": expression, "generatePreview": True,
-                                                            "objectGroup": GROUP, "replMode": True})
+                                                            "objectGroup": GROUP})
     except CDPError as exc:
         raise RequestFailed(exc.message) from None
     details = answer.get("exceptionDetails")

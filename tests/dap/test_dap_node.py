@@ -1,0 +1,283 @@
+"""The node adapter (minitools' own, over the V8 inspector) driven through the `debug` tool as a
+model would, on real node 20 programs: CommonJS, ESM, an async function awaiting a timer, an
+uncaught and a caught exception, a program that starts a child, and node dying under a session."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dap_helpers import gone, make_run
+from minitools import Run
+
+pytestmark = [pytest.mark.timeout(120), pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (setup/ installs it)")]
+
+PROG = """\
+function total(items) {
+  let acc = 0;
+  for (const x of items) {
+    acc += x;
+  }
+  return acc;
+}
+
+const numbers = Array.from({ length: 120 }, (_, i) => i);
+const info = { name: "minitools", tags: ["a", "b"], nested: { deep: 1 } };
+const result = total(numbers);
+console.log("result", result);
+if (process.argv[2] === "boom") {
+  throw new TypeError("boom from the program");
+}
+console.log("done", process.argv[2] || "", process.env.GREETING || "", process.cwd());
+"""
+
+LIB_MJS = """\
+export function greet(name) {
+  const text = `hello ${name}`;
+  return text;
+}
+"""
+MAIN_MJS = """\
+import { greet } from "./lib.mjs";
+const who = "esm";
+const said = greet(who);
+await new Promise((resolve) => setTimeout(resolve, 10));
+console.log(said);
+"""
+ASYNC_JS = """\
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function work(n) {
+  const before = n * 2;
+  await sleep(20);
+  const after = before + 1;
+  return after;
+}
+work(20).then((v) => console.log("async", v));
+"""
+CAUGHT_JS = """\
+function risky() {
+  throw new RangeError("handled");
+}
+try { risky(); } catch (e) { console.log("caught", e.message); }
+console.log("after");
+"""
+
+
+@pytest.fixture
+def jsproject(tmp_path: Path) -> Path:
+    (tmp_path / "package.json").write_text('{"name": "t", "version": "0.0.0"}\n')
+    (tmp_path / "prog.js").write_text(PROG)
+    (tmp_path / "lib.mjs").write_text(LIB_MJS)
+    (tmp_path / "main.mjs").write_text(MAIN_MJS)
+    (tmp_path / "async.js").write_text(ASYNC_JS)
+    (tmp_path / "caught.js").write_text(CAUGHT_JS)
+    return tmp_path
+
+
+async def debug(run: Run, **args: Any) -> Any:
+    return await run.call("debug", args)
+
+
+async def test_adapters_lists_node_and_why_not(jsproject: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="adapters")
+        row = next(a for a in r.data["adapters"] if a["id"] == "node")
+        assert row["usable"] and row["markers"] == ["package.json"], r.text
+        assert row["command"][1:4] == ["-m", "minitools.inspector", "--runtime"] and row["command"][4].endswith("node")
+    bare = tmp_path_factory.mktemp("bare")
+    async with make_run(bare) as run:
+        r = await debug(run, op="adapters")
+        row = next(a for a in r.data["adapters"] if a["id"] == "node")
+        assert not row["usable"] and row["reason"] == "no root marker (package.json)", r.text
+
+
+async def test_commonjs_breakpoint_stack_scopes_variables_evaluate(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        assert (await debug(run, op="breakpoints", file="prog.js", lines=[4])).ok
+        r = await debug(run, op="launch", program="prog.js")
+        assert r.ok, r.text
+        assert "breakpoint prog.js:4: verified" in r.text and "stopped (breakpoint)" in r.text, r.text
+        assert "at total prog.js:4  | acc += x;" in r.text, r.text
+        stack = await debug(run, op="stack")
+        assert [(f["name"], f["line"]) for f in stack.data["frames"]] == [("total", 4), ("(anonymous)", 11)], stack.text
+        assert "node:internal" not in stack.text  # node's own frames are hidden
+        top, module = (f["id"] for f in stack.data["frames"])
+        r = await debug(run, op="evaluate", expression="acc + 1000 + items.length", frame_id=top)
+        assert r.ok and r.data["result"] == "1120", r.text
+        r = await debug(run, op="evaluate", expression="nosuch + 1", frame_id=top)
+        assert not r.ok and "ReferenceError: nosuch is not defined" in r.text, r.text
+        scopes = await debug(run, op="scopes", frame_id=module)
+        assert [s["name"] for s in scopes.data["scopes"]][:1] == ["Local"] and "Global" in scopes.text, scopes.text
+        local = await debug(run, op="variables", reference=scopes.data["scopes"][0]["reference"])
+        assert 'name: "minitools"' in local.text and "info: Object" in local.text, local.text
+        info = next(v for v in local.data["variables"] if v["name"] == "info")
+        children = await debug(run, op="variables", reference=info["reference"])
+        assert {v["name"]: v["value"] for v in children.data["variables"]} == {
+            "name": '"minitools"', "tags": 'Array(2) ["a", "b"]', "nested": "{deep: 1}"}, children.text
+        # an array of 120 items pages 50 at a time
+        numbers = await debug(run, op="evaluate", expression="numbers", frame_id=module)
+        page = await debug(run, op="variables", reference=numbers.data["reference"])
+        assert [v["name"] for v in page.data["variables"]] == [str(i) for i in range(50)]
+        assert page.data["more"] > 0 and "call variables with start=50" in page.text
+        page2 = await debug(run, op="variables", reference=numbers.data["reference"], start=50)
+        assert page2.data["variables"][0] == {"name": "50", "value": "50", "type": "number", "reference": 0}
+        assert (await debug(run, op="breakpoints", file="prog.js", lines=[])).ok
+        r = await debug(run, op="continue")
+        assert r.ok and "ended with exit code 0" in r.text, r.text
+        out = await debug(run, op="output")
+        assert "result 7140" in out.text and "done" in out.text, out.text
+        assert "Debugger" not in out.text  # node's words to the debugger are not the program's output
+        pids = (await debug(run, op="terminate")).data["pids"]
+    assert len(pids) == 2 and all(gone(p) for p in pids)
+
+
+async def test_launch_with_args_env_and_cwd(jsproject: Path) -> None:
+    (jsproject / "work").mkdir()
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="launch", program="prog.js", args=["first"], env={"GREETING": "hi there"}, cwd="work")
+        assert r.ok and "ended with exit code 0" in r.text, r.text
+        assert f"done first hi there {jsproject.resolve() / 'work'}" in r.text, r.text
+        r = await debug(run, op="terminate")
+        r = await debug(run, op="launch", program="prog.js", cwd="nosuch")
+        assert not r.ok and "nosuch" in r.text, r.text
+
+
+async def test_condition_hit_count_and_log_point(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "condition": "x === 37"}])
+        r = await debug(run, op="launch", program="prog.js")
+        assert r.ok and "prog.js:4 if x === 37: verified" in r.text, r.text
+        assert (await debug(run, op="evaluate", expression="x")).data["result"] == "37"
+        await debug(run, op="terminate")
+
+        await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "hit_condition": "5"}])
+        r = await debug(run, op="launch", program="prog.js")
+        assert r.ok and "stopped (breakpoint)" in r.text, r.text
+        assert (await debug(run, op="evaluate", expression="x")).data["result"] == "4"  # the fifth hit
+        r = await debug(run, op="continue")  # ">= 5" is the default reading of "5": the next hit stops too
+        assert (await debug(run, op="evaluate", expression="x")).data["result"] == "5", r.text
+        await debug(run, op="terminate")
+
+        await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "log_message": "x is {x}, `acc` {acc * 2}",
+                                                                   "hit_condition": "%40"}])
+        r = await debug(run, op="launch", program="prog.js")
+        assert r.ok and "ended with exit code 0" in r.text, r.text
+        out = r.text + (await debug(run, op="output")).text
+        assert "x is 39, `acc` 1482" in out and "x is 79, `acc` 6162" in out and "x is 0" not in out, out
+
+        await debug(run, op="terminate")
+        r = await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "hit_condition": "often"}])
+        r = await debug(run, op="launch", program="prog.js")
+        assert r.ok and "NOT verified — hit condition 'often' is not understood" in r.text, r.text
+
+
+async def test_step_in_over_out(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        await debug(run, op="breakpoints", file="prog.js", lines=[11])
+        r = await debug(run, op="launch", program="prog.js")
+        assert "prog.js:11" in r.text, r.text
+        await debug(run, op="breakpoints", file="prog.js", lines=[])
+        r = await debug(run, op="step_in")
+        assert r.ok and "stopped (step)" in r.text and "at total prog.js:2" in r.text, r.text
+        r = await debug(run, op="step_over")
+        assert "at total prog.js:3" in r.text, r.text
+        r = await debug(run, op="step_out")
+        assert "prog.js:11" in r.text or "prog.js:12" in r.text, r.text
+        r = await debug(run, op="step_over")
+        assert "prog.js:12" in r.text or "prog.js:13" in r.text, r.text
+
+
+async def test_esm_module_breakpoint_in_an_imported_file(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        await debug(run, op="breakpoints", file="lib.mjs", lines=[3])
+        r = await debug(run, op="launch", program="main.mjs")
+        assert r.ok and "at greet lib.mjs:3  | return text;" in r.text, r.text
+        stack = await debug(run, op="stack")
+        assert [(f["file"].rsplit("/", 1)[-1], f["line"]) for f in stack.data["frames"]][:2] == [("lib.mjs", 3), ("main.mjs", 3)]
+        assert (await debug(run, op="evaluate", expression="text")).data["result"] == '"hello esm"'
+        r = await debug(run, op="continue")
+        assert "ended with exit code 0" in r.text and "hello esm" in (await debug(run, op="output")).text
+
+
+async def test_async_function_awaiting_a_timer(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        await debug(run, op="breakpoints", file="async.js", lines=[6])
+        r = await debug(run, op="launch", program="async.js")
+        assert r.ok and "at work async.js:6  | return after;" in r.text, r.text
+        r = await debug(run, op="evaluate", expression="[before, after]")
+        assert r.data["result"] == "Array(2) [40, 41]", r.text
+        r = await debug(run, op="continue")
+        assert "ended with exit code 0" in r.text and "async 41" in (await debug(run, op="output")).text
+
+
+async def test_uncaught_exception_stops_and_ends_the_program(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="launch", program="prog.js", args=["boom"])
+        assert r.ok and "stopped (exception: TypeError: boom from the program)" in r.text, r.text
+        assert "at (anonymous) prog.js:14" in r.text and "is not handled by the program" in r.text, r.text
+        r = await debug(run, op="continue")
+        assert "ended with exit code 1" in r.text, r.text
+        out = await debug(run, op="output")
+        assert "TypeError: boom from the program" in out.text, out.text
+
+
+async def test_caught_exceptions_stop_only_with_the_all_filter(jsproject: Path) -> None:
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="launch", program="caught.js")
+        assert "ended with exit code 0" in r.text and "caught handled" in r.text, r.text
+        await debug(run, op="terminate")
+        r = await debug(run, op="launch", program="caught.js", exception_filters=["all"])
+        assert "stopped (exception: RangeError: handled)" in r.text and "caught.js:2" in r.text, r.text
+        assert "continue goes on from here" in r.text, r.text
+        r = await debug(run, op="continue")
+        assert "ended with exit code 0" in r.text, r.text
+        await debug(run, op="terminate")
+        r = await debug(run, op="launch", program="caught.js", exception_filters=["raised"])
+        assert not r.ok and "no exception filter 'raised'; its filters are: all, uncaught" in r.text, r.text
+
+
+async def test_pause_a_running_program_and_its_child_ends_with_the_session(jsproject: Path) -> None:
+    (jsproject / "spin.js").write_text(
+        'const { spawn } = require("child_process");\n'
+        'const child = spawn("sleep", ["300"], { stdio: "ignore" });\n'
+        'globalThis.sleeper = child.pid;\n'
+        'globalThis.ticks = 0;\n'
+        'setInterval(() => {\n'
+        '  globalThis.ticks += 1;\n'
+        '}, 5);\n')
+    async with make_run(jsproject, debug_timeout=3.0) as run:
+        r = await debug(run, op="launch", program="spin.js")
+        assert not r.ok and "timed out" in r.text, r.text  # it runs on: launch waits for a first stop
+        r = await debug(run, op="pause")
+        # an idle program pauses in node's timer dispatch: those frames are named, not hidden
+        assert r.ok and "stopped (pause)" in r.text and "[node:internal/timers:" in r.text, r.text
+        sleeper = int((await debug(run, op="evaluate", expression="sleeper")).data["result"])
+        ticks = int((await debug(run, op="evaluate", expression="ticks")).data["result"])
+        assert ticks > 0 and not gone(sleeper)
+        await debug(run, op="breakpoints", file="spin.js", lines=[6])
+        r = await debug(run, op="continue")
+        assert "at (anonymous) spin.js:6" in r.text, r.text
+        pids = (await debug(run, op="terminate")).data["pids"]
+    assert all(gone(p) for p in [*pids, sleeper])
+
+
+async def test_node_killed_mid_session_is_reported(jsproject: Path) -> None:
+    import os
+    import signal
+
+    async with make_run(jsproject) as run:
+        await debug(run, op="breakpoints", file="prog.js", lines=[4])
+        assert (await debug(run, op="launch", program="prog.js")).ok
+        session = run.ctx.resources["debug"].slot(run.conversation_id).session
+        os.kill(session.debuggee_pid, signal.SIGKILL)
+        for _ in range(200):
+            if "ended" in (r := await debug(run, op="status")).text:
+                break
+            await asyncio.sleep(0.05)
+        assert "the program has ended with exit code -9" in r.text, r.text
+        r = await debug(run, op="stack")
+        assert not r.ok and "the program has ended" in r.text, r.text
