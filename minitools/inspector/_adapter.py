@@ -22,6 +22,7 @@ from typing import Any
 from minitools.inspector._attach import inspector_url, open_inspector
 from minitools.inspector._breakpoints import SourceBreakpoint, breakpoint_from
 from minitools.inspector._launch import start_node
+from minitools.inspector._outfiles import OutFiles
 from minitools.inspector._output import OutputPipe
 from minitools.inspector._pause import GROUP, Pause, evaluate
 from minitools.inspector._scripts import Scripts, url_of_path
@@ -59,6 +60,8 @@ class NodeAdapter:
         self.scripts = Scripts()
         self.breakpoints: dict[str, list[SourceBreakpoint]] = {}
         self.by_cdp: dict[str, SourceBreakpoint] = {}
+        self.outfiles = OutFiles([os.getcwd()])
+        self._placed: set[tuple[int, str]] = set()  # (breakpoint, compiled file URL) set by URL
         self._ids = 0
         self._frames = 1
         self._expect = ""  # "step" or "pause": what the next pause answers
@@ -93,6 +96,7 @@ class NodeAdapter:
             if value is None:
                 env.pop(str(key), None)
         self.stop_on_entry = bool(args.get("stopOnEntry"))
+        self.outfiles = OutFiles([cwd, os.getcwd()])
         stdout = OutputPipe("stdout", self._output)
         stderr = OutputPipe("stderr", self._output, filter_inspector=True)
         self.pipes = [stdout, stderr]
@@ -183,10 +187,7 @@ class NodeAdapter:
                 continue
             self.breakpoints.setdefault(path, []).append(bp)
             if path.endswith(MAPPED_SUFFIXES):
-                for script in self.scripts.mapped(path):
-                    await self._place_mapped(bp, script.id)
-                if not bp.cdp_ids:
-                    bp.message = f"not bound yet: it binds when node loads the JavaScript compiled from {os.path.basename(path)}"
+                await self._place_through_maps(bp)
             else:
                 await self._place(bp)
             placed.append(bp.dap())
@@ -198,6 +199,29 @@ class NodeAdapter:
         self._bound(bp, answer["breakpointId"], answer.get("locations") or [])
         if not bp.verified:
             bp.message = f"not bound yet: it binds when node loads {os.path.basename(bp.path)}"
+
+    async def _place_through_maps(self, bp: SourceBreakpoint) -> None:
+        """A .ts breakpoint: by URL on each compiled file whose map names it (found on disk), and
+        on each loaded script whose map names it that was not among those."""
+        name = os.path.basename(bp.path)
+        for js, smap in self.outfiles.compiled(bp.path):
+            where = smap.generated(os.path.realpath(bp.path), bp.line - 1)
+            if where is None:
+                bp.message = f"line {bp.line} of {name} has no code in the source map of {js}"
+                continue
+            url = url_of_path(js)
+            answer = await self._need().request("Debugger.setBreakpointByUrl", {
+                "url": url, "lineNumber": where[0], "columnNumber": where[1], "condition": bp.condition})
+            self._placed.add((bp.id, url))
+            self._bound(bp, answer["breakpointId"], answer.get("locations") or [])
+            if not bp.verified:
+                bp.message = f"not bound yet: it binds when node loads {os.path.relpath(js)}, compiled from {name}"
+        for script in self.scripts.mapped(bp.path):
+            if (bp.id, script.url) not in self._placed:
+                await self._place_mapped(bp, script.id)
+        if not bp.cdp_ids and not bp.message:
+            bp.message = (f"no compiled JavaScript names {name} in its source map (compile with sourceMap, as tsc "
+                          "does with \"sourceMap\": true), and node has loaded none; it binds if node loads one")
 
     async def _place_mapped(self, bp: SourceBreakpoint, script_id: str) -> None:
         script = self.scripts.by_id[script_id]
@@ -243,7 +267,15 @@ class NodeAdapter:
 
     async def _on_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Debugger.scriptParsed":
-            self.scripts.add(params)
+            script = self.scripts.add(params)
+            if script is not None and script.map is not None:  # a .ts breakpoint no compiled file on disk carried
+                for path, bps in self.breakpoints.items():
+                    if path.endswith(MAPPED_SUFFIXES) and script in self.scripts.mapped(path):
+                        for bp in bps:
+                            if (bp.id, script.url) not in self._placed:
+                                self._placed.add((bp.id, script.url))
+                                await self._place_mapped(bp, script.id)
+                                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
         elif method == "Debugger.breakpointResolved":
             bp = self.by_cdp.get(params.get("breakpointId", ""))
             if bp is not None:
@@ -263,15 +295,7 @@ class NodeAdapter:
     async def _on_paused(self, params: dict[str, Any]) -> None:
         cdp = self._need()
         reason = params.get("reason")
-        if reason == "instrumentation":
-            script_id = (params.get("data") or {}).get("scriptId")
-            script = self.scripts.by_id.get(script_id) if isinstance(script_id, str) else None
-            if script is not None and script.map is not None:
-                for path, bps in self.breakpoints.items():
-                    if path.endswith(MAPPED_SUFFIXES) and script in self.scripts.mapped(path):
-                        for bp in bps:
-                            await self._place_mapped(bp, script.id)
-                            self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
+        if reason == "instrumentation":  # its .ts breakpoints were placed when it was parsed
             await cdp.request("Debugger.resume")
             return
         if reason == "Break on start" and self._entry:
@@ -402,8 +426,9 @@ class NodeAdapter:
     async def _kill(self) -> None:
         self.ended = True
         if self.cdp is not None:
-            with contextlib.suppress(CDPError, asyncio.TimeoutError, OSError):
-                await self.cdp.request("Runtime.releaseObjectGroup", {"objectGroup": GROUP}, timeout=1.0)
+            if not self.cdp.is_closed:
+                with contextlib.suppress(Exception):
+                    await self.cdp.request("Runtime.releaseObjectGroup", {"objectGroup": GROUP}, timeout=1.0)
             await self.cdp.close(timeout=1.0)
         if self.child is not None:
             await self.child.stop(close_timeout=0.2, term_timeout=1.0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -281,3 +282,73 @@ async def test_node_killed_mid_session_is_reported(jsproject: Path) -> None:
         assert "the program has ended with exit code -9" in r.text, r.text
         r = await debug(run, op="stack")
         assert not r.ok and "the program has ended" in r.text, r.text
+
+
+GEOMETRY_TS = """\
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export function norm(p: Point): number {
+  const squared: number = p.x * p.x + p.y * p.y;
+  return Math.sqrt(squared);
+}
+"""
+MAIN_TS = """\
+import { norm, Point } from "./geometry";
+
+type Label = string;
+
+const points: Point[] = [{ x: 3, y: 4 }, { x: 6, y: 8 }];
+for (const p of points) {
+  const label: Label = `(${p.x}, ${p.y})`;
+  console.log(label, norm(p));
+}
+"""
+TSC = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "tsc"
+
+
+@pytest.fixture
+def tsproject(jsproject: Path) -> Path:
+    if not TSC.exists():
+        pytest.skip("typescript is not installed in node_modules (setup/30-lsp.sh installs it)")
+    (jsproject / "src").mkdir()
+    (jsproject / "src" / "geometry.ts").write_text(GEOMETRY_TS)
+    (jsproject / "src" / "main.ts").write_text(MAIN_TS)
+    (jsproject / "tsconfig.json").write_text('{"compilerOptions": {"target": "es2020", "module": "commonjs", "sourceMap": true, '
+                                             '"outDir": "dist", "rootDir": "src", "strict": true}}\n')
+    subprocess.run([str(TSC), "-p", str(jsproject)], check=True, timeout=120)
+    return jsproject
+
+
+async def test_typescript_breakpoints_and_frames_in_ts_lines(tsproject: Path) -> None:
+    async with make_run(tsproject) as run:
+        await debug(run, op="breakpoints", file="src/geometry.ts", lines=[8])
+        await debug(run, op="breakpoints", file="src/main.ts", lines=[{"line": 7, "condition": "p.x === 6"}])
+        r = await debug(run, op="launch", program="dist/main.js")
+        assert r.ok, r.text
+        assert "breakpoint src/geometry.ts:8: verified" in r.text and "src/main.ts:7 if p.x === 6: verified" in r.text, r.text
+        # the first norm() call comes before the condition holds on main.ts:7
+        assert "at norm src/geometry.ts:8  | return Math.sqrt(squared);" in r.text, r.text
+        stack = await debug(run, op="stack")
+        assert [(f["file"].rsplit("/", 1)[-1], f["line"]) for f in stack.data["frames"]] == [("geometry.ts", 8), ("main.ts", 8)]
+        assert (await debug(run, op="evaluate", expression="squared")).data["result"] == "25"
+        r = await debug(run, op="continue")
+        assert "at (anonymous) src/main.ts:7" in r.text, r.text
+        assert (await debug(run, op="evaluate", expression="p.y")).data["result"] == "8"
+        r = await debug(run, op="step_over")
+        assert "src/main.ts:8" in r.text, r.text
+        await debug(run, op="breakpoints", file="src/geometry.ts", lines=[])
+        await debug(run, op="breakpoints", file="src/main.ts", lines=[])
+        r = await debug(run, op="continue")
+        assert "ended with exit code 0" in r.text, r.text
+        assert "(6, 8) 10" in (await debug(run, op="output")).text
+
+
+async def test_typescript_without_compiled_output_says_why_not_bound(jsproject: Path) -> None:
+    (jsproject / "lone.ts").write_text("const a: number = 1;\nconsole.log(a);\n")
+    async with make_run(jsproject) as run:
+        await debug(run, op="breakpoints", file="lone.ts", lines=[2])
+        r = await debug(run, op="launch", program="prog.js")
+        assert r.ok and "lone.ts:2: NOT verified — no compiled JavaScript names lone.ts in its source map" in r.text, r.text
