@@ -267,21 +267,13 @@ class NodeAdapter:
 
     async def _on_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Debugger.scriptParsed":
-            script = self.scripts.add(params)
-            if script is not None and script.map is not None:  # a .ts breakpoint no compiled file on disk carried
-                for path, bps in self.breakpoints.items():
-                    if path.endswith(MAPPED_SUFFIXES) and script in self.scripts.mapped(path):
-                        for bp in bps:
-                            if (bp.id, script.url) not in self._placed:
-                                self._placed.add((bp.id, script.url))
-                                await self._place_mapped(bp, script.id)
-                                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
+            await self._on_script(params)
         elif method == "Debugger.breakpointResolved":
-            bp = self.by_cdp.get(params.get("breakpointId", ""))
-            if bp is not None:
-                self._bound(bp, params["breakpointId"], [params["location"]])
-                bp.cdp_ids = list(dict.fromkeys(bp.cdp_ids))
-                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
+            resolved = self.by_cdp.get(params.get("breakpointId", ""))
+            if resolved is not None:
+                self._bound(resolved, params["breakpointId"], [params["location"]])
+                resolved.cdp_ids = list(dict.fromkeys(resolved.cdp_ids))
+                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": resolved.dap()})
         elif method == "Debugger.paused":
             await self._on_paused(params)
         elif method == "Debugger.resumed":
@@ -291,6 +283,21 @@ class NodeAdapter:
             self._output("stderr" if params.get("type") in ("error", "warning") else "stdout", text + "\n")
         elif method == "Runtime.executionContextDestroyed" and self.child is not None:
             await self._finish()
+
+    async def _on_script(self, params: dict[str, Any]) -> None:
+        """Record a parsed script; a .ts breakpoint that no compiled file on disk carried is
+        placed in it when its map names that file."""
+        script = self.scripts.add(params)
+        if script is None or script.map is None:
+            return
+        for path, bps in list(self.breakpoints.items()):
+            if not path.endswith(MAPPED_SUFFIXES) or script not in self.scripts.mapped(path):
+                continue
+            for bp in bps:
+                if (bp.id, script.url) not in self._placed:
+                    self._placed.add((bp.id, script.url))
+                    await self._place_mapped(bp, script.id)
+                    self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
 
     async def _on_paused(self, params: dict[str, Any]) -> None:
         cdp = self._need()
