@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from minitools.inspector._attach import inspector_url, open_inspector
-from minitools.inspector._breakpoints import SourceBreakpoint, breakpoint_from
 from minitools.inspector._launch import start_node
 from minitools.inspector._outfiles import OutFiles
 from minitools.inspector._output import OutputPipe
 from minitools.inspector._pause import GROUP, Pause, evaluate
-from minitools.inspector._scripts import Scripts, url_of_path
+from minitools.inspector._placing import Placements
+from minitools.inspector._scripts import Scripts
 from minitools.inspector._serve import DAPServer, RequestFailed
 from minitools.inspector._session import CDPError, CDPEvent, InspectorSession
 from minitools.inspector._values import render
@@ -34,7 +34,6 @@ from minitools.transport import ChildProcess
 __all__ = ["NodeAdapter", "CAPABILITIES"]
 
 THREAD = 1  # a node program is one JavaScript thread (workers are not debugged)
-MAPPED_SUFFIXES = (".ts", ".tsx", ".mts", ".cts")  # breakpoints placed through source maps
 CAPABILITIES = {
     "supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
     "supportsHitConditionalBreakpoints": True, "supportsLogPoints": True, "supportsExceptionInfoRequest": True,
@@ -58,11 +57,7 @@ class NodeAdapter:
         self.pipes: list[OutputPipe] = []
         self.pause: Pause | None = None
         self.scripts = Scripts()
-        self.breakpoints: dict[str, list[SourceBreakpoint]] = {}
-        self.by_cdp: dict[str, SourceBreakpoint] = {}
-        self.outfiles = OutFiles([os.getcwd()])
-        self._placed: set[tuple[int, str]] = set()  # (breakpoint, compiled file URL) set by URL
-        self._ids = 0
+        self.placements = Placements(self.scripts, OutFiles([os.getcwd()]))
         self._frames = 1
         self._expect = ""  # "step" or "pause": what the next pause answers
         self._entry = True  # the next "Break on start" is the launch's own
@@ -96,7 +91,7 @@ class NodeAdapter:
             if value is None:
                 env.pop(str(key), None)
         self.stop_on_entry = bool(args.get("stopOnEntry"))
-        self.outfiles = OutFiles([cwd, os.getcwd()])
+        self.placements.outfiles = OutFiles([cwd, os.getcwd()])
         stdout = OutputPipe("stdout", self._output)
         stderr = OutputPipe("stderr", self._output, filter_inspector=True)
         self.pipes = [stdout, stderr]
@@ -168,80 +163,10 @@ class NodeAdapter:
     # Breakpoints ------------------------------------------------------------------------
 
     async def set_breakpoints(self, args: dict[str, Any]) -> dict[str, Any]:
-        cdp = self._need()
         path = str((args.get("source") or {}).get("path") or "")
         if not path:
             raise RequestFailed("setBreakpoints needs source.path")
-        for old in self.breakpoints.pop(path, []):
-            for cdp_id in old.cdp_ids:
-                self.by_cdp.pop(cdp_id, None)
-                with contextlib.suppress(CDPError):
-                    await cdp.request("Debugger.removeBreakpoint", {"breakpointId": cdp_id})
-        placed = []
-        for spec in args.get("breakpoints") or []:
-            self._ids += 1
-            try:
-                bp = breakpoint_from(spec, self._ids, path)
-            except ValueError as exc:
-                placed.append({"id": self._ids, "verified": False, "line": spec.get("line"), "message": str(exc)})
-                continue
-            self.breakpoints.setdefault(path, []).append(bp)
-            if path.endswith(MAPPED_SUFFIXES):
-                await self._place_through_maps(bp)
-            else:
-                await self._place(bp)
-            placed.append(bp.dap())
-        return {"breakpoints": placed}
-
-    async def _place(self, bp: SourceBreakpoint) -> None:
-        answer = await self._need().request("Debugger.setBreakpointByUrl", {
-            "url": url_of_path(bp.path), "lineNumber": bp.line - 1, "condition": bp.condition})
-        self._bound(bp, answer["breakpointId"], answer.get("locations") or [])
-        if not bp.verified:
-            bp.message = f"not bound yet: it binds when node loads {os.path.basename(bp.path)}"
-
-    async def _place_through_maps(self, bp: SourceBreakpoint) -> None:
-        """A .ts breakpoint: by URL on each compiled file whose map names it (found on disk), and
-        on each loaded script whose map names it that was not among those."""
-        name = os.path.basename(bp.path)
-        for js, smap in self.outfiles.compiled(bp.path):
-            where = smap.generated(os.path.realpath(bp.path), bp.line - 1)
-            if where is None:
-                bp.message = f"line {bp.line} of {name} has no code in the source map of {js}"
-                continue
-            url = url_of_path(js)
-            answer = await self._need().request("Debugger.setBreakpointByUrl", {
-                "url": url, "lineNumber": where[0], "columnNumber": where[1], "condition": bp.condition})
-            self._placed.add((bp.id, url))
-            self._bound(bp, answer["breakpointId"], answer.get("locations") or [])
-            if not bp.verified:
-                bp.message = f"not bound yet: it binds when node loads {os.path.relpath(js)}, compiled from {name}"
-        for script in self.scripts.mapped(bp.path):
-            if (bp.id, script.url) not in self._placed:
-                await self._place_mapped(bp, script.id)
-        if not bp.cdp_ids and not bp.message:
-            bp.message = (f"no compiled JavaScript names {name} in its source map (compile with sourceMap, as tsc "
-                          "does with \"sourceMap\": true), and node has loaded none; it binds if node loads one")
-
-    async def _place_mapped(self, bp: SourceBreakpoint, script_id: str) -> None:
-        script = self.scripts.by_id[script_id]
-        assert script.map is not None
-        where = script.map.generated(os.path.realpath(bp.path), bp.line - 1) or script.map.generated(bp.path, bp.line - 1)
-        if where is None:
-            bp.message = f"line {bp.line} of {os.path.basename(bp.path)} has no code in its source map"
-            return
-        with contextlib.suppress(CDPError):
-            answer = await self._need().request("Debugger.setBreakpoint", {
-                "location": {"scriptId": script_id, "lineNumber": where[0], "columnNumber": where[1]}, "condition": bp.condition})
-            self._bound(bp, answer["breakpointId"], [answer["actualLocation"]])
-
-    def _bound(self, bp: SourceBreakpoint, cdp_id: str, locations: list[dict[str, Any]]) -> None:
-        bp.cdp_ids.append(cdp_id)
-        self.by_cdp[cdp_id] = bp
-        if locations:
-            loc = locations[0]
-            bp.verified, bp.message = True, ""
-            bp.actual_line = self.scripts.location(loc["scriptId"], loc["lineNumber"], loc.get("columnNumber", 0))[1]
+        return {"breakpoints": await self.placements.replace(self._need(), path, list(args.get("breakpoints") or []))}
 
     async def set_function_breakpoints(self, args: dict[str, Any]) -> dict[str, Any]:
         return {"breakpoints": [{"verified": False, "message": "the node adapter takes breakpoints by line"}
@@ -269,10 +194,8 @@ class NodeAdapter:
         if method == "Debugger.scriptParsed":
             await self._on_script(params)
         elif method == "Debugger.breakpointResolved":
-            resolved = self.by_cdp.get(params.get("breakpointId", ""))
+            resolved = self.placements.resolved(params)
             if resolved is not None:
-                self._bound(resolved, params["breakpointId"], [params["location"]])
-                resolved.cdp_ids = list(dict.fromkeys(resolved.cdp_ids))
                 self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": resolved.dap()})
         elif method == "Debugger.paused":
             await self._on_paused(params)
@@ -285,19 +208,10 @@ class NodeAdapter:
             await self._finish()
 
     async def _on_script(self, params: dict[str, Any]) -> None:
-        """Record a parsed script; a .ts breakpoint that no compiled file on disk carried is
-        placed in it when its map names that file."""
         script = self.scripts.add(params)
-        if script is None or script.map is None:
-            return
-        for path, bps in list(self.breakpoints.items()):
-            if not path.endswith(MAPPED_SUFFIXES) or script not in self.scripts.mapped(path):
-                continue
-            for bp in bps:
-                if (bp.id, script.url) not in self._placed:
-                    self._placed.add((bp.id, script.url))
-                    await self._place_mapped(bp, script.id)
-                    self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
+        if script is not None and script.map is not None:
+            for bp in await self.placements.on_script(self._need(), script):
+                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
 
     async def _on_paused(self, params: dict[str, Any]) -> None:
         cdp = self._need()
@@ -313,7 +227,7 @@ class NodeAdapter:
         pause = Pause(params, self.scripts, self._frames)
         self._frames = pause.next_frame_id
 
-        hit = [self.by_cdp[h] for h in params.get("hitBreakpoints") or [] if h in self.by_cdp]
+        hit = self.placements.hit(params.get("hitBreakpoints") or [])
         if hit and reason not in ("exception", "promiseRejection") and not self._expect:
             stops = False
             for bp in hit:
