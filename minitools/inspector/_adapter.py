@@ -119,6 +119,10 @@ class NodeAdapter:
         except OSError as exc:
             raise RequestFailed(f"attach: {exc}") from None
         await self._connect(url, instrument=False)
+        pid = await self._need().request("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
+        if isinstance(pid.get("result", {}).get("value"), int):  # the process a terminate ends
+            self.server.send_event("process", {"name": f"node {pid['result']['value']}", "isLocalProcess": True,
+                                               "systemProcessId": pid["result"]["value"], "startMethod": "attach"})
         return self._initialized()
 
     def _initialized(self) -> asyncio.Future[dict[str, Any]]:

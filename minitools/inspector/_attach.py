@@ -71,7 +71,12 @@ def listening_ports(pid: int) -> list[int]:
 
 async def open_inspector(pid: int, timeout: float = 10.0) -> str:
     """Signal node process `pid` to open its inspector and return its WebSocket URL; OSError
-    naming what went wrong (no such process, not ours to signal, no inspector within `timeout`)."""
+    naming what went wrong (no such process, not ours to signal, no inspector within `timeout`).
+
+    Only a port the process starts listening on after the signal is asked for `/json/list`, so
+    the program's own servers see no request; the ports it listened on before are asked only
+    when no new one comes (an inspector opened before, by --inspect or an earlier attach)."""
+    before = listening_ports(pid)
     try:
         os.kill(pid, signal.SIGUSR1)
     except ProcessLookupError:
@@ -82,11 +87,18 @@ async def open_inspector(pid: int, timeout: float = 10.0) -> str:
     deadline = loop.time() + timeout
     tried = ""
     while loop.time() < deadline:
-        for port in listening_ports(pid):
+        for port in (p for p in listening_ports(pid) if p not in before):
             try:
                 return await inspector_url(port, timeout=1.0)
             except OSError as exc:
                 tried = str(exc)
+        if not os.path.exists(f"/proc/{pid}"):
+            raise OSError(f"process {pid} ended after SIGUSR1 (a program that is not node dies of it)")
+        if loop.time() > deadline - timeout / 2 and before:  # half the wait gone: perhaps it was open already
+            for port in before:
+                with contextlib.suppress(OSError):
+                    return await inspector_url(port, timeout=1.0)
+            before = []
         await asyncio.sleep(0.05)
     said = f"; {tried}" if tried else ""
     raise OSError(f"process {pid} opened no inspector within {timeout:g} s after SIGUSR1 (is it node?){said}")

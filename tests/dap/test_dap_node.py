@@ -352,3 +352,86 @@ async def test_typescript_without_compiled_output_says_why_not_bound(jsproject: 
         await debug(run, op="breakpoints", file="lone.ts", lines=[2])
         r = await debug(run, op="launch", program="prog.js")
         assert r.ok and "lone.ts:2: NOT verified — no compiled JavaScript names lone.ts in its source map" in r.text, r.text
+
+
+SERVER_JS = """\
+const http = require("http");
+let hits = 0;
+const server = http.createServer((req, res) => {
+  hits += 1;
+  res.end(`hit ${hits}\\n`);
+});
+server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+"""
+
+
+def _start_server(root: Path, *node_args: str) -> tuple[subprocess.Popen[bytes], int]:
+    (root / "server.js").write_text(SERVER_JS)
+    proc = subprocess.Popen(["node", *node_args, "server.js"], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline())
+    return proc, port
+
+
+def _get(port: int) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30) as answer:
+        return str(answer.read().decode())
+
+
+async def _request_stops_at_the_handler(run: Run, port: int, hit: int = 1) -> None:
+    r = await debug(run, op="breakpoints", file="server.js", lines=[5])
+    assert "server.js:5: verified" in r.text, r.text
+    request = asyncio.get_running_loop().run_in_executor(None, _get, port)
+    r = await debug(run, op="continue")  # the program runs: continue waits for its next stop
+    assert r.ok and "stopped (breakpoint)" in r.text and "server.js:5  | res.end(`hit ${hits}\\n`);" in r.text, r.text
+    assert (await debug(run, op="evaluate", expression="hits")).data["result"] == str(hit)
+    stack = await debug(run, op="stack")
+    assert stack.data["frames"][0]["name"] == "(anonymous)" and "node:internal" not in stack.text
+    await debug(run, op="breakpoints", file="server.js", lines=[])
+    r = await debug(run, op="continue")  # the server answers and waits for more: no next stop comes
+    assert not r.ok and "timed out" in r.text, r.text
+    assert await asyncio.wait_for(request, 30) == f"hit {hit}\n"
+
+
+async def test_attach_by_pid_to_an_http_server(jsproject: Path) -> None:
+    # --inspect-port=0: the inspector SIGUSR1 opens takes a free port, not 9229 (tests run side by side)
+    proc, port = _start_server(jsproject, "--inspect-port=127.0.0.1:0")
+    try:
+        async with make_run(jsproject, debug_timeout=3.0) as run:
+            r = await debug(run, op="attach", pid=proc.pid)
+            assert r.ok and f"attached process {proc.pid} (node) with node" in r.text and "state: running" in r.text, r.text
+            await _request_stops_at_the_handler(run, port)
+            await debug(run, op="terminate")
+        assert proc.wait(timeout=10) is not None  # the process attached to ends with the session
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
+async def test_attach_by_inspector_port(jsproject: Path) -> None:
+    proc, port = _start_server(jsproject, "--inspect=127.0.0.1:0")
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline().decode()
+        inspector = int(line.split("ws://127.0.0.1:", 1)[1].split("/", 1)[0])
+        async with make_run(jsproject, debug_timeout=3.0) as run:
+            r = await debug(run, op="attach", port=port, adapter="node")  # the HTTP server is no inspector
+            assert not r.ok and f"port {port} answered GET /json/list" in r.text, r.text
+            r = await debug(run, op="attach", port=inspector, adapter="node")
+            assert r.ok and f"attached port {inspector} with node" in r.text, r.text
+            await _request_stops_at_the_handler(run, port, hit=2)  # the GET /json/list above was the first
+            await debug(run, op="terminate")
+        assert proc.wait(timeout=10) is not None
+    finally:
+        proc.kill()
+        proc.communicate()
+
+
+async def test_attach_by_pid_to_a_process_that_is_gone(jsproject: Path) -> None:
+    proc = subprocess.Popen(["node", "-e", "0"])
+    proc.wait()
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="attach", pid=proc.pid, adapter="node")
+        assert not r.ok and f"no process {proc.pid}" in r.text, r.text
