@@ -29,7 +29,8 @@ from minitools.inspector._scripts import Scripts
 from minitools.inspector._serve import DAPServer, RequestFailed
 from minitools.inspector._session import CDPError, CDPEvent, InspectorSession
 from minitools.inspector._values import render
-from minitools.transport import ChildProcess
+from minitools.protocol import RemoteProtocolError
+from minitools.transport import ChildProcess, ConnectionClosed
 
 __all__ = ["NodeAdapter", "CAPABILITIES"]
 
@@ -119,7 +120,10 @@ class NodeAdapter:
         except OSError as exc:
             raise RequestFailed(f"attach: {exc}") from None
         await self._connect(url, instrument=False)
-        pid = await self._need().request("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
+        try:
+            pid = await self._need().request("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
+        except (CDPError, asyncio.TimeoutError, ConnectionClosed, RemoteProtocolError):
+            pid = {}
         if isinstance(pid.get("result", {}).get("value"), int):  # the process a terminate ends
             self.server.send_event("process", {"name": f"node {pid['result']['value']}", "isLocalProcess": True,
                                                "systemProcessId": pid["result"]["value"], "startMethod": "attach"})
@@ -139,7 +143,7 @@ class NodeAdapter:
                 await self.cdp.request(method, params)
             if instrument:  # a script with a source map stops before it runs: its .ts breakpoints are placed then
                 await self.cdp.request("Debugger.setInstrumentationBreakpoint", {"instrumentation": "beforeScriptWithSourceMapExecution"})
-        except (OSError, asyncio.TimeoutError, CDPError) as exc:
+        except (OSError, asyncio.TimeoutError, CDPError, ConnectionClosed, RemoteProtocolError) as exc:
             await self._kill()
             raise RequestFailed(f"could not open node's inspector at {url}: {exc}") from None
         self._tasks = [asyncio.ensure_future(self._pump()), asyncio.ensure_future(self._watch(self.cdp))]

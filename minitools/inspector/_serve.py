@@ -102,7 +102,7 @@ class DAPServer:
             self._respond(request, None, str(exc))
             return
         except Exception as exc:  # noqa: BLE001 - node or the inspector failed under the request: say so
-            self._respond(request, None, f"{command} failed: {exc or type(exc).__name__}")
+            self._respond(request, None, str(exc) or type(exc).__name__)
             return
         if isinstance(answer, asyncio.Future):
             answer.add_done_callback(lambda fut: self._respond(request, *_outcome(fut)))
