@@ -30,7 +30,7 @@ from minitools.inspector._serve import DAPServer, RequestFailed
 from minitools.inspector._session import CDPError, CDPEvent, InspectorSession
 from minitools.inspector._values import render
 from minitools.protocol import RemoteProtocolError
-from minitools.transport import ChildProcess, ConnectionClosed
+from minitools.transport import ChildProcess, ConnectionClosed, descendants
 
 __all__ = ["NodeAdapter", "CAPABILITIES"]
 
@@ -54,7 +54,8 @@ class NodeAdapter:
         self.server = server
         self.runtime = runtime
         self.cdp: InspectorSession | None = None
-        self.child: ChildProcess | None = None
+        self.child: ChildProcess | None = None  # launched: the reaper node runs under
+        self.node_pid: int | None = None
         self.pipes: list[OutputPipe] = []
         self.pause: Pause | None = None
         self.scripts = Scripts()
@@ -99,13 +100,12 @@ class NodeAdapter:
         try:
             self.child, url = await start_node(program, [str(a) for a in args.get("args") or []], node=self.runtime, cwd=cwd,
                                                env=env, node_args=[str(a) for a in args.get("runtimeArgs") or []],
-                                               on_stderr=stderr.feed)
+                                               on_stderr=stderr.feed, reap=True)
         except (OSError, asyncio.TimeoutError) as exc:
             raise RequestFailed(f"launch: node did not start {program}: {exc}") from None
         self.child.take_stdout(stdout.feed)
         await self._connect(url, instrument=True)
-        self.server.send_event("process", {"name": program, "systemProcessId": self.child.pid, "isLocalProcess": True,
-                                           "startMethod": "launch"})
+        await self._announce(program, "launch", next(iter(descendants(self.child.pid)), None))
         return self._initialized()
 
     async def attach(self, args: dict[str, Any]) -> asyncio.Future[dict[str, Any]]:
@@ -120,14 +120,21 @@ class NodeAdapter:
         except OSError as exc:
             raise RequestFailed(f"attach: {exc}") from None
         await self._connect(url, instrument=False)
-        try:
-            pid = await self._need().request("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
-        except (CDPError, asyncio.TimeoutError, ConnectionClosed, RemoteProtocolError):
-            pid = {}
-        if isinstance(pid.get("result", {}).get("value"), int):  # the process a terminate ends
-            self.server.send_event("process", {"name": f"node {pid['result']['value']}", "isLocalProcess": True,
-                                               "systemProcessId": pid["result"]["value"], "startMethod": "attach"})
+        await self._announce("node", "attach", None)
         return self._initialized()
+
+    async def _announce(self, name: str, how: str, pid: int | None) -> None:
+        """The `process` event with node's own pid, which a terminate ends: launched, the reaper's
+        child; attached, what the program says its pid is."""
+        if pid is None:
+            try:
+                answer = await self._need().request("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
+            except (CDPError, asyncio.TimeoutError, ConnectionClosed, RemoteProtocolError):
+                answer = {}
+            pid = answer.get("result", {}).get("value")
+        if isinstance(pid, int) and not isinstance(pid, bool):
+            self.node_pid = pid
+            self.server.send_event("process", {"name": name, "systemProcessId": pid, "isLocalProcess": True, "startMethod": how})
 
     def _initialized(self) -> asyncio.Future[dict[str, Any]]:
         self._configured = asyncio.get_running_loop().create_future()
@@ -294,7 +301,7 @@ class NodeAdapter:
     # Run control and inspection ---------------------------------------------------------
 
     async def threads(self, args: dict[str, Any]) -> dict[str, Any]:
-        name = f"node {self.child.pid}" if self.child is not None else "node"
+        name = f"node {self.node_pid}" if self.node_pid is not None else "node"
         return {"threads": [{"id": THREAD, "name": name}]}
 
     async def resume(self, args: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from minitools.tracing import Tracer
-from minitools.transport import ChildExited, ChildProcess
+from minitools.transport import ChildExited, ChildProcess, reaped
 
 __all__ = ["start_node", "LISTENING"]
 
@@ -28,7 +28,7 @@ _MAX_SEARCH = 64 * 1024
 async def start_node(program: str | os.PathLike[str], args: Sequence[str] = (), *, node: str = "node",
                      cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
                      timeout: float = 10.0, tracer: Tracer | None = None, node_args: Sequence[str] = (),
-                     on_stderr: Callable[[bytes], None] | None = None) -> tuple[ChildProcess, str]:
+                     on_stderr: Callable[[bytes], None] | None = None, reap: bool = False) -> tuple[ChildProcess, str]:
     """Start `program` paused under node's inspector on loopback; the child and the inspector's
     ``ws://`` URL. Raises FileNotFoundError when `node` is missing, ChildExited when node ends
     (or says nothing of a listener) before the URL is known, with its stderr; on a timeout the
@@ -49,6 +49,8 @@ async def start_node(program: str | os.PathLike[str], args: Sequence[str] = (), 
             found.set_exception(EOFError())
 
     argv = [node, "--inspect-brk=127.0.0.1:0", *node_args, os.fspath(program), *args]
+    if reap:  # the reaper reports a failed exec on fd 2: it is node's stderr, read below
+        argv = reaped(argv, 2)
     child = await ChildProcess.start(argv, peer="node", cwd=cwd, env=env, tracer=tracer, on_stderr=watch)
     try:
         return child, await asyncio.wait_for(asyncio.shield(found), timeout)

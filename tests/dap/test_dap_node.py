@@ -435,3 +435,58 @@ async def test_attach_by_pid_to_a_process_that_is_gone(jsproject: Path) -> None:
     async with make_run(jsproject) as run:
         r = await debug(run, op="attach", pid=proc.pid, adapter="node")
         assert not r.ok and f"no process {proc.pid}" in r.text, r.text
+
+
+KILLED_HOST = """
+import asyncio, sys
+from pathlib import Path
+from minitools import Run
+
+async def main(root):
+    run = Run(Path(root), approve=lambda spec, args: True)
+    await run.call("debug", {"op": "breakpoints", "file": "spawns.js", "lines": [3]})
+    result = await run.call("debug", {"op": "launch", "program": "spawns.js"})
+    assert result.ok and "stopped" in result.text, result.text
+    print("started", flush=True)
+    await asyncio.sleep(600)
+
+asyncio.run(main(sys.argv[1]))
+"""
+
+
+async def test_the_program_and_its_child_die_with_a_host_killed_with_sigkill(jsproject: Path) -> None:
+    import os
+    import sys
+
+    from minitools.transport import descendants
+
+    (jsproject / "spawns.js").write_text('const { spawn } = require("child_process");\n'
+                                         'const child = spawn("sleep", ["3000"], { stdio: "ignore", detached: true });\n'
+                                         'console.log(child.pid);\n')
+    host = await asyncio.create_subprocess_exec(sys.executable, "-c", KILLED_HOST, str(jsproject), stdout=asyncio.subprocess.PIPE)
+    try:
+        assert host.stdout is not None
+        assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
+        tree = descendants(host.pid)
+        watched = [p for p in tree if _cmdline(p).split(" ")[0].endswith("/node") or _cmdline(p).startswith("sleep 3000")]
+        assert len(watched) == 2, [(p, _cmdline(p)) for p in tree]
+    finally:
+        host.kill()
+        await host.wait()
+    for _ in range(200):
+        if all(gone(p) for p in watched):
+            break
+        await asyncio.sleep(0.05)
+    left = [(p, _cmdline(p)) for p in watched if not gone(p)]
+    for pid, _ in left:
+        os.kill(pid, 9)
+    # the sleep left node's process group (detached): the reaper node runs under takes it anyway
+    assert not left, f"outlived their host's SIGKILL: {left}"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
