@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What the debug family's tests drive: debugpy (PyPI, into the venv), lldb-vscode-16 (apt lldb-16;
-# Debian 12 has no lldb-dap name), delve + the Go toolchain (apt), gcc for the C test program.
+# Debian 12 has no lldb-dap name), delve + the Go toolchain (apt), gcc for the C test program, and
+# node for minitools' own node adapter (its TypeScript tests use typescript and ts-node from
+# ./node_modules, which setup/30-lsp.sh installs with npm ci).
 source "$(dirname "$0")/lib.sh"
 
 # Another set-up script may hold the dpkg lock at the same moment: wait and retry.
@@ -19,3 +21,4 @@ command -v lldb-vscode-16 >/dev/null || command -v lldb-dap >/dev/null || apt_in
 command -v dlv >/dev/null || apt_install_retry delve
 command -v go >/dev/null || apt_install_retry golang-go
 command -v gcc >/dev/null || apt_install_retry gcc
+command -v node >/dev/null || apt_install_retry nodejs

@@ -20,6 +20,7 @@ from pathlib import Path
 
 __all__ = [
     "Adapter",
+    "loader_for",
     "ADAPTERS",
     "Detection",
     "Interpreter",
@@ -76,6 +77,9 @@ class Adapter:
     # attach by port goes through the adapter, which is given the port under this key in the
     # attach request (node's inspector port); "": the port is a DAP server's own (debugpy.listen)
     port_key: str = ""
+    # programs that run through a register hook: (suffix, the package the project must have in
+    # node_modules, the runtime arguments that load it), sent as launch's "runtimeArgs"
+    loaders: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
     # an adapter written in minitools: the module run as `python -m MODULE --runtime BINARY` on
     # minitools' own interpreter, BINARY being the binary found and probed as for any adapter
     module: str = ""
@@ -150,6 +154,8 @@ ADAPTERS: tuple[Adapter, ...] = (
         attach_pid={"type": "node", "request": "attach"},
         pid_key="processId",
         pid_executables=("node", "nodejs"),
+        # type errors do not stop a program being debugged: transpile only
+        loaders=((".ts", "ts-node", ("-r", "ts-node/register/transpile-only")),),
         notes="written here over the V8 inspector (docs/architecture.md, \"The node adapter\")",
     ),
 )
@@ -172,6 +178,23 @@ def adapter_for_program(program: Path) -> Adapter | None:
     for adapter in ADAPTERS:
         if adapter.native and program.suffix in adapter.suffixes and os.access(program, os.X_OK):
             return adapter
+    return None
+
+
+def loader_for(adapter: Adapter, program: Path, root: Path) -> tuple[str, tuple[str, ...]] | None:
+    """The register hook `program` runs through: (the package's folder found in node_modules from
+    the program up to `root`, its runtime arguments); None when its suffix needs none. ValueError
+    naming the package when the suffix needs one the project does not have."""
+    for suffix, package, runtime_args in adapter.loaders:
+        if program.suffix != suffix:
+            continue
+        here = program.parent
+        while True:
+            if (here / "node_modules" / package / "package.json").is_file():
+                return str(here / "node_modules" / package), runtime_args
+            if here == root or root not in here.parents:
+                raise ValueError(package)
+            here = here.parent
     return None
 
 

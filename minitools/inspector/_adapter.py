@@ -231,7 +231,8 @@ class NodeAdapter:
     async def _on_paused(self, params: dict[str, Any]) -> None:
         cdp = self._need()
         reason = params.get("reason")
-        if reason == "instrumentation":  # its .ts breakpoints were placed when it was parsed
+        if reason == "instrumentation" or self.placements.is_loader_stop(params.get("hitBreakpoints") or []):
+            # a script about to run; its .ts breakpoints were placed when it was parsed
             await cdp.request("Debugger.resume")
             return
         if reason == "Break on start" and self._entry:

@@ -30,6 +30,10 @@ class Placements:
         self.by_cdp: dict[str, SourceBreakpoint] = {}
         self._placed: set[tuple[int, str]] = set()  # (breakpoint, compiled script URL) already placed
         self._ids = 0
+        # a breakpoint on the first line of every script whose URL is a TypeScript file (a register
+        # hook's output): the program stops there, before its code runs, while its breakpoints are
+        # placed (node runs a CommonJS module as soon as it is compiled)
+        self.loader_id = ""
 
     async def replace(self, cdp: InspectorSession, path: str, specs: list[dict[str, Any]]) -> list[dict[str, object]]:
         """Set `path`'s breakpoints to `specs` (DAP SourceBreakpoints); the DAP Breakpoints."""
@@ -48,6 +52,10 @@ class Placements:
                 continue
             self.by_path.setdefault(path, []).append(bp)
             if path.endswith(MAPPED_SUFFIXES):
+                if not self.loader_id:
+                    answer = await cdp.request("Debugger.setBreakpointByUrl", {
+                        "urlRegex": r"\.(ts|tsx|mts|cts)$", "lineNumber": 0, "columnNumber": 0})
+                    self.loader_id = answer["breakpointId"]
                 await self._through_maps(cdp, bp)
             else:
                 answer = await cdp.request("Debugger.setBreakpointByUrl", {
@@ -113,6 +121,10 @@ class Placements:
         if bp is not None and isinstance(params.get("location"), dict):
             self._bound(bp, params["breakpointId"], [params["location"]])
         return bp
+
+    def is_loader_stop(self, cdp_ids: list[str]) -> bool:
+        """Whether a pause is the loader breakpoint's alone (to be resumed at once)."""
+        return bool(self.loader_id) and self.loader_id in cdp_ids and not self.hit(cdp_ids)
 
     def hit(self, cdp_ids: list[str]) -> list[SourceBreakpoint]:
         """The breakpoints behind the V8 ids a pause names (`hitBreakpoints`)."""

@@ -490,3 +490,47 @@ def _cmdline(pid: int) -> str:
             return f.read().replace(b"\0", b" ").decode(errors="replace")
     except OSError:
         return ""
+
+
+APP_TS = """\
+interface Item {
+  name: string;
+  price: number;
+}
+
+function total(items: Item[]): number {
+  let sum: number = 0;
+  for (const item of items) {
+    sum += item.price;
+  }
+  return sum;
+}
+
+const items: Item[] = [{ name: "pen", price: 2 }, { name: "book", price: 12 }];
+const result: number = total(items);
+console.log("total", result);
+"""
+NODE_MODULES = Path(__file__).resolve().parents[2] / "node_modules"
+
+
+async def test_a_ts_program_through_ts_node(jsproject: Path) -> None:
+    if not (NODE_MODULES / "ts-node" / "package.json").is_file():
+        pytest.skip("ts-node is not installed in node_modules (setup/30-lsp.sh installs it)")
+    (jsproject / "app.ts").write_text(APP_TS)
+    (jsproject / "tsconfig.json").write_text('{"compilerOptions": {"module": "commonjs", "target": "es2020", "strict": true}}\n')
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="launch", program="app.ts")
+        assert not r.ok and "it needs ts-node in the project's node_modules" in r.text and "npm install --save-dev ts-node" in r.text, r.text
+        (jsproject / "node_modules").symlink_to(NODE_MODULES)
+        # a top-level line (ts-node compiles the module and node runs it at once) and one in a function
+        await debug(run, op="breakpoints", file="app.ts", lines=[9, 16])
+        r = await debug(run, op="launch", program="app.ts")
+        assert r.ok and "through node_modules/ts-node (-r ts-node/register/transpile-only)" in r.text, r.text
+        assert "at total app.ts:9  | sum += item.price;" in r.text, r.text
+        assert (await debug(run, op="evaluate", expression="item")).data["result"] == '{name: "pen", price: 2}'
+        await debug(run, op="breakpoints", file="app.ts", lines=[16])
+        r = await debug(run, op="continue")
+        assert "at (anonymous) app.ts:16  | console.log(" in r.text, r.text
+        assert (await debug(run, op="evaluate", expression="result")).data["result"] == "14"
+        r = await debug(run, op="continue")
+        assert "ended with exit code 0" in r.text and "total 14" in (await debug(run, op="output")).text, r.text

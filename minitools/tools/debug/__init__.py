@@ -24,6 +24,7 @@ from minitools.dap import (
     adapter_for_program,
     attach_adapters,
     detect,
+    loader_for,
 )
 from minitools.tools._context import RunContext, unusable_path
 from minitools.tools._text import plural
@@ -412,6 +413,15 @@ class DebugFamily:
         if det.interpreter is not None:
             config["python"] = [det.interpreter.path]
             note = f"python: {det.interpreter.path} ({det.interpreter.why})"
+        try:
+            loader = loader_for(adapter, program, self.ctx.root)
+        except ValueError as exc:
+            raise ToolError(f'cannot run "{raw}" with {adapter.id}: it needs {exc} in the project\'s node_modules, which '
+                            f"has none. Compile it (tsc with \"sourceMap\": true) and launch the .js with breakpoints in "
+                            f"the {program.suffix} file, or add the package (npm install --save-dev {exc}).") from None
+        if loader is not None:
+            config["runtimeArgs"] = list(loader[1])
+            note = f"through {self.ctx.relpath(loader[0])} ({' '.join(loader[1])})"
         if adapter.package_dirs:
             config["program"] = str(program if program.is_dir() else program.parent)
         session = await self.sup.start_adapter(det, cwd)
