@@ -262,7 +262,7 @@ class NodeAdapter:
         self.pause = pause
         body: dict[str, Any] = {"threadId": THREAD, "allThreadsStopped": True}
         if reason in ("exception", "promiseRejection"):
-            body["reason"], body["description"] = "exception", pause.exception_info()["description"]
+            body["reason"], body["description"] = "exception", pause.exception_info()["headline"]
         elif hit and not self._expect:
             body["reason"], body["hitBreakpointIds"] = "breakpoint", [bp.id for bp in hit]
         else:

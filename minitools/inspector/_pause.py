@@ -122,10 +122,13 @@ class Pause:
             raise RequestFailed("the program is not stopped on an exception")
         data = self.params.get("data") or {}
         description = str(data.get("description") or render(data) if data else "a value was thrown")
-        return {"exceptionId": str(data.get("className") or data.get("type") or "exception"),
-                "description": description.split("\n", 1)[0],
+        name = str(data.get("className") or data.get("type") or "exception")
+        # an Error's description is its stack, "Name: message" first (a SyntaxError's has the
+        # file and the line's text before that): the message, without its name
+        headline = next((line for line in description.split("\n") if line.startswith(name + ": ")), description.split("\n", 1)[0])
+        return {"exceptionId": name, "description": headline.removeprefix(name + ": "), "headline": headline,
                 "breakMode": "unhandled" if data.get("uncaught") else "always",
-                "details": {"message": description.split("\n", 1)[0], "stackTrace": description}}
+                "details": {"message": headline, "stackTrace": description}}
 
 
 def _length(remote: dict[str, Any]) -> int | None:

@@ -50,6 +50,10 @@ class Placements:
             except ValueError as exc:
                 out.append({"id": self._ids, "verified": False, "line": spec.get("line"), "message": str(exc)})
                 continue
+            problem = await _syntax_error(cdp, bp)
+            if problem:  # V8 would take it and read a bad condition as false: the breakpoint would never stop
+                out.append({"id": bp.id, "verified": False, "line": bp.line, "message": problem})
+                continue
             self.by_path.setdefault(path, []).append(bp)
             if path.endswith(MAPPED_SUFFIXES):
                 if not self.loader_id:
@@ -138,3 +142,21 @@ class Placements:
             loc = locations[0]
             bp.verified, bp.message = True, ""
             bp.actual_line = self.scripts.location(loc["scriptId"], loc["lineNumber"], loc.get("columnNumber", 0))[1]
+
+
+async def _syntax_error(cdp: InspectorSession, bp: SourceBreakpoint) -> str:
+    """Why `bp`'s condition or log message is not JavaScript ("" when both compile), asked of
+    node itself (`Runtime.compileScript`, nothing run)."""
+    for what, code, shown in (("condition", bp.condition, bp.condition), ("log message", bp.log, bp.log)):
+        if not code:
+            continue
+        try:
+            answer = await cdp.request("Runtime.compileScript", {"expression": f"({code}\n)", "sourceURL": "",
+                                                                 "persistScript": False})
+        except CDPError:
+            return ""  # no context to compile in yet: V8 will judge it
+        details = answer.get("exceptionDetails")
+        if details:
+            error = str((details.get("exception") or {}).get("description") or details.get("text") or "").split("\n", 1)[0]
+            return f"the {what} {shown!r} is not JavaScript ({error}); nothing was set on this line"
+    return ""

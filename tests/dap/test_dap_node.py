@@ -171,9 +171,25 @@ async def test_condition_hit_count_and_log_point(jsproject: Path) -> None:
         assert "x is 39, `acc` 1482" in out and "x is 79, `acc` 6162" in out and "x is 0" not in out, out
 
         await debug(run, op="terminate")
-        r = await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "hit_condition": "often"}])
+        r = await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "hit_condition": "often"},
+                                                                  {"line": 6, "condition": "acc ==="},
+                                                                  {"line": 11, "log_message": "{acc +}"}])
         r = await debug(run, op="launch", program="prog.js")
         assert r.ok and "NOT verified — hit condition 'often' is not understood" in r.text, r.text
+        # V8 would read a condition that does not compile as false: it is refused instead
+        assert "prog.js:6 if acc ===: NOT verified — the condition 'acc ===' is not JavaScript (SyntaxError" in r.text, r.text
+        assert "prog.js:11 logs '{acc +}': NOT verified — the log message" in r.text, r.text
+        assert "ended with exit code 0" in r.text, r.text
+
+
+async def test_a_program_that_does_not_parse(jsproject: Path) -> None:
+    (jsproject / "bad.js").write_text("const a = ;\n")
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="launch", program="bad.js")
+        assert r.ok and "stopped (exception: SyntaxError: Unexpected token ';')" in r.text, r.text
+        r = await debug(run, op="continue")
+        assert "ended with exit code 1" in r.text, r.text
+        assert "bad.js:1" in (await debug(run, op="output")).text
 
 
 async def test_step_in_over_out(jsproject: Path) -> None:
