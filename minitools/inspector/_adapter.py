@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from minitools.inspector._attach import inspector_url, open_inspector
+from minitools.inspector._events import THREAD, InspectorEvents
 from minitools.inspector._launch import start_node
 from minitools.inspector._outfiles import OutFiles
 from minitools.inspector._output import OutputPipe
@@ -28,13 +29,11 @@ from minitools.inspector._placing import Placements
 from minitools.inspector._scripts import Scripts
 from minitools.inspector._serve import DAPServer, RequestFailed
 from minitools.inspector._session import CDPError, CDPEvent, InspectorSession
-from minitools.inspector._values import render
 from minitools.protocol import RemoteProtocolError
 from minitools.transport import ChildProcess, ConnectionClosed, descendants
 
 __all__ = ["NodeAdapter", "CAPABILITIES"]
 
-THREAD = 1  # a node program is one JavaScript thread (workers are not debugged)
 CAPABILITIES = {
     "supportsConfigurationDoneRequest": True, "supportsConditionalBreakpoints": True,
     "supportsHitConditionalBreakpoints": True, "supportsLogPoints": True, "supportsExceptionInfoRequest": True,
@@ -47,7 +46,7 @@ CAPABILITIES = {
 STEPS = {"next": "Debugger.stepOver", "stepIn": "Debugger.stepInto", "stepOut": "Debugger.stepOut"}
 
 
-class NodeAdapter:
+class NodeAdapter(InspectorEvents):
     """One debug session of one node program, behind `server`."""
 
     def __init__(self, server: DAPServer, runtime: str = "node") -> None:
@@ -163,11 +162,6 @@ class NodeAdapter:
             self._configured.set_result({})
         return {}
 
-    def _need(self) -> InspectorSession:
-        if self.cdp is None or self.cdp.is_closed:
-            raise RequestFailed("node is not connected (the program ended, or launch/attach did not happen)")
-        return self.cdp
-
     def _need_pause(self) -> Pause:
         if self.ended:
             raise RequestFailed("the program has ended")
@@ -192,112 +186,6 @@ class NodeAdapter:
         state = "all" if "all" in filters else "uncaught" if "uncaught" in filters else "none"
         await self._need().request("Debugger.setPauseOnExceptions", {"state": state})
         return {}
-
-    # Inspector events -------------------------------------------------------------------
-
-    async def _pump(self) -> None:
-        while True:
-            event = await self._events.get()
-            try:
-                await self._on_event(event.method, event.params)
-            except (CDPError, asyncio.TimeoutError, ConnectionError) as exc:
-                self._output("console", f"minitools node adapter: {event.method} could not be handled: {exc}\n")
-            except Exception as exc:  # noqa: BLE001 - the session must outlive one odd event; say what happened
-                self._output("console", f"minitools node adapter: {event.method} could not be handled: {exc!r}\n")
-
-    async def _on_event(self, method: str, params: dict[str, Any]) -> None:
-        if method == "Debugger.scriptParsed":
-            await self._on_script(params)
-        elif method == "Debugger.breakpointResolved":
-            resolved = self.placements.resolved(params)
-            if resolved is not None:
-                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": resolved.dap()})
-        elif method == "Debugger.paused":
-            await self._on_paused(params)
-        elif method == "Debugger.resumed":
-            self.pause = None
-        elif method == "Runtime.consoleAPICalled" and self.child is None:  # attached: no pipes of ours
-            text = " ".join(a.get("value") if isinstance(a.get("value"), str) else render(a) for a in params.get("args") or [])
-            self._output("stderr" if params.get("type") in ("error", "warning") else "stdout", text + "\n")
-        elif method == "Runtime.executionContextDestroyed" and self.child is not None:
-            await self._finish()
-
-    async def _on_script(self, params: dict[str, Any]) -> None:
-        script = self.scripts.add(params)
-        if script is not None and script.map is not None:
-            for bp in await self.placements.on_script(self._need(), script):
-                self.server.send_event("breakpoint", {"reason": "changed", "breakpoint": bp.dap()})
-
-    async def _on_paused(self, params: dict[str, Any]) -> None:
-        cdp = self._need()
-        reason = params.get("reason")
-        if reason == "instrumentation" or self.placements.is_loader_stop(params.get("hitBreakpoints") or []):
-            # a script about to run; its .ts breakpoints were placed when it was parsed
-            await cdp.request("Debugger.resume")
-            return
-        if reason == "Break on start" and self._entry:
-            self._entry = False
-            if not self.stop_on_entry:
-                await cdp.request("Debugger.resume")
-                return
-        pause = Pause(params, self.scripts, self._frames)
-        self._frames = pause.next_frame_id
-
-        hit = self.placements.hit(params.get("hitBreakpoints") or [])
-        if hit and reason not in ("exception", "promiseRejection") and not self._expect:
-            stops = False
-            for bp in hit:
-                if not bp.on_hit():
-                    continue
-                if bp.log:
-                    self.pause = pause
-                    with contextlib.suppress(RequestFailed):
-                        self._output("console", (await evaluate(cdp, pause, bp.log, None))["result"].strip('"') + "\n")
-                else:
-                    stops = True
-            if not stops:
-                self.pause = None
-                await cdp.request("Debugger.resume")
-                return
-        self.pause = pause
-        body: dict[str, Any] = {"threadId": THREAD, "allThreadsStopped": True}
-        if reason in ("exception", "promiseRejection"):
-            body["reason"], body["description"] = "exception", pause.exception_info()["headline"]
-        elif hit and not self._expect:
-            body["reason"], body["hitBreakpointIds"] = "breakpoint", [bp.id for bp in hit]
-        else:
-            body["reason"] = self._expect or ("entry" if reason == "Break on start" else "pause")
-        self._expect = ""
-        self.server.send_event("stopped", body)
-
-    async def _watch(self, cdp: InspectorSession) -> None:
-        why = await cdp.wait_closed()
-        if not self.ended:
-            self._output("console", f"minitools node adapter: the inspector connection ended: {why}\n")
-            await self._finish()
-
-    async def _finish(self) -> None:
-        """The program ended (or node went away): let node exit, send its output, then exited/terminated."""
-        if self.ended:
-            return
-        self.ended = True
-        self.pause = None
-        if self.cdp is not None:
-            await self.cdp.close()
-        code = None
-        if self.child is not None:
-            try:
-                code = await asyncio.wait_for(self.child.wait(), 5.0)
-            except asyncio.TimeoutError:
-                code = await self.child.stop(close_timeout=0.5, term_timeout=1.0)
-            if self.pipes:  # the program's last output comes before the news of its end
-                await asyncio.wait([p.ended for p in self.pipes], timeout=2.0)
-        if code is not None:
-            self.server.send_event("exited", {"exitCode": code})
-        self.server.send_event("terminated")
-
-    def _output(self, category: str, text: str) -> None:
-        self.server.send_event("output", {"category": category, "output": text})
 
     # Run control and inspection ---------------------------------------------------------
 
