@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from dap_helpers import gone, make_run
+from dap_helpers import gone, make_run, process_name
 from minitools import Run
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (setup/ installs it)")]
@@ -484,8 +484,8 @@ async def test_the_program_and_its_child_die_with_a_host_killed_with_sigkill(jsp
         assert host.stdout is not None
         assert await asyncio.wait_for(host.stdout.readline(), 60) == b"started\n"
         tree = descendants(host.pid)
-        watched = [p for p in tree if _cmdline(p).split(" ")[0].endswith("/node") or _cmdline(p).startswith("sleep 3000")]
-        assert len(watched) == 2, [(p, _cmdline(p)) for p in tree]
+        watched = [p for p in tree if process_name(p).split(" ")[0].endswith("/node") or process_name(p).startswith("sleep 3000")]
+        assert len(watched) == 2, [(p, process_name(p)) for p in tree]
     finally:
         host.kill()
         await host.wait()
@@ -493,19 +493,11 @@ async def test_the_program_and_its_child_die_with_a_host_killed_with_sigkill(jsp
         if all(gone(p) for p in watched):
             break
         await asyncio.sleep(0.05)
-    left = [(p, _cmdline(p)) for p in watched if not gone(p)]
+    left = [(p, process_name(p)) for p in watched if not gone(p)]
     for pid, _ in left:
         os.kill(pid, 9)
     # the sleep left node's process group (detached): the reaper node runs under takes it anyway
     assert not left, f"outlived their host's SIGKILL: {left}"
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode(errors="replace")
-    except OSError:
-        return ""
 
 
 APP_TS = """\
