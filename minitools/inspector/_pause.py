@@ -20,7 +20,7 @@ from minitools.inspector._values import SCOPE_NAMES, Handles, render, type_name
 __all__ = ["Pause", "evaluate"]
 
 GROUP = "minitools"  # the object group of everything the adapter asks V8 to keep
-MAX_CHILDREN = 1000  # children of one object returned when the client asks for no range
+MAX_CHILDREN = 10_000  # children of one object in one answer (an array's items from `start`)
 _ARRAY_SLICE = ("function (start, count) { const out = {}; const end = Math.min(this.length, start + count);"
                 " for (let i = start; i < end; i++) out[i] = this[i]; return out; }")
 

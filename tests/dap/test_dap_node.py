@@ -126,6 +126,11 @@ async def test_commonjs_breakpoint_stack_scopes_variables_evaluate(jsproject: Pa
         assert page.data["more"] > 0 and "call variables with start=50" in page.text
         page2 = await debug(run, op="variables", reference=numbers.data["reference"], start=50)
         assert page2.data["variables"][0] == {"name": "50", "value": "50", "type": "number", "reference": 0}
+        # a huge array is sliced in node: its first 10,000 items, never one message of them all
+        huge = await debug(run, op="evaluate", expression="Array.from({length: 250000}, (_, i) => i * 3)", frame_id=module)
+        assert huge.data["result"].startswith("Array(250000) [0, 3, 6"), huge.text
+        page = await debug(run, op="variables", reference=huge.data["reference"], start=9990)
+        assert [(v["name"], v["value"]) for v in page.data["variables"]] == [(str(i), str(i * 3)) for i in range(9990, 10000)]
         assert (await debug(run, op="breakpoints", file="prog.js", lines=[])).ok
         r = await debug(run, op="continue")
         assert r.ok and "ended with exit code 0" in r.text, r.text
