@@ -226,7 +226,9 @@ class NodeAdapter(InspectorEvents):
 
     async def evaluate(self, args: dict[str, Any]) -> dict[str, Any]:
         frame = args.get("frameId")
-        return await evaluate(self._need(), self.pause, str(args.get("expression") or ""), int(frame) if frame is not None else None)
+        answer = await evaluate(self._need(), self.pause, str(args.get("expression") or ""), int(frame) if frame is not None else None)
+        await self.settle()
+        return answer
 
     async def exception_info(self, args: dict[str, Any]) -> dict[str, Any]:
         return self._need_pause().exception_info()

@@ -55,6 +55,14 @@ class InspectorEvents:
                 self._output("console", f"minitools node adapter: {event.method} could not be handled: {exc}\n")
             except Exception as exc:  # noqa: BLE001 - the session must outlive one odd event; say what happened
                 self._output("console", f"minitools node adapter: {event.method} could not be handled: {exc!r}\n")
+            finally:
+                self._events.task_done()
+
+    async def settle(self, timeout: float = 1.0) -> None:
+        """Wait (bounded) until every event that came so far is handled: what an evaluation
+        logged is output before its answer."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._events.join(), timeout)
 
     async def _on_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Debugger.scriptParsed":

@@ -408,6 +408,9 @@ async def _request_stops_at_the_handler(run: Run, port: int, hit: int = 1) -> No
     r = await debug(run, op="continue")  # the program runs: continue waits for its next stop
     assert r.ok and "stopped (breakpoint)" in r.text and "server.js:5  | res.end(`hit ${hits}\\n`);" in r.text, r.text
     assert (await debug(run, op="evaluate", expression="hits")).data["result"] == str(hit)
+    if hit == 1:  # attached, what the program logs with console is its output
+        await debug(run, op="evaluate", expression='console.log("said while attached")')
+        assert "said while attached" in (await debug(run, op="output")).text
     stack = await debug(run, op="stack")
     assert stack.data["frames"][0]["name"] == "(anonymous)" and "node:internal" not in stack.text
     await debug(run, op="breakpoints", file="server.js", lines=[])
@@ -547,3 +550,19 @@ async def test_a_ts_program_through_ts_node(jsproject: Path) -> None:
         assert (await debug(run, op="evaluate", expression="result")).data["result"] == "14"
         r = await debug(run, op="continue")
         assert "ended with exit code 0" in r.text and "total 14" in (await debug(run, op="output")).text, r.text
+
+
+async def test_function_breakpoint_threads_and_an_explicit_exit_code(jsproject: Path) -> None:
+    (jsproject / "quits.js").write_text('console.log("leaving");\nprocess.exit(3);\n')
+    async with make_run(jsproject) as run:
+        r = await debug(run, op="breakpoints", file="prog.js", lines=[{"function": "total"}])
+        assert r.ok, r.text
+        r = await debug(run, op="launch", program="prog.js")
+        # node takes no function breakpoints by name: the parser's first line of the body is used
+        assert "function total: a line breakpoint on prog.js:2" in r.text and "at total prog.js:2  | let acc = 0;" in r.text, r.text
+        threads = await debug(run, op="threads")
+        session = run.ctx.resources["debug"].slot(run.conversation_id).session
+        assert threads.data["threads"] == [{"id": 1, "name": f"node {session.debuggee_pid}"}], threads.text
+        await debug(run, op="terminate")
+        r = await debug(run, op="launch", program="quits.js")
+        assert "ended with exit code 3" in r.text and "leaving" in r.text, r.text
