@@ -142,7 +142,7 @@ class NodeAdapter(InspectorEvents):
 
     async def _connect(self, url: str, *, instrument: bool) -> None:
         try:
-            self.cdp = await InspectorSession.connect(url, child=self.child, on_event=self._events.put_nowait)
+            self.cdp = await InspectorSession.connect(url, child=self.child, on_event=self._take)
             for method, params in (("Runtime.enable", {}), ("Debugger.enable", {}),
                                    ("Debugger.setBlackboxPatterns", {"patterns": ["^node:"]}),
                                    ("Debugger.setPauseOnExceptions", {"state": "uncaught"})):

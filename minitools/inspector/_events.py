@@ -22,6 +22,7 @@ from minitools.transport import ChildProcess
 __all__ = ["InspectorEvents", "THREAD"]
 
 THREAD = 1  # a node program is one JavaScript thread (workers are not debugged)
+MAX_QUEUED = 10_000  # inspector events waiting to be handled before console events are dropped
 
 
 class InspectorEvents:
@@ -40,11 +41,24 @@ class InspectorEvents:
     _expect: str
     _entry: bool
     _events: asyncio.Queue[CDPEvent]
+    _dropped: int = 0
 
     def _need(self) -> InspectorSession:
         if self.cdp is None or self.cdp.is_closed:
             raise RequestFailed("node is not connected (the program ended, or launch/attach did not happen)")
         return self.cdp
+
+    def _take(self, event: CDPEvent) -> None:
+        """Queue an inspector event. A program that logs faster than the events are handled
+        (attached, its console calls are its output) loses console events past `MAX_QUEUED`,
+        said once in the output; every other event is kept, since the session's state needs it."""
+        if event.method == "Runtime.consoleAPICalled" and self._events.qsize() >= MAX_QUEUED:
+            self._dropped += 1
+            if self._dropped == 1:
+                self._output("console", f"minitools node adapter: the program logs faster than it can be followed; "
+                                        f"console output is dropped while {MAX_QUEUED} events wait\n")
+            return
+        self._events.put_nowait(event)
 
     async def _pump(self) -> None:
         while True:

@@ -181,3 +181,30 @@ async def test_output_pipes_drop_the_inspector_lines_and_keep_utf8_whole() -> No
         out.feed(chunk)
     assert got == [("stdout", "caf"), ("stdout", "é Debugger attached.\n")]
     await asyncio.sleep(0)
+
+
+class _Client:
+    """What the adapter needs of its DAP server, recording the events it sends."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[str, object] = {}
+        self.events: list[tuple[str, dict[str, object] | None]] = []
+
+    def send_event(self, event: str, body: dict[str, object] | None = None) -> None:
+        self.events.append((event, body))
+
+
+async def test_console_events_past_the_queue_bound_are_dropped_and_said_once() -> None:
+    from minitools.inspector._adapter import NodeAdapter
+    from minitools.inspector._events import MAX_QUEUED
+    from minitools.inspector._session import CDPEvent
+
+    client = _Client()
+    adapter = NodeAdapter(client, "node")  # type: ignore[arg-type]
+    for _ in range(MAX_QUEUED + 500):
+        adapter._take(CDPEvent("Runtime.consoleAPICalled", {"type": "log", "args": []}))
+    adapter._take(CDPEvent("Debugger.scriptParsed", {"scriptId": "1", "url": "file:///p.js"}))
+    assert adapter._events.qsize() == MAX_QUEUED + 1  # every event but console ones is kept
+    notes = [body for event, body in client.events if event == "output"]
+    assert len(notes) == 1 and "console output is dropped" in str(notes[0])
+    assert set(client.handlers) >= {"launch", "attach", "setBreakpoints", "evaluate", "disconnect"}
