@@ -145,6 +145,7 @@ class NodeAdapter(InspectorEvents):
             self.cdp = await InspectorSession.connect(url, child=self.child, on_event=self._take)
             for method, params in (("Runtime.enable", {}), ("Debugger.enable", {}),
                                    ("Debugger.setBlackboxPatterns", {"patterns": ["^node:"]}),
+                                   ("Debugger.setAsyncCallStackDepth", {"maxDepth": 16}),
                                    ("Debugger.setPauseOnExceptions", {"state": "uncaught"})):
                 await self.cdp.request(method, params)
             if instrument:  # a script with a source map stops before it runs: its .ts breakpoints are placed then

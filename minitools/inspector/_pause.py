@@ -20,6 +20,7 @@ from minitools.inspector._values import SCOPE_NAMES, Handles, render, type_name
 __all__ = ["Pause", "evaluate"]
 
 GROUP = "minitools"  # the object group of everything the adapter asks V8 to keep
+ASYNC_PARENTS = 8  # async callers followed up the chain of awaits
 MAX_CHILDREN = 10_000  # children of one object in one answer (an array's items from `start`)
 _ARRAY_SLICE = ("function (start, count) { const out = {}; const end = Math.min(this.length, start + count);"
                 " for (let i = start; i < end; i++) out[i] = this[i]; return out; }")
@@ -47,31 +48,56 @@ class Pause:
             # the program's callback), so those frames are shown rather than none
             self.frames = {first_frame_id + i: f for i, f in enumerate(params.get("callFrames") or [])}
         self.scripts = scripts
+        # the code that awaited, for a stop in an async function (Debugger.setAsyncCallStackDepth):
+        # a label frame ("[await]") before each parent's frames; they have no scopes
+        self.callers: dict[int, dict[str, Any]] = {}
+        number = max(self.frames, default=first_frame_id - 1) + 1
+        trace, depth = params.get("asyncStackTrace"), 0
+        while isinstance(trace, dict) and depth < ASYNC_PARENTS:
+            shown = [f for f in trace.get("callFrames") or [] if isinstance(f, dict) and not self._internal(f)]
+            if shown:
+                self.callers[number] = {"label": f"[{trace.get('description') or 'async'}]"}
+                for offset, frame in enumerate(shown, 1):
+                    self.callers[number + offset] = frame
+                number += len(shown) + 1
+            trace, depth = trace.get("parent"), depth + 1
+
+    def _internal(self, frame: dict[str, Any]) -> bool:
+        script = self.scripts.by_id.get(str(frame.get("scriptId")))
+        return is_internal(script.url if script else str(frame.get("url") or ""))
 
     @property
     def next_frame_id(self) -> int:
-        return max(self.frames, default=0) + 1
+        return max([*self.frames, *self.callers], default=0) + 1
 
     def frame(self, frame_id: int) -> dict[str, Any]:
+        if frame_id in self.callers:
+            raise RequestFailed(f"frame {frame_id} is code that awaited the stopped one: it has no scopes and nothing "
+                                "evaluates there; use a frame above the first [await]")
         if frame_id not in self.frames:
             raise RequestFailed(f"frame {frame_id} is not a frame of the current stop; call stackTrace again")
         return self.frames[frame_id]
 
     def stack(self, start: int, levels: int) -> dict[str, Any]:
-        """DAP stackTrace: the visible frames from `start`, at most `levels` (0: all)."""
+        """DAP stackTrace: the visible frames, then the async callers, from `start`, at most
+        `levels` (0: all)."""
         out = []
-        for number, frame in list(self.frames.items())[start:start + levels if levels else None]:
-            loc = frame["location"]
-            path, line = self.scripts.location(loc["scriptId"], loc["lineNumber"], loc.get("columnNumber", 0))
+        every = [*self.frames.items(), *self.callers.items()]
+        for number, frame in every[start:start + levels if levels else None]:
+            if "label" in frame:
+                out.append({"id": number, "name": frame["label"], "line": 0, "column": 0, "presentationHint": "label"})
+                continue
+            loc = frame.get("location") or frame  # a paused frame's location, or an async caller's own fields
+            path, line = self.scripts.location(str(loc["scriptId"]), loc["lineNumber"], loc.get("columnNumber", 0))
             item: dict[str, Any] = {"id": number, "name": frame.get("functionName") or "(anonymous)", "line": line,
                                     "column": loc.get("columnNumber", 0) + 1}
             if path:
                 item["source"] = {"path": path, "name": path.rsplit("/", 1)[-1]}
             else:  # node's own script: its URL (node:internal/timers) in the name
-                script = self.scripts.by_id.get(loc["scriptId"])
+                script = self.scripts.by_id.get(str(loc["scriptId"]))
                 item["name"] += f" [{script.url if script and script.url else 'no source'}:{line}]"
             out.append(item)
-        return {"stackFrames": out, "totalFrames": len(self.frames)}
+        return {"stackFrames": out, "totalFrames": len(every)}
 
     def scopes(self, frame_id: int) -> dict[str, Any]:
         scopes = []

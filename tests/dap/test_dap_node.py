@@ -57,7 +57,11 @@ async function work(n) {
   const after = before + 1;
   return after;
 }
-work(20).then((v) => console.log("async", v));
+async function outer() {
+  const got = await work(20);
+  return got;
+}
+outer().then((v) => console.log("async", v));
 """
 CAUGHT_JS = """\
 function risky() {
@@ -232,6 +236,13 @@ async def test_async_function_awaiting_a_timer(jsproject: Path) -> None:
         assert r.ok and "at work async.js:6  | return after;" in r.text, r.text
         r = await debug(run, op="evaluate", expression="[before, after]")
         assert r.data["result"] == "Array(2) [40, 41]", r.text
+        # after the await, the code that awaited it: a label frame, then its frames
+        stack = await debug(run, op="stack")
+        assert [(f["name"], f["line"]) for f in stack.data["frames"]] == [
+            ("work", 6), ("[await]", 0), ("outer", 9), ("(anonymous)", 12)], stack.text
+        caller = stack.data["frames"][2]["id"]
+        r = await debug(run, op="scopes", frame_id=caller)
+        assert not r.ok and f"frame {caller} is code that awaited the stopped one" in r.text, r.text
         r = await debug(run, op="continue")
         assert "ended with exit code 0" in r.text and "async 41" in (await debug(run, op="output")).text
 
