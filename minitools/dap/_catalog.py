@@ -77,6 +77,8 @@ class Adapter:
     # attach by port goes through the adapter, which is given the port under this key in the
     # attach request (node's inspector port); "": the port is a DAP server's own (debugpy.listen)
     port_key: str = ""
+    # launch's "env" as a list of "NAME=value" strings (lldb-dap), not an object
+    env_list: bool = False
     # programs that run through a register hook: (suffix, the package the project must have in
     # node_modules, the runtime arguments that load it), sent as launch's "runtimeArgs"
     loaders: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
@@ -120,6 +122,7 @@ ADAPTERS: tuple[Adapter, ...] = (
         probe=("--help",),
         adapter_id="lldb",
         native=True,
+        env_list=True,
         attach_pid={},
         pid_key="pid",
     ),

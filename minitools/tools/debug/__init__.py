@@ -407,7 +407,7 @@ class DebugFamily:
         prog_args = list(args.get("args") or [])
         config: dict[str, Any] = {"program": str(program), "args": prog_args, "cwd": str(cwd), "stopOnEntry": False}
         if env:
-            config["env"] = env
+            config["env"] = [f"{k}={v}" for k, v in env.items()] if adapter.env_list else env
         config.update(adapter.launch)
         note = ""
         if det.interpreter is not None:
