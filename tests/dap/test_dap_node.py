@@ -454,9 +454,11 @@ async def test_attach_by_inspector_port(jsproject: Path) -> None:
         async with make_run(jsproject, debug_timeout=3.0) as run:
             r = await debug(run, op="attach", port=port, adapter="node")  # the HTTP server is no inspector
             assert not r.ok and f"port {port} answered GET /json/list" in r.text, r.text
+            r = await debug(run, op="attach", port=inspector)  # debugpy by default: the error says what to try
+            assert not r.ok and f"if port {inspector} is a process started with node --inspect=PORT, attach with adapter node" in r.text, r.text
             r = await debug(run, op="attach", port=inspector, adapter="node")
             assert r.ok and f"attached port {inspector} with node" in r.text, r.text
-            await _request_stops_at_the_handler(run, port, hit=2)  # the GET /json/list above was the first
+            await _request_stops_at_the_handler(run, port, hit=2)  # the server took the GET /json/list above as its first request
             await debug(run, op="terminate")
         assert proc.wait(timeout=10) is not None
     finally:

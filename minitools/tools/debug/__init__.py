@@ -453,7 +453,14 @@ class DebugFamily:
         except OSError as exc:
             raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); "
                             f"start the program with {adapter.listen_hint}({port}).") from None
-        return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+        try:
+            return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+        except ToolError as exc:
+            others = [a for a in attachable if a.port_key] if not args.get("adapter") else []
+            if not others:
+                raise
+            hint = "; ".join(f"if port {port} is a process started with {a.listen_hint}, attach with adapter {a.id}" for a in others)
+            raise ToolError(f"{exc} ({hint})") from None
 
     async def _attach_pid(self, args: Mapping[str, Any]) -> ToolResult:
         pid = int(args["pid"])
