@@ -212,6 +212,8 @@ class NodeAdapter(InspectorEvents):
         if self.pause is None:
             self._expect = "pause"
             await self._need().request("Debugger.pause")
+        else:  # stopped already: say so again, as the answer a pause waits for
+            self.server.send_event("stopped", {"reason": "pause", "threadId": THREAD, "allThreadsStopped": True})
         return {}
 
     async def stack_trace(self, args: dict[str, Any]) -> dict[str, Any]:

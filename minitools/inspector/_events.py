@@ -11,7 +11,7 @@ import contextlib
 from typing import Any
 
 from minitools.inspector._output import OutputPipe
-from minitools.inspector._pause import Pause, evaluate
+from minitools.inspector._pause import Pause, log_message
 from minitools.inspector._placing import Placements
 from minitools.inspector._scripts import Scripts
 from minitools.inspector._serve import DAPServer, RequestFailed
@@ -118,20 +118,18 @@ class InspectorEvents:
 
         hit = self.placements.hit(params.get("hitBreakpoints") or [])
         if hit and reason not in ("exception", "promiseRejection") and not self._expect:
-            stops = False
+            stoppers = []
             for bp in hit:
                 if not bp.on_hit():
                     continue
                 if bp.log:
-                    self.pause = pause
-                    with contextlib.suppress(RequestFailed):
-                        self._output("console", (await evaluate(cdp, pause, bp.log, None))["result"].strip('"') + "\n")
+                    self._output("console", await log_message(cdp, pause, bp.log) + "\n")
                 else:
-                    stops = True
-            if not stops:
-                self.pause = None
+                    stoppers.append(bp)
+            if not stoppers:
                 await cdp.request("Debugger.resume")
                 return
+            hit = stoppers
         self.pause = pause
         body: dict[str, Any] = {"threadId": THREAD, "allThreadsStopped": True}
         if reason in ("exception", "promiseRejection"):

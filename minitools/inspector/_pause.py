@@ -17,7 +17,7 @@ from minitools.inspector._serve import RequestFailed
 from minitools.inspector._session import CDPError, InspectorSession
 from minitools.inspector._values import SCOPE_NAMES, Handles, render, type_name
 
-__all__ = ["Pause", "evaluate"]
+__all__ = ["Pause", "evaluate", "log_message"]
 
 GROUP = "minitools"  # the object group of everything the adapter asks V8 to keep
 ASYNC_PARENTS = 8  # async callers followed up the chain of awaits
@@ -186,3 +186,20 @@ async def evaluate(cdp: InspectorSession, pause: Pause | None, expression: str, 
     handles = pause.handles if pause is not None else None
     return {"result": render(remote), "type": type_name(remote),
             "variablesReference": handles.add(remote) if handles is not None else 0}
+
+
+async def log_message(cdp: InspectorSession, pause: Pause, expression: str) -> str:
+    """A log point's message: its template literal evaluated on the paused top frame, as text
+    (what it threw, in brackets, when it throws)."""
+    frame = next(iter(pause.frames.values()))
+    try:
+        answer = await cdp.request("Debugger.evaluateOnCallFrame", {"callFrameId": frame["callFrameId"], "expression": expression,
+                                                                     "returnByValue": True, "silent": True})
+    except CDPError as exc:
+        return f"[log point failed: {exc.message}]"
+    details = answer.get("exceptionDetails")
+    if details:
+        thrown = (details.get("exception") or {}).get("description") or details.get("text") or "it threw"
+        return f"[log point failed: {str(thrown).splitlines()[0]}]"
+    value = (answer.get("result") or {}).get("value")
+    return value if isinstance(value, str) else render(answer.get("result") or {})

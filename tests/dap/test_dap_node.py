@@ -178,6 +178,15 @@ async def test_condition_hit_count_and_log_point(jsproject: Path) -> None:
         assert r.ok and "ended with exit code 0" in r.text, r.text
         out = r.text + (await debug(run, op="output")).text
         assert "x is 39, `acc` 1482" in out and "x is 79, `acc` 6162" in out and "x is 0" not in out, out
+        await debug(run, op="terminate")
+
+        # a message is text as the program would print it; one that throws says so and goes on
+        await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 11, "log_message": 'tags "{info.tags.join(",")}"'},
+                                                                  {"line": 12, "log_message": "{info.nope.deeper}"}])
+        r = await debug(run, op="launch", program="prog.js")
+        out = r.text + (await debug(run, op="output")).text
+        assert 'tags "a,b"' in out and "[log point failed: TypeError: Cannot read properties of undefined" in out, out
+        assert "ended with exit code 0" in r.text, r.text
 
         await debug(run, op="terminate")
         r = await debug(run, op="breakpoints", file="prog.js", lines=[{"line": 4, "hit_condition": "often"},
@@ -288,6 +297,8 @@ async def test_pause_a_running_program_and_its_child_ends_with_the_session(jspro
         r = await debug(run, op="pause")
         # an idle program pauses in node's timer dispatch: those frames are named, not hidden
         assert r.ok and "stopped (pause)" in r.text and "[node:internal/timers:" in r.text, r.text
+        r = await debug(run, op="pause")  # stopped already: it says so again
+        assert r.ok and "stopped (pause)" in r.text, r.text
         sleeper = int((await debug(run, op="evaluate", expression="sleeper")).data["result"])
         ticks = int((await debug(run, op="evaluate", expression="ticks")).data["result"])
         assert ticks > 0 and not gone(sleeper)
