@@ -76,6 +76,14 @@ async def open_inspector(pid: int, timeout: float = 10.0) -> str:
     Only a port the process starts listening on after the signal is asked for `/json/list`, so
     the program's own servers see no request; the ports it listened on before are asked only
     when no new one comes (an inspector opened before, by --inspect or an earlier attach)."""
+    try:
+        exe = os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+    except FileNotFoundError:
+        raise OSError(f"no process {pid} is running") from None
+    except OSError:
+        exe = ""  # not ours to read: the signal below says whether it is ours at all
+    if exe and "node" not in exe:  # SIGUSR1's default action ends a process that is not node
+        raise OSError(f"process {pid} runs {exe}, not node; SIGUSR1 would end it, so it was not sent")
     before = listening_ports(pid)
     try:
         os.kill(pid, signal.SIGUSR1)

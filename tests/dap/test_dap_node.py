@@ -477,12 +477,21 @@ async def test_attach_by_inspector_port(jsproject: Path) -> None:
         proc.communicate()
 
 
-async def test_attach_by_pid_to_a_process_that_is_gone(jsproject: Path) -> None:
+async def test_attach_by_pid_to_a_process_that_is_gone_or_not_node(jsproject: Path) -> None:
     proc = subprocess.Popen(["node", "-e", "0"])
     proc.wait()
-    async with make_run(jsproject) as run:
-        r = await debug(run, op="attach", pid=proc.pid, adapter="node")
-        assert not r.ok and f"no process {proc.pid}" in r.text, r.text
+    sleeper = subprocess.Popen(["sleep", "60"])
+    try:
+        async with make_run(jsproject) as run:
+            r = await debug(run, op="attach", pid=proc.pid, adapter="node")
+            assert not r.ok and f"no process {proc.pid}" in r.text, r.text
+            # SIGUSR1 would end a process that is not node: it is not sent
+            r = await debug(run, op="attach", pid=sleeper.pid, adapter="node")
+            assert not r.ok and f"process {sleeper.pid} runs sleep, not node; SIGUSR1 would end it" in r.text, r.text
+            assert sleeper.poll() is None
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 KILLED_HOST = """
