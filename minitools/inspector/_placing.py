@@ -45,10 +45,14 @@ class Placements:
         out: list[dict[str, object]] = []
         for spec in specs:
             self._ids += 1
+            line = spec.get("line") if isinstance(spec, dict) else None
+            if not isinstance(line, int) or isinstance(line, bool) or line < 1:
+                out.append({"id": self._ids, "verified": False, "message": f"{spec!r:.80} has no line number (a positive integer)"})
+                continue
             try:
                 bp = breakpoint_from(spec, self._ids, path)
             except ValueError as exc:
-                out.append({"id": self._ids, "verified": False, "line": spec.get("line"), "message": str(exc)})
+                out.append({"id": self._ids, "verified": False, "line": line, "message": str(exc)})
                 continue
             problem = await _syntax_error(cdp, bp)
             if problem:  # V8 would take it and read a bad condition as false: the breakpoint would never stop

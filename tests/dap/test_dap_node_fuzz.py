@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from minitools.dap import DAPError, DAPSession
 from minitools.transport import ChildProcess, FramedConnection
 
-pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (setup/ installs it)")
+pytestmark = [pytest.mark.timeout(900),  # every example starts an adapter and node: the run and a shrink take minutes
+              pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (setup/ installs it)")]
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**40), 2**40) | st.text(max_size=12),
@@ -47,7 +48,7 @@ async def _session(root: Path) -> DAPSession:
     return session
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(COMMANDS, ARGUMENTS), min_size=1, max_size=12))
 def test_any_request_is_answered_and_the_adapter_lives_on(tmp_path: Path, requests: list[tuple[str, dict[str, Any]]]) -> None:
     (tmp_path / "prog.js").write_text(PROGRAM)
