@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What the debug family's tests drive: debugpy (PyPI, into the venv), lldb-vscode-16 (apt lldb-16;
-# Debian 12 has no lldb-dap name), delve + the Go toolchain (apt), gcc for the C test program, and gdb,
-# which gives the task benchmark's C values their ground truth (benchmarks/tasks/_judge.py).
+# Debian 12 has no lldb-dap name), delve + the Go toolchain (apt), gcc for the C test program, gdb,
+# which gives the task benchmark's C values their ground truth (benchmarks/tasks/_judge.py), and
+# node for minitools' own node adapter (its TypeScript tests use typescript and ts-node from
+# ./node_modules, which setup/30-lsp.sh installs with npm ci).
 source "$(dirname "$0")/lib.sh"
 
 # Another set-up script may hold the dpkg lock at the same moment: wait and retry.
@@ -21,3 +23,4 @@ command -v dlv >/dev/null || apt_install_retry delve
 command -v go >/dev/null || apt_install_retry golang-go
 command -v gcc >/dev/null || apt_install_retry gcc
 command -v gdb >/dev/null || apt_install_retry gdb
+command -v node >/dev/null || apt_install_retry nodejs

@@ -14,6 +14,7 @@ from minitools.dap._catalog import (
     attach_adapters,
     detect,
     find_markers,
+    loader_for,
     project_python,
 )
 from minitools.dap._session import STOP_EVENTS, AdapterGone, DAPError, DAPSession, MalformedBody, StepTimeout
@@ -22,6 +23,6 @@ from minitools.dap._supervisor import DebugSupervisor, Slot
 
 __all__ = [
     "ADAPTERS", "Adapter", "Detection", "Interpreter", "adapter_by_id", "adapter_for_program", "attach_adapters", "detect",
-    "find_markers", "project_python", "STOP_EVENTS", "AdapterGone", "DAPError", "DAPSession", "MalformedBody", "EventLog", "OutputBuffer",
+    "find_markers", "loader_for", "project_python", "STOP_EVENTS", "AdapterGone", "DAPError", "DAPSession", "MalformedBody", "EventLog", "OutputBuffer",
     "StepTimeout", "DebugSupervisor", "Slot", "RunState", "TRANSITIONS",
 ]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 __all__ = [
     "Adapter",
+    "loader_for",
     "ADAPTERS",
     "Detection",
     "Interpreter",
@@ -71,6 +72,19 @@ class Adapter:
     # attach by process id: the attach request's arguments, with the id under `pid_key`
     attach_pid: dict[str, object] | None = None
     pid_key: str = ""
+    # attach by process id chooses this adapter for a process whose executable has one of these names
+    pid_executables: tuple[str, ...] = ()
+    # attach by port goes through the adapter, which is given the port under this key in the
+    # attach request (node's inspector port); "": the port is a DAP server's own (debugpy.listen)
+    port_key: str = ""
+    # launch's "env" as a list of "NAME=value" strings (lldb-dap), not an object
+    env_list: bool = False
+    # programs that run through a register hook: (suffix, the package the project must have in
+    # node_modules, the runtime arguments that load it), sent as launch's "runtimeArgs"
+    loaders: tuple[tuple[str, str, tuple[str, ...]], ...] = ()
+    # an adapter written in minitools: the module run as `python -m MODULE --runtime BINARY` on
+    # minitools' own interpreter, BINARY being the binary found and probed as for any adapter
+    module: str = ""
 
 
 ADAPTERS: tuple[Adapter, ...] = (
@@ -108,6 +122,7 @@ ADAPTERS: tuple[Adapter, ...] = (
         probe=("--help",),
         adapter_id="lldb",
         native=True,
+        env_list=True,
         attach_pid={},
         pid_key="pid",
     ),
@@ -126,6 +141,25 @@ ADAPTERS: tuple[Adapter, ...] = (
         go_programs=True,
         pid_key="processId",
         notes="dlv 1.20 writes the program's stdout to its own stdout, not to output events",
+    ),
+    Adapter(
+        id="node",
+        binaries=("node", "nodejs"),
+        args=(),
+        markers=("package.json",),
+        suffixes=(".js", ".mjs", ".cjs", ".ts"),
+        adapter_id="node",
+        module="minitools.inspector",
+        launch={"type": "node", "request": "launch"},
+        attach={"type": "node", "request": "attach"},
+        port_key="port",
+        listen_hint="node --inspect=PORT",
+        attach_pid={"type": "node", "request": "attach"},
+        pid_key="processId",
+        pid_executables=("node", "nodejs"),
+        # type errors do not stop a program being debugged: transpile only
+        loaders=((".ts", "ts-node", ("-r", "ts-node/register/transpile-only")),),
+        notes="written here over the V8 inspector (docs/architecture.md, \"The node adapter\")",
     ),
 )
 
@@ -147,6 +181,23 @@ def adapter_for_program(program: Path) -> Adapter | None:
     for adapter in ADAPTERS:
         if adapter.native and program.suffix in adapter.suffixes and os.access(program, os.X_OK):
             return adapter
+    return None
+
+
+def loader_for(adapter: Adapter, program: Path, root: Path) -> tuple[str, tuple[str, ...]] | None:
+    """The register hook `program` runs through: (the package's folder found in node_modules from
+    the program up to `root`, its runtime arguments); None when its suffix needs none. ValueError
+    naming the package when the suffix needs one the project does not have."""
+    for suffix, package, runtime_args in adapter.loaders:
+        if program.suffix != suffix:
+            continue
+        here = program.parent
+        while True:
+            if (here / "node_modules" / package / "package.json").is_file():
+                return str(here / "node_modules" / package), runtime_args
+            if here == root or root not in here.parents:
+                raise ValueError(package)
+            here = here.parent
     return None
 
 
@@ -295,7 +346,7 @@ def detect(
     for binary in binaries:
         ok, problem = prober([binary, *adapter.probe])
         if ok:
-            det.command = [binary, *adapter.args]
+            det.command = [sys.executable, "-m", adapter.module, "--runtime", binary] if adapter.module else [binary, *adapter.args]
             return det
         problems.append(problem)
     det.binary_problem = "; ".join(problems)

@@ -311,12 +311,15 @@ class DAPSession:
         """
         mark = len(self.events)
         launch = await self.send_request(command, arguments)
+        initialized = asyncio.ensure_future(self.wait_event(("initialized",), 0, timeout, "the initialized event"))
         try:
-            await self.wait_event(("initialized",), 0, timeout, "the initialized event")
-        except StepTimeout:
-            if launch.done():  # the adapter refused the launch before initializing: say why
+            await asyncio.wait({initialized, launch}, return_when=asyncio.FIRST_COMPLETED)
+            if not initialized.done() and not launch.result().get("success"):
+                # the adapter refused the launch before initializing: say why now, not after the timeout
                 await self.await_response(launch, command, 0.1)
-            raise
+            await initialized
+        finally:
+            initialized.cancel()
         results = []
         for path, lines in breakpoints.items():
             results.extend(await self.set_breakpoints(path, lines, timeout))

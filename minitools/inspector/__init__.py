@@ -1,5 +1,7 @@
-"""The V8 inspector: node started paused under it, and a Chrome DevTools Protocol session over
-its WebSocket (docs/architecture.md, "The V8 inspector"). No debug adapter is built on it yet.
+"""The V8 inspector: node started paused under it, a Chrome DevTools Protocol session over its
+WebSocket (docs/architecture.md, "The V8 inspector"), and the node debug adapter built on them,
+a DAP server run as `python -m minitools.inspector --runtime NODE` (docs/architecture.md,
+"The node adapter"; the catalog row `node` in dap/_catalog.py starts it).
 
     child, url = await start_node("prog.js", cwd=root)
     session = await InspectorSession.connect(url, child=child)

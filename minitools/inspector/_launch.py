@@ -13,10 +13,10 @@ import asyncio
 import contextlib
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from minitools.tracing import Tracer
-from minitools.transport import ChildExited, ChildProcess
+from minitools.transport import ChildExited, ChildProcess, reaped
 
 __all__ = ["start_node", "LISTENING"]
 
@@ -27,7 +27,8 @@ _MAX_SEARCH = 64 * 1024
 
 async def start_node(program: str | os.PathLike[str], args: Sequence[str] = (), *, node: str = "node",
                      cwd: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None,
-                     timeout: float = 10.0, tracer: Tracer | None = None) -> tuple[ChildProcess, str]:
+                     timeout: float = 10.0, tracer: Tracer | None = None, node_args: Sequence[str] = (),
+                     on_stderr: Callable[[bytes], None] | None = None, reap: bool = False) -> tuple[ChildProcess, str]:
     """Start `program` paused under node's inspector on loopback; the child and the inspector's
     ``ws://`` URL. Raises FileNotFoundError when `node` is missing, ChildExited when node ends
     (or says nothing of a listener) before the URL is known, with its stderr; on a timeout the
@@ -36,6 +37,8 @@ async def start_node(program: str | os.PathLike[str], args: Sequence[str] = (), 
     seen = bytearray()
 
     def watch(chunk: bytes) -> None:
+        if on_stderr is not None:
+            on_stderr(chunk)
         if found.done():
             return
         seen.extend(chunk[: _MAX_SEARCH - len(seen)])
@@ -45,7 +48,9 @@ async def start_node(program: str | os.PathLike[str], args: Sequence[str] = (), 
         elif not chunk or len(seen) >= _MAX_SEARCH:
             found.set_exception(EOFError())
 
-    argv = [node, "--inspect-brk=127.0.0.1:0", os.fspath(program), *args]
+    argv = [node, "--inspect-brk=127.0.0.1:0", *node_args, os.fspath(program), *args]
+    if reap:  # the reaper reports a failed exec on fd 2: it is node's stderr, read below
+        argv = reaped(argv, 2)
     child = await ChildProcess.start(argv, peer="node", cwd=cwd, env=env, tracer=tracer, on_stderr=watch)
     try:
         return child, await asyncio.wait_for(asyncio.shield(found), timeout)

@@ -4,7 +4,9 @@ Each text message is one JSON object: a command we send is ``{id, method, params
 ``{id, result}`` or ``{id, error: {code, message}}``; anything with a ``method`` and no ``id``
 is an event (docs/architecture.md, "The V8 inspector"). An event goes to the first waiter for
 its method, else it is held, oldest dropped past `max_events`, until `wait_event` takes it, so
-an event that arrives before its waiter is not lost. When the socket ends, every pending request and waiter fails with the reason.
+an event that arrives before its waiter is not lost; with `on_event`, every event goes to that
+callback instead (a debug adapter reacts to all of them, in order). When the socket ends, every
+pending request and waiter fails with the reason.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import contextlib
 import json
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,8 +46,10 @@ class InspectorSession:
     """Commands and events over one inspector connection. ``await InspectorSession.connect(url)``;
     `child`, when given, is the node behind it: a closed socket then reports its exit."""
 
-    def __init__(self, ws: WebSocketConnection, *, child: ChildProcess | None = None, max_events: int = 1024) -> None:
+    def __init__(self, ws: WebSocketConnection, *, child: ChildProcess | None = None, max_events: int = 1024,
+                 on_event: Callable[[CDPEvent], None] | None = None) -> None:
         self.ws = ws
+        self.on_event = on_event
         self.peer = ws.peer
         self.child = child
         self._next_id = 0
@@ -56,11 +61,12 @@ class InspectorSession:
 
     @classmethod
     async def connect(cls, url: str, *, child: ChildProcess | None = None, timeout: float = 10.0,
-                      tracer: Tracer | None = None, max_message: int = 64 * 2**20, max_events: int = 1024) -> InspectorSession:
+                      tracer: Tracer | None = None, max_message: int = 64 * 2**20, max_events: int = 1024,
+                      on_event: Callable[[CDPEvent], None] | None = None) -> InspectorSession:
         """Open the WebSocket at `url` (the inspector's ``ws://`` URL) within `timeout` s."""
         ws = await WebSocketConnection.connect(url, peer="node" if child is not None else "inspector", timeout=timeout,
                                                max_message=max_message, tracer=tracer)
-        return cls(ws, child=child, max_events=max_events)
+        return cls(ws, child=child, max_events=max_events, on_event=on_event)
 
     async def request(self, method: str, params: dict[str, Any] | None = None, *, timeout: float = 10.0) -> dict[str, Any]:
         """Send a command and wait (at most `timeout` s) for its result; CDPError if refused."""
@@ -144,6 +150,9 @@ class InspectorSession:
         name, params = message.get("method"), message.get("params", {})
         if not isinstance(name, str) or not isinstance(params, dict):
             return
+        if self.on_event is not None:
+            self.on_event(CDPEvent(name, params))
+            return
         for wanted, waiter in self._waiters:
             if wanted == name and not waiter.done():
                 waiter.set_result(params)
@@ -164,6 +173,16 @@ class InspectorSession:
         for _, answer in [*self._pending.values(), *self._waiters]:
             if not answer.done():
                 answer.set_exception(error)
+
+    @property
+    def is_closed(self) -> bool:
+        return self._closed is not None
+
+    async def wait_closed(self) -> BaseException:
+        """Wait for the session to end; why it ended (ChildExited when node exited under it)."""
+        await asyncio.shield(self._task)
+        assert self._closed is not None
+        return self._closed
 
     async def close(self, *, timeout: float = 2.0) -> None:
         """Close the WebSocket (node then lets a finished program exit)."""

@@ -18,6 +18,7 @@ from minitools.transport._errors import ChildExited, ConnectionClosed
 from minitools.transport._lifeline import die_with_parent
 from minitools.transport._reaper import descendants, kill_tree, reaped
 from minitools.transport._stderr import StderrRing
+from minitools.transport._stdio import open_stdio
 from minitools.transport._websocket import WebSocketConnection
 
 __all__ = [
@@ -36,5 +37,6 @@ __all__ = [
     "RequestHandler",
     "NotificationHandler",
     "StderrRing",
+    "open_stdio",
     "WebSocketConnection",
 ]

@@ -156,3 +156,16 @@ async def test_trace_records_every_dap_message(pyproject: Path) -> None:
     commands = [m.get("command") for d, p, m in seen if d == "send" and p == "debugpy"]
     assert commands[:2] == ["initialize", "launch"] and "configurationDone" in commands
     assert any(d == "recv" and m.get("event") == "initialized" for d, p, m in seen)
+
+
+async def test_launch_env_and_cwd(pyproject: Path) -> None:
+    (pyproject / "work").mkdir()
+    (pyproject / "where.py").write_text("import os\nprint('greeting', os.environ.get('GREETING'), os.getcwd())\n")
+    async with make_run(pyproject) as run:
+        r = await run.call("debug", {"op": "launch", "program": "where.py", "env": {"GREETING": "hi"}, "cwd": "work"})
+        assert r.ok and f"greeting hi {pyproject.resolve() / 'work'}" in r.text, r.text
+        await run.call("debug", {"op": "terminate"})
+        r = await run.call("debug", {"op": "launch", "program": "where.py", "env": {"BAD=NAME": "x"}})
+        assert not r.ok and "'BAD=NAME'='x' cannot be set" in r.text, r.text
+        r = await run.call("debug", {"op": "status"})
+        assert "No debug session is running" in r.text, r.text

@@ -119,3 +119,12 @@ async def test_dart_detection_and_command(tmp_path: Path) -> None:
     async with make_run(tmp_path) as run:
         r = await run.call("debug", {"op": "adapters"})
         assert r.ok and "dart: not usable" in r.text and "debugpy" in r.text
+
+
+async def test_lldb_launch_env_as_its_list_form(cproject: Path) -> None:
+    (cproject / "env.c").write_text('#include <stdio.h>\n#include <stdlib.h>\n'
+                                    'int main(void) { const char *g = getenv("GREETING"); printf("greeting %s\\n", g ? g : "none"); }\n')
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(cproject / "envp"), str(cproject / "env.c")], check=True)
+    async with make_run(cproject) as run:
+        r = await run.call("debug", {"op": "launch", "program": "envp", "env": {"GREETING": "hi there"}})
+        assert r.ok and "greeting hi there" in r.text, r.text

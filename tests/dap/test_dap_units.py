@@ -17,7 +17,7 @@ def test_dap_imports_only_protocol_transport_tracing_schema() -> None:
                 inner = node.module.split(".")[1] if "." in node.module else ""
                 assert inner in {"protocol", "transport", "tracing", "schema", "states", "dap"}, f"{path.name} imports {node.module}"
     assert {"ADAPTERS", "detect", "DAPSession", "DebugSupervisor", "StepTimeout"} <= set(dap.__all__)
-    assert [a.id for a in dap.ADAPTERS] == ["dart", "debugpy", "lldb", "delve"]
+    assert [a.id for a in dap.ADAPTERS] == ["dart", "debugpy", "lldb", "delve", "node"]
     lldb = dap.adapter_by_id("lldb")
     assert lldb is not None and "lldb-vscode-*" in lldb.binaries and "lldb-dap" in lldb.binaries
 
@@ -49,13 +49,14 @@ def test_which_adapter_debugs_a_program(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "main.go").write_text("package main\n")
     (tmp_path / "empty").mkdir()
-    for name, mode in (("app", 0o755), ("app.out", 0o755), ("data.out", 0o644), ("x.py", 0o644), ("x.dart", 0o644)):
+    for name, mode in (("app", 0o755), ("app.out", 0o755), ("data.out", 0o644), ("x.py", 0o644), ("x.dart", 0o644),
+                       ("x.js", 0o644), ("x.mjs", 0o644), ("x.ts", 0o644), ("x.tsx", 0o644)):
         (tmp_path / name).write_text("")
         (tmp_path / name).chmod(mode)
     found = {name: getattr(dap.adapter_for_program(tmp_path / name), "id", None)
-             for name in ("pkg", "empty", "app", "app.out", "data.out", "x.py", "x.dart")}
+             for name in ("pkg", "empty", "app", "app.out", "data.out", "x.py", "x.dart", "x.js", "x.mjs", "x.ts", "x.tsx")}
     assert found == {"pkg": "delve", "empty": None, "app": "lldb", "app.out": "lldb", "data.out": None,
-                     "x.py": "debugpy", "x.dart": "dart"}
+                     "x.py": "debugpy", "x.dart": "dart", "x.js": "node", "x.mjs": "node", "x.ts": "node", "x.tsx": None}
 
 
 def test_a_python_package_adapter_that_no_python_imports(pyproject: Path) -> None:
@@ -71,5 +72,6 @@ def test_a_python_package_adapter_that_no_python_imports(pyproject: Path) -> Non
 async def test_attach_by_port_names_the_adapters_that_can(tmp_path: Path) -> None:
     async with Run(tmp_path, approve=lambda s, a: True) as run:
         r = await run.call("debug", {"op": "attach", "port": 9, "adapter": "lldb"})
-        assert not r.ok and "supported for debugpy (a process started with debugpy.listen) only" in r.text, r.text
+        assert not r.ok and ("supported for debugpy (a process started with debugpy.listen), node (a process started with "
+                              "node --inspect=PORT) only") in r.text, r.text
         assert "lldb has no attach-by-port" in r.text

@@ -25,6 +25,7 @@ from minitools.dap import (
     adapter_for_program,
     attach_adapters,
     detect,
+    loader_for,
 )
 from minitools.progress import ProgressSource, progress_from
 from minitools.tools._context import RunContext, unusable_path
@@ -55,9 +56,9 @@ PARAMETERS: dict[str, Any] = {
                "may be {line, symbol} (symbol: text of that line, checked), {function} (where that function starts), "
                "with condition, hit_condition or log_message (a log point prints instead of stopping; its output "
                "comes with output). status lists the breakpoints where they are now. "
-               "launch(program, args?, adapter?): start the program, run to the first stop. attach(port, adapter?): "
-               "attach to a process listening for a debugger (debugpy.listen); attach(pid, adapter?): attach to a "
-               "running process (python: debugpy; native: lldb; Go: adapter delve). continue/pause/step_over/step_in/"
+               "launch(program, args?, env?, cwd?, adapter?): start the program, run to the first stop. attach(port, adapter?): "
+               "attach to a process listening for a debugger (debugpy.listen; node --inspect with adapter node); attach(pid, "
+               "adapter?): attach to a running process (python: debugpy; node: node; native: lldb; Go: adapter delve). continue/pause/step_over/step_in/"
                "step_out(thread_id?): run and wait for the next stop. threads. stack(thread_id?): frames, max 30. "
                "scopes(frame_id). variables(reference, start?): children, 50 per page. evaluate(expression, "
                "frame_id?). output: program output since the last call. terminate: end the session."},
@@ -85,16 +86,21 @@ PARAMETERS: dict[str, Any] = {
                            "{function}; each may add a condition, hit count or log message. An empty list clears the "
                            "file. Each breakpoint remembers its line's text and moves with it when the run writes "
                            "the file (resolve, lsp_rename, written)."},
-        "program": {"type": "string", "description": "launch: the program (a .py or .go file, a Go package directory, "
-                    "or a native executable built with -g), relative to the root."},
+        "program": {"type": "string", "description": "launch: the program (a .py, .js, .mjs, .cjs or .go "
+                    "file, a Go package directory, or a native executable built with -g), relative to the root; for "
+                    "TypeScript launch the .js tsc built (with sourceMap) and set breakpoints in the .ts file."},
         "args": {"type": "array", "items": {"type": "string"}, "description": "launch: command-line arguments."},
+        "env": {"type": "object", "additionalProperties": {"type": "string"},
+                "description": "launch: environment variables added to the program's environment."},
+        "cwd": {"type": "string", "description": "launch: the program's working directory, relative to the root "
+                                                 "(default: the root)."},
         "adapter": {"type": "string", "enum": [a.id for a in ADAPTERS],
                     "description": "launch/attach: force an adapter instead of choosing from the program."},
         "port": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "attach: the port the process listens on."},
         "pid": {"type": "integer", "minimum": 1, "description": "attach: the id of a running process to attach to."},
         "exception_filters": {"type": "array", "items": {"type": "string", "minLength": 1},
                               "description": "launch/attach: the adapter's exception filters to stop on (debugpy: "
-                              "raised, uncaught, userUnhandled); default: uncaught only, so exceptions the program "
+                              "raised, uncaught, userUnhandled; node: all, uncaught); default: uncaught only, so exceptions the program "
                               "handles do not stop it."},
         "thread_id": {"type": "integer", "description": "continue/pause/step_*/stack: thread (default: the stopped one)."},
         "frame_id": {"type": "integer", "description": "scopes/evaluate: a frame id from stack (evaluate default: top frame)."},
@@ -392,14 +398,32 @@ class DebugFamily:
         det = detect(self.ctx.root, adapter, start=program)
         if not det.usable:
             raise ToolError(f'cannot debug "{raw}" with {adapter.id}: {det.reason}. Call op adapters for details.')
-        cwd = self.ctx.root
+        cwd = self.ctx.resolve_path(args["cwd"], what="cwd") if args.get("cwd") else self.ctx.root
+        if not cwd.is_dir():
+            raise ToolError(f"launch: cwd {args['cwd']!r} is not a directory; give a folder inside the workspace.")
+        env = dict(args.get("env") or {})
+        for key, value in env.items():
+            if "\x00" in key + value or "=" in key or not key:
+                raise ToolError(f"launch: the environment variable {key!r}={value!r} cannot be set (a name must be "
+                                "non-empty without '=', and neither may hold a NUL byte); fix or remove it.")
         prog_args = list(args.get("args") or [])
         config: dict[str, Any] = {"program": str(program), "args": prog_args, "cwd": str(cwd), "stopOnEntry": False}
+        if env:
+            config["env"] = [f"{k}={v}" for k, v in env.items()] if adapter.env_list else env
         config.update(adapter.launch)
         note = ""
         if det.interpreter is not None:
             config["python"] = [det.interpreter.path]
             note = f"python: {det.interpreter.path} ({det.interpreter.why})"
+        try:
+            loader = loader_for(adapter, program, self.ctx.root)
+        except ValueError as exc:
+            raise ToolError(f'cannot run "{raw}" with {adapter.id}: it needs {exc} in the project\'s node_modules, which '
+                            f"has none. Compile it (tsc with \"sourceMap\": true) and launch the .js with breakpoints in "
+                            f"the {program.suffix} file, or add the package (npm install --save-dev {exc}).") from None
+        if loader is not None:
+            config["runtimeArgs"] = list(loader[1])
+            note = f"through {self.ctx.relpath(loader[0])} ({' '.join(loader[1])})"
         if adapter.package_dirs:
             config["program"] = str(program if program.is_dir() else program.parent)
         session = await self.sup.start_adapter(det, cwd)
@@ -419,12 +443,26 @@ class DebugFamily:
             names = ", ".join(f"{a.id} (a process started with {a.listen_hint})" for a in attachable)
             raise ToolError(f"attach by port is supported for {names} only; "
                             f"{args['adapter']} has no attach-by-port here. Use launch instead.")
+        if adapter.port_key:  # the adapter attaches to the port itself (node's inspector)
+            det = detect(self.ctx.root, adapter)
+            if not det.command:
+                raise ToolError(f"cannot attach to port {port} with {adapter.id}: {det.binary_problem}. Call op adapters for details.")
+            session = await self.sup.start_adapter(det, self.ctx.root)
+            config = {**adapter.attach, adapter.port_key: int(port)}
+            return await self._start(session, adapter, "attach", config, f"port {port}", det, "")
         try:
             session = await self.sup.connect(adapter.id, int(port))
         except OSError as exc:
             raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); "
                             f"start the program with {adapter.listen_hint}({port}).") from None
-        return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+        try:
+            return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+        except ToolError as exc:
+            others = [a for a in attachable if a.port_key] if not args.get("adapter") else []
+            if not others:
+                raise
+            hint = "; ".join(f"if port {port} is a process started with {a.listen_hint}, attach with adapter {a.id}" for a in others)
+            raise ToolError(f"{exc} ({hint})") from None
 
     async def _attach_pid(self, args: Mapping[str, Any]) -> ToolResult:
         pid = int(args["pid"])
@@ -437,6 +475,8 @@ class DebugFamily:
         by_pid = [a for a in ADAPTERS if a.attach_pid is not None]
         if args.get("adapter"):
             adapter = adapter_by_id(args["adapter"])
+        elif any(exe == name for a in by_pid for name in a.pid_executables):  # node is node's
+            adapter = next(a for a in by_pid if exe in a.pid_executables)
         elif exe.startswith("python"):  # a python interpreter is debugpy's
             adapter = next((a for a in by_pid if a.python_package), None)
         elif _built_by_go(pid):  # a Go program is delve's
