@@ -157,8 +157,9 @@ async def test_image_and_error_results(project: Path) -> None:
 
 async def test_cancelling_a_call_interrupts_its_cell(project: Path) -> None:
     started, interrupted, finished = (project / name for name in ("started", "interrupted", "finished"))
-    cell = (f"import time, pathlib\nkept = 'still here'\npathlib.Path({str(started)!r}).write_text('x')\n"
-            f"try:\n    time.sleep(120)\nexcept KeyboardInterrupt:\n    pathlib.Path({str(interrupted)!r}).write_text('x')\n"
+    # `started` is written inside the try: a cancel that comes right after it is still caught there
+    cell = (f"import time, pathlib\nkept = 'still here'\ntry:\n    pathlib.Path({str(started)!r}).write_text('x')\n"
+            f"    time.sleep(120)\nexcept KeyboardInterrupt:\n    pathlib.Path({str(interrupted)!r}).write_text('x')\n"
             f"    raise\npathlib.Path({str(finished)!r}).write_text('x')\n")
     async with connect(project) as client:
         call = asyncio.ensure_future(client.call_tool("eval", {"code": cell, "description": "sleep a long time then finish"}))
