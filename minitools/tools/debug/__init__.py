@@ -14,6 +14,8 @@ from typing import Any
 
 from minitools.dap import (
     ADAPTERS,
+    Adapter,
+    AdapterCatalog,
     AdapterGone,
     DAPError,
     DAPSession,
@@ -21,9 +23,7 @@ from minitools.dap import (
     MalformedBody,
     RunState,
     StepTimeout,
-    adapter_by_id,
-    adapter_for_program,
-    attach_adapters,
+    added_adapter,
     detect,
     loader_for,
 )
@@ -94,8 +94,9 @@ PARAMETERS: dict[str, Any] = {
                 "description": "launch: environment variables added to the program's environment."},
         "cwd": {"type": "string", "description": "launch: the program's working directory, relative to the root "
                                                  "(default: the root)."},
-        "adapter": {"type": "string", "enum": [a.id for a in ADAPTERS],
-                    "description": "launch/attach: force an adapter instead of choosing from the program."},
+        "adapter": {"type": "string", "minLength": 1,
+                    "description": "launch/attach: force an adapter (" + ", ".join(a.id for a in ADAPTERS)
+                                   + ", or one the configuration adds) instead of choosing from the program."},
         "port": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "attach: the port the process listens on."},
         "pid": {"type": "integer", "minimum": 1, "description": "attach: the id of a running process to attach to."},
         "exception_filters": {"type": "array", "items": {"type": "string", "minLength": 1},
@@ -191,6 +192,8 @@ class DebugFamily:
         self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
         self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.books = Books(sup, ctx.relpath)
+        # the built-in adapters and those the configuration adds ([[debug.adapters]])
+        self.catalog = AdapterCatalog(tuple(added_adapter(e) for e in ctx.option("debug_added_adapters", ())))
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
             "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
@@ -235,11 +238,20 @@ class DebugFamily:
             raise ToolError(f"op {args['op']!r} needs the argument {name!r}.")
         return args[name]
 
+    def _named(self, adapter_id: str) -> Adapter:
+        """The adapter `adapter_id` names; a ToolError listing the known ones when none does."""
+        adapter = self.catalog.by_id(adapter_id)
+        if adapter is None:
+            known = ", ".join(a.id for a in self.catalog.adapters)
+            raise ToolError(f'no debug adapter is called "{adapter_id}"; the adapters are {known} '
+                            "(op adapters shows which are usable here). Nothing was started.")
+        return adapter
+
     # Ops without a session ---------------------------------------------------------
 
     async def op_adapters(self, args: Mapping[str, Any]) -> ToolResult:
         rows, data = [], []
-        for adapter in ADAPTERS:
+        for adapter in self.catalog.adapters:
             det = detect(self.ctx.root, adapter)
             state = "usable" if det.usable else "not usable: " + det.reason
             extra = f"; program python: {det.interpreter.path} ({det.interpreter.why})" if det.interpreter else ""
@@ -392,7 +404,7 @@ class DebugFamily:
         for arg in args.get("args") or []:
             if "\x00" in arg:  # no process can be given one: the caller's error, not the adapter's
                 raise ToolError(f"launch: the program argument {arg!r} contains a NUL byte, which no program can receive; remove it.")
-        adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else adapter_for_program(program)
+        adapter = self._named(args["adapter"]) if args.get("adapter") else self.catalog.for_program(program)
         if adapter is None:
             raise ToolError(f'no adapter debugs "{raw}": give {_programs()}; or adapter=...')
         det = detect(self.ctx.root, adapter, start=program)
@@ -437,8 +449,8 @@ class DebugFamily:
         if args.get("port") is None:
             raise ToolError("op 'attach' needs 'port' (a process listening with debugpy.listen) or 'pid' (a running process).")
         port = args["port"]
-        attachable = attach_adapters()
-        adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else attachable[0]
+        attachable = self.catalog.attachable()
+        adapter = self._named(args["adapter"]) if args.get("adapter") else attachable[0]
         if adapter is None or adapter.attach is None:
             names = ", ".join(f"{a.id} (a process started with {a.listen_hint})" for a in attachable)
             raise ToolError(f"attach by port is supported for {names} only; "
@@ -472,9 +484,10 @@ class DebugFamily:
             raise ToolError(f"no process {pid} is running; give the pid of a running process (ps, pgrep).") from None
         except OSError:
             exe = ""  # not readable here: the adapter decides
-        by_pid = [a for a in ADAPTERS if a.attach_pid is not None]
+        by_pid = [a for a in self.catalog.adapters if a.attach_pid is not None]
+        adapter: Adapter | None
         if args.get("adapter"):
-            adapter = adapter_by_id(args["adapter"])
+            adapter = self._named(args["adapter"])
         elif any(exe == name for a in by_pid for name in a.pid_executables):  # node is node's
             adapter = next(a for a in by_pid if exe in a.pid_executables)
         elif exe.startswith("python"):  # a python interpreter is debugpy's
