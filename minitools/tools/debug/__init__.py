@@ -20,8 +20,10 @@ from minitools.dap import (
     DAPError,
     DAPSession,
     DebugSupervisor,
+    Detection,
     MalformedBody,
     RunState,
+    Slot,
     StepTimeout,
     added_adapter,
     detect,
@@ -190,7 +192,6 @@ class DebugFamily:
         self.sup = sup
         self.timeout = float(ctx.option("debug_timeout", 30.0))
         self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
-        self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.books = Books(sup, ctx.relpath)
         # the built-in adapters and those the configuration adds ([[debug.adapters]])
         self.catalog = AdapterCatalog(tuple(added_adapter(e) for e in ctx.option("debug_added_adapters", ())))
@@ -204,7 +205,7 @@ class DebugFamily:
         assert set(self.ops) == set(OPS), "every op in the spec has a handler"
 
     @property
-    def slot(self) -> Any:
+    def slot(self) -> Slot:
         return self.sup.slot(self.ctx.conversation_id)
 
     def _session(self) -> DAPSession:
@@ -398,7 +399,6 @@ class DebugFamily:
 
     async def op_launch(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
-        self._filters = args.get("exception_filters")
         raw = self._need(args, "program")
         program = self.ctx.resolve_path(raw, what="program")
         for arg in args.get("args") or []:
@@ -439,11 +439,11 @@ class DebugFamily:
         if adapter.package_dirs:
             config["program"] = str(program if program.is_dir() else program.parent)
         session = await self.sup.start_adapter(det, cwd)
-        return await self._start(session, adapter, "launch", config, self.ctx.relpath(program), det, note)
+        return await self._start(session, adapter, "launch", config, self.ctx.relpath(program), det, note,
+                                 args.get("exception_filters"))
 
     async def op_attach(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
-        self._filters = args.get("exception_filters")
         if args.get("pid") is not None:
             return await self._attach_pid(args)
         if args.get("port") is None:
@@ -461,14 +461,15 @@ class DebugFamily:
                 raise ToolError(f"cannot attach to port {port} with {adapter.id}: {det.binary_problem}. Call op adapters for details.")
             session = await self.sup.start_adapter(det, self.ctx.root)
             config = {**adapter.attach, adapter.port_key: int(port)}
-            return await self._start(session, adapter, "attach", config, f"port {port}", det, "")
+            return await self._start(session, adapter, "attach", config, f"port {port}", det, "", args.get("exception_filters"))
         try:
             session = await self.sup.connect(adapter.id, int(port))
         except OSError as exc:
             raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); "
                             f"start the program with {adapter.listen_hint}({port}).") from None
         try:
-            return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+            return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "",
+                                     args.get("exception_filters"))
         except ToolError as exc:
             others = [a for a in attachable if a.port_key] if not args.get("adapter") else []
             if not others:
@@ -506,10 +507,13 @@ class DebugFamily:
         session = await self.sup.start_adapter(det, self.ctx.root)
         session.attached_pid = pid
         config = {**adapter.attach_pid, adapter.pid_key: pid}
-        return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "")
+        return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "",
+                                 args.get("exception_filters"))
 
-    async def _start(self, session: DAPSession, adapter: Any, command: str, config: dict[str, Any],
-                     label: str, det: Any, note: str) -> ToolResult:
+    async def _start(self, session: DAPSession, adapter: Adapter, command: str, config: dict[str, Any],
+                     label: str, det: Detection | None, note: str, filters: list[str] | None) -> ToolResult:
+        """Initialize the adapter and launch or attach (`command`) with `config`, the book's
+        breakpoints and the exception `filters` (None: the adapter's default)."""
         slot = self.slot
         slot.session, slot.adapter, slot.program = session, adapter, label
         slot.interpreter = det.interpreter if det else None
@@ -519,7 +523,7 @@ class DebugFamily:
             by_name = session.has_function_breakpoints
             by_file = {path: specs for path, entries in self.book.items() if (specs := source_specs(entries, by_name))}
             with progress_from(self._waiting(f"{command} of {label}")):
-                _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=self._filters,
+                _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=filters,
                                              functions=function_specs(self.book) if by_name else None)
         except (DAPError, AdapterGone, MalformedBody) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
