@@ -3,7 +3,9 @@
 Rules: ../shared/rulesets/ast-grep-essentials (its sgconfig.yml: about 120 rules in 15
 languages, each file parsed once for all its language's rules). Corpora: parts of those
 bench_match.py uses (the CPython standard library, rxjs, Go's source tree, glibc, the JDK's
-java.base, Rust crates), one row each. Each row runs both CLIs cold (a fresh process, median of
+java.base, Rust crates), one row each; and one rule project as its owners run it: the 24 rules of
+dd-trace-py (benchmarks/rulesets/dd-trace-py, most an `any` of several patterns) over the Python
+files of the ddtrace wheel (setup/15-corpora.sh). Each row runs both CLIs cold (a fresh process, median of
 --reps), and the two must agree finding for finding (file, rule, byte range) on the rules both
 run (the rules tests/rules/test_rule_essentials.py lists as exceptions are left out of the
 comparison). Prints a markdown table and writes benchmarks/results/bench_rules.json.
@@ -23,12 +25,14 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 RESULTS = HERE / "results"
 ESSENTIALS = REPO.parent / "shared" / "rulesets" / "ast-grep-essentials"
+DDTRACE_RULES = HERE / "rulesets" / "dd-trace-py" / "sgconfig.yml"
 TARGET = 1.0
 
 sys.path.insert(0, str(HERE))
@@ -58,13 +62,15 @@ def _rust() -> Path:
     return found[-1]
 
 
-ROWS = {
-    "stdlib multiprocessing/ (python)": lambda: fetch_stdlib() / "multiprocessing",
-    "rxjs (js, ts)": lambda: fetch_rxjs(),
-    "go net/": _go,
-    "glibc string/ (c)": _glibc,
-    "jdk java/net (java)": lambda: _jdk() / "java" / "net",
-    "regex crate (rust)": _rust,
+# corpus -> (where it is, the sgconfig.yml whose rules run over it; None: the essentials)
+ROWS: dict[str, tuple[Callable[[], Path], Path | None]] = {
+    "stdlib multiprocessing/ (python)": (lambda: fetch_stdlib() / "multiprocessing", None),
+    "rxjs (js, ts)": (lambda: fetch_rxjs(), None),
+    "go net/": (_go, None),
+    "glibc string/ (c)": (_glibc, None),
+    "jdk java/net (java)": (lambda: _jdk() / "java" / "net", None),
+    "regex crate (rust)": (_rust, None),
+    "ddtrace 4.16.0 (python), dd-trace-py's own 24 rules": (fetch_installed("ddtrace"), DDTRACE_RULES),
 }
 
 
@@ -90,12 +96,12 @@ def main() -> int:
     if not (ESSENTIALS / "sgconfig.yml").is_file():
         print(f"no rule set at {ESSENTIALS}", file=sys.stderr)
         return 1
-    config = str(ESSENTIALS / "sgconfig.yml")
     exe = ast_grep_exe()
     rows = []
-    for name, where in ROWS.items():
+    for name, (where, rules) in ROWS.items():
         if args.only and args.only not in name:
             continue
+        config = str(rules or ESSENTIALS / "sgconfig.yml")
         corpus = where()
         theirs_t, ours_t = [], []
         for _ in range(args.reps):

@@ -84,20 +84,45 @@ _SERVER_FIELDS: dict[str, tuple[bool, str, Callable[[object], bool]]] = {
 }
 
 
-def _servers(value: object) -> bool | str:
-    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-        return False
-    for k, entry in enumerate(value):
-        for name, (required, expected, check) in _SERVER_FIELDS.items():
-            if name not in entry:
-                if required:
-                    return f"[{k}].{name}: missing; a server takes {', '.join(_SERVER_FIELDS)}"
-            elif not check(entry[name]):
-                return f"[{k}].{name}: expected {expected}, got {_shown(entry[name])}"
-        unknown = [n for n in entry if n not in _SERVER_FIELDS]
-        if unknown:
-            return f"[{k}].{unknown[0]}: unknown key; a server takes {', '.join(_SERVER_FIELDS)}"
-    return True
+# an adapter the configuration adds: a program that speaks DAP on its stdin and stdout
+_ADAPTER_FIELDS: dict[str, tuple[bool, str, Callable[[object], bool]]] = {
+    "id": (True, "a name", lambda v: isinstance(v, str) and bool(v.strip())),
+    "command": (True, "the command as a list of words ([\"my-dap\", \"--stdio\"])", lambda v: _strings(v) and bool(v)),
+    "suffixes": (True, "a list of the endings of the programs it debugs ([\".rb\"])",
+                 lambda v: isinstance(v, list) and _strings(v) and bool(v) and all(e.startswith(".") for e in v)),
+    "markers": (True, "a list of file names that mark a project it debugs (one must exist)", lambda v: _strings(v) and bool(v)),
+    "adapter_id": (False, "a name (initialize's adapterID; default: id)", lambda v: isinstance(v, str) and bool(v)),
+    "probe": (False, "the arguments that prove the binary starts (default [\"--version\"])", _strings),
+    "launch": (False, "a table added to every launch request's arguments", lambda v: isinstance(v, dict)),
+    "attach": (False, "a table: the attach request's arguments (attach by port)", lambda v: isinstance(v, dict)),
+    "listen_hint": (False, "how a program is started to listen for it (named in attach's errors)",
+                    lambda v: isinstance(v, str)),
+}
+
+
+def _entries(what: str, fields: dict[str, tuple[bool, str, Callable[[object], bool]]]) -> Callable[[object], bool | str]:
+    """A check of a list of tables ([[lsp.servers]], [[debug.adapters]]), each with `fields`."""
+
+    def check(value: object) -> bool | str:
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            return False
+        for k, entry in enumerate(value):
+            for name, (required, expected, ok) in fields.items():
+                if name not in entry:
+                    if required:
+                        return f"[{k}].{name}: missing; {what} takes {', '.join(fields)}"
+                elif not ok(entry[name]):
+                    return f"[{k}].{name}: expected {expected}, got {_shown(entry[name])}"
+            unknown = [n for n in entry if n not in fields]
+            if unknown:
+                return f"[{k}].{unknown[0]}: unknown key; {what} takes {', '.join(fields)}"
+        return True
+
+    return check
+
+
+_servers = _entries("a server", _SERVER_FIELDS)
+_adapters = _entries("an adapter", _ADAPTER_FIELDS)
 
 
 _SECONDS = "a number of seconds above 0 (at most a day)"
@@ -123,6 +148,8 @@ KEYS: tuple[Key, ...] = (
         "start the servers the root needs at once, not at the first query (mcp does: true)"),
     Key("debug", "timeout", "debug_timeout", _SECONDS, _seconds, "how long a debug request waits for its adapter (30)"),
     Key("debug", "ttl", "debug_ttl", _SECONDS, _seconds, "how long an idle debug session lives (1800)"),
+    Key("debug", "adapters", "debug_added_adapters", "a list of adapter tables ([[debug.adapters]] with id, command, "
+        "suffixes, markers)", _adapters, "debug adapters to add, or built-ins to change by their id (before the catalog's)"),
     Key("kernel", "budget", "kernel_budget", _SECONDS, _seconds, "how long one eval cell may run (300)"),
     Key("kernel", "max_output", "kernel_max_output", _COUNT, _count, "characters of a cell's output kept (20000)"),
     Key("kernel", "interrupt_grace", "kernel_interrupt_grace", _SECONDS, _seconds,

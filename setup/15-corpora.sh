@@ -34,6 +34,9 @@
 #             Nix and Scala code found in the registries this machine reaches, a few files each
 # and one whole project for the task benchmark (benchmarks/bench_tasks.py), its tests and configuration kept:
 #   click     Click 8.5.1's sdist, PyPI click (BSD-3-Clause), in benchmarks/corpora/click
+# and the code a real rule project runs on (bench_rules.py's rule-project row, with the rules of
+# benchmarks/rulesets/dd-trace-py):
+#   ddtrace   the Python files of the ddtrace 4.16.0 wheel, PyPI ddtrace (Apache-2.0 or BSD-3-Clause)
 # benchmarks/corpora/ is git-ignored. Idempotent: each corpus is fetched only if its folder is missing
 # (a folder appears only complete, by a rename at the end).
 source "$(dirname "$0")/lib.sh"
@@ -51,6 +54,7 @@ EXPO_PACKAGE=expo-modules-core@58.2.0
 TSX_PACKAGES=(@tanstack/react-router@1.170.46 @tanstack/react-query@5.108.4)
 PYPI_SDISTS=(pythonnet==3.2.1 pygments==2.21.0)
 CLICK_SDIST=click==8.5.1  # benchmarks/tasks/_projects.py names the same folder
+DDTRACE_WHEEL=ddtrace==4.16.0  # benchmarks/rulesets/dd-trace-py/README.md names the same version
 
 command -v unzip >/dev/null || apt_install unzip
 command -v xz >/dev/null || apt_install xz-utils
@@ -187,6 +191,21 @@ pypi_corpus() {
 
 pypi_corpus csharp ".cs" "${PYPI_SDISTS[0]}"
 pypi_corpus pygments ".ex .exs .hs .nix .scala" "${PYPI_SDISTS[1]}"
+
+# the rule project's code: the wheel's Python files (its sdist needs a native build for its metadata)
+if [ ! -d "$CORPORA/ddtrace" ]; then
+    tmp=$(fresh ddtrace)
+    "$PY" -m pip download -q --disable-pip-version-check --no-deps --only-binary :all: "$DDTRACE_WHEEL" -d "$tmp/dl"
+    "$PY" - "$tmp" <<'UNZIP'
+import sys, zipfile, glob, pathlib
+tmp = pathlib.Path(sys.argv[1])
+with zipfile.ZipFile(glob.glob(str(tmp / "dl" / "*.whl"))[0]) as wheel:
+    for name in wheel.namelist():
+        if name.endswith(".py"):
+            wheel.extract(name, tmp / "out")
+UNZIP
+    done_ ddtrace
+fi
 
 # the task benchmark's Python project: the whole sdist (sources, tests, pyproject.toml)
 if [ ! -d "$CORPORA/click" ]; then

@@ -14,12 +14,16 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "Adapter",
+    "AdapterCatalog",
+    "BUILT_IN_ADAPTERS",
+    "added_adapter",
     "loader_for",
     "ADAPTERS",
     "Detection",
@@ -164,24 +168,63 @@ ADAPTERS: tuple[Adapter, ...] = (
 )
 
 
+class AdapterCatalog:
+    """The adapters one Run chooses from: those the configuration adds (docs/reference.md,
+    "Configuration") first, then the built-in catalog; an added adapter with a built-in's id takes
+    its place."""
+
+    def __init__(self, added: tuple[Adapter, ...] = ()) -> None:
+        ids = {a.id for a in added}
+        self.adapters: tuple[Adapter, ...] = (*added, *(a for a in ADAPTERS if a.id not in ids))
+
+    def by_id(self, adapter_id: str) -> Adapter | None:
+        """The entry called `adapter_id`, or None."""
+        return next((a for a in self.adapters if a.id == adapter_id), None)
+
+    def for_program(self, program: Path) -> Adapter | None:
+        """Which adapter debugs `program`, from its suffix (a directory of .go files is delve's,
+        an executable file without a known suffix is a native executable for lldb)."""
+        if program.is_dir():
+            return next((a for a in self.adapters
+                         if a.package_dirs and any(any(program.glob(f"*{s}")) for s in a.suffixes)), None)
+        for adapter in self.adapters:
+            if not adapter.native and program.suffix and program.suffix in adapter.suffixes:
+                return adapter
+        for adapter in self.adapters:
+            if adapter.native and program.suffix in adapter.suffixes and os.access(program, os.X_OK):
+                return adapter
+        return None
+
+    def attachable(self) -> list[Adapter]:
+        """The adapters that attach by port, default first."""
+        return [a for a in self.adapters if a.attach is not None]
+
+
+BUILT_IN_ADAPTERS = AdapterCatalog()
+
+
 def adapter_by_id(adapter_id: str) -> Adapter | None:
-    """The catalog entry called `adapter_id`, or None."""
-    return next((a for a in ADAPTERS if a.id == adapter_id), None)
+    """The built-in catalog's entry called `adapter_id`, or None."""
+    return BUILT_IN_ADAPTERS.by_id(adapter_id)
 
 
 def adapter_for_program(program: Path) -> Adapter | None:
-    """Which adapter debugs `program`, from its suffix (a directory of .go files is delve's,
-    an executable file without a known suffix is a native executable for lldb)."""
-    if program.is_dir():
-        return next((a for a in ADAPTERS if a.package_dirs and any(any(program.glob(f"*{s}")) for s in a.suffixes)),
-                    None)
-    for adapter in ADAPTERS:
-        if not adapter.native and program.suffix and program.suffix in adapter.suffixes:
-            return adapter
-    for adapter in ADAPTERS:
-        if adapter.native and program.suffix in adapter.suffixes and os.access(program, os.X_OK):
-            return adapter
-    return None
+    """Which built-in adapter debugs `program` (AdapterCatalog.for_program)."""
+    return BUILT_IN_ADAPTERS.for_program(program)
+
+
+def added_adapter(entry: Mapping[str, Any]) -> Adapter:
+    """An adapter the configuration adds ([[debug.adapters]], its fields checked there): a
+    program speaking DAP on its stdin and stdout."""
+    command = [str(word) for word in entry["command"]]
+    return Adapter(
+        id=str(entry["id"]), binaries=(command[0],), args=tuple(command[1:]),
+        markers=tuple(entry["markers"]), suffixes=tuple(s.lower() for s in entry["suffixes"]),
+        probe=tuple(entry.get("probe", ("--version",))), adapter_id=str(entry.get("adapter_id", entry["id"])),
+        launch=dict(entry.get("launch", {})), attach=dict(entry["attach"]) if "attach" in entry else None,
+        listen_hint=str(entry.get("listen_hint", "")),
+        notes="added by the configuration file",
+    )
 
 
 def loader_for(adapter: Adapter, program: Path, root: Path) -> tuple[str, tuple[str, ...]] | None:
@@ -202,8 +245,8 @@ def loader_for(adapter: Adapter, program: Path, root: Path) -> tuple[str, tuple[
 
 
 def attach_adapters() -> list[Adapter]:
-    """The adapters that attach by port, default first."""
-    return [a for a in ADAPTERS if a.attach is not None]
+    """The built-in adapters that attach by port, default first."""
+    return BUILT_IN_ADAPTERS.attachable()
 
 
 def find_markers(adapter: Adapter, root: Path, start: Path | None = None) -> list[Path]:

@@ -78,6 +78,7 @@ class _Ignore:
     def __init__(self, base: str, lines: Iterable[str]) -> None:
         self.prefix = base.rstrip(os.sep) + os.sep
         self.rules: list[tuple[Regex, bool, bool]] = []
+        texts: list[tuple[str, bool, bool]] = []
         for raw in lines:
             line = raw.rstrip("\n").rstrip()
             if not line or line.startswith("#"):
@@ -98,6 +99,17 @@ class _Ignore:
                 self.rules.append((Regex(re.compile(rx), backtracking=3), negated, dir_only))
             except re.error:
                 continue
+            texts.append((rx, negated, dir_only))
+        # the last rule that matches decides: consecutive rules with the same verdict are one
+        # alternation, searched once, and the runs are tried from the last (a path a hundred
+        # globs do not name costs a few searches, not a hundred)
+        self.runs: list[tuple[Regex, bool, bool]] = []
+        start = 0
+        for k in range(1, len(texts) + 1):
+            if k == len(texts) or texts[k][1:] != texts[start][1:]:
+                self.runs += _run_of(texts[start:k], self.rules[start:k])
+                start = k
+        self.runs.reverse()
 
     def decide(self, path: str, is_dir: bool) -> bool | None:
         """True ignored, False re-included, None no opinion."""
@@ -106,13 +118,24 @@ class _Ignore:
         rel = path[len(self.prefix) :]
         if os.sep != "/":
             rel = rel.replace(os.sep, "/")
-        verdict = None
-        for rx, negated, dir_only in self.rules:
+        for rx, negated, dir_only in self.runs:
             if dir_only and not is_dir:
                 continue
             if rx.search(rel):  # anchored at both ends
-                verdict = not negated
-        return verdict
+                return not negated
+        return None
+
+
+def _run_of(texts: list[tuple[str, bool, bool]], rules: list[tuple[Regex, bool, bool]]) -> list[tuple[Regex, bool, bool]]:
+    """A run of rules with one verdict as one alternation; the rules themselves where the
+    alternation cannot be searched in linear time (each of them can)."""
+    if len(texts) < 2:
+        return rules
+    try:
+        joined = Regex(re.compile("|".join(f"(?:{rx})" for rx, _, _ in texts)), backtracking=3)
+    except re.error:
+        return rules
+    return [(joined, texts[0][1], texts[0][2])]
 
 
 def _read_ignore(directory: str, names: Iterable[str] = IGNORE_FILES) -> _Ignore | None:

@@ -180,6 +180,10 @@ class Inside(Relation):
             child, parent = parent, nav.WALK.up(parent)
 
 
+# a `has` first asks a node up to this size for its inner rule's probe (the node's text is copied)
+HAS_PROBE_BYTES = 1 << 20
+
+
 class Has(Relation):
     __slots__ = ()
 
@@ -241,6 +245,11 @@ class Has(Relation):
             stack.extend(reversed(nav.WALK.kids(n)))
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
+        # every node the inner rule matches holds its probe (a pattern's rarest token), and lies
+        # inside this one: a node whose text lacks it has no such descendant (no query, no walk)
+        probe = self.rule.probe
+        if probe is not None and node.end_byte - node.start_byte <= HAS_PROBE_BYTES and probe not in (node.text or b""):
+            return None
         if self.stop_by == "end" and self.field is None:
             kinds = self.inner_kinds()
             if kinds is not None:

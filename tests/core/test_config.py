@@ -22,12 +22,14 @@ GOOD: dict[str, object] = {
     "lsp.diagnostics_cap": 7, "kernel.max_output": 500, "search.memory_budget_mb": 64,
     "search.max_file_size_kb": 4, "vibe.max_workers": 2,
     "lsp.servers": [{"id": "md", "command": ["md-ls", "--stdio"], "languages": ["markdown"], "extensions": [".md"]}],
+    "debug.adapters": [{"id": "rdbg", "command": ["rdbg", "--open"], "suffixes": [".rb"], "markers": ["Gemfile"]}],
 }
 BAD: dict[str, object] = {
     "lsp.prefer": {"python": "pylsp"}, "lsp.path": "/opt", "lsp.prestart": "yes", "vibe.roster": 5,
     "mcp.surface": "everything", "mcp.approve": "always", "mcp.structured": 1, "lsp.diagnostics_cap": 0,
     "kernel.max_output": 2.5, "search.memory_budget_mb": -1, "search.max_file_size_kb": "4k", "vibe.max_workers": True,
     "lsp.servers": {"id": "md"},
+    "debug.adapters": {"id": "rdbg"},
 }
 
 
@@ -69,6 +71,10 @@ def test_every_key_is_taken_and_checked(key, tmp_path: Path) -> None:
      "lsp.servers[0].extensions: expected a list of file name endings starting with a dot"),
     ('[[lsp.servers]]\nid = "md"\ncommand = ["md-ls"]\nlanguages = ["x"]\nextensions = [".md"]\nport = 3\n',
      "lsp.servers[0].port: unknown key; a server takes id, command, languages"),
+    ('[[debug.adapters]]\nid = "rdbg"\ncommand = ["rdbg"]\nsuffixes = [".rb"]\n',
+     "debug.adapters[0].markers: missing; an adapter takes id, command, suffixes, markers"),
+    ('[[debug.adapters]]\nid = "rdbg"\ncommand = ["rdbg"]\nsuffixes = ["rb"]\nmarkers = ["Gemfile"]\n',
+     "debug.adapters[0].suffixes: expected a list of the endings of the programs it debugs"),
 ])
 def test_bad_files_are_refused_naming_the_key(text: str, said: str, tmp_path: Path) -> None:
     (tmp_path / "minitools.toml").write_text(text)

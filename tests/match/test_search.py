@@ -246,3 +246,26 @@ def test_the_cli_s_json_lines_are_json_dumps_of_each_match(tmp_path: Path, patte
     proc = subprocess.run([sys.executable, "-m", "minitools", "ast-grep", pattern, ".", "--lang", "python", "--json=stream"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.stdout == "".join(json.dumps(m.to_json(), ensure_ascii=False) + "\n" for m in matches)
+
+
+def test_ignore_rules_read_as_runs_decide_as_rule_by_rule() -> None:
+    # the runs of rules with one verdict are searched as one alternation each, the last run first:
+    # every path gets the verdict of the last rule that matches it, as reading rule by rule gives
+    import random
+
+    from minitools.match._walk import _Ignore
+
+    rnd = random.Random(7)
+    parts = ["a", "b", "build", "x.log", "keep.log", "gen.py", "src", "tmp"]
+    globs = ["*.log", "!keep.log", "build/", "/src/*.py", "gen.py", "!b/gen.py", "tmp", "**/x.*", "!a/**", "*.py"]
+    for _ in range(300):
+        lines = rnd.sample(globs, rnd.randint(1, len(globs)))
+        ign = _Ignore("/r", lines)
+        for _ in range(20):
+            path = "/r/" + "/".join(rnd.choice(parts) for _ in range(rnd.randint(1, 3)))
+            is_dir = rnd.random() < 0.3
+            expected = None
+            for rx, negated, dir_only in ign.rules:  # rule by rule, the last match decides
+                if (not dir_only or is_dir) and rx.search(path[3:]):
+                    expected = not negated
+            assert ign.decide(path, is_dir) == expected, (lines, path, is_dir)

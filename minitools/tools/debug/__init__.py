@@ -14,16 +14,18 @@ from typing import Any
 
 from minitools.dap import (
     ADAPTERS,
+    Adapter,
+    AdapterCatalog,
     AdapterGone,
     DAPError,
     DAPSession,
     DebugSupervisor,
+    Detection,
     MalformedBody,
     RunState,
+    Slot,
     StepTimeout,
-    adapter_by_id,
-    adapter_for_program,
-    attach_adapters,
+    added_adapter,
     detect,
     loader_for,
 )
@@ -94,8 +96,9 @@ PARAMETERS: dict[str, Any] = {
                 "description": "launch: environment variables added to the program's environment."},
         "cwd": {"type": "string", "description": "launch: the program's working directory, relative to the root "
                                                  "(default: the root)."},
-        "adapter": {"type": "string", "enum": [a.id for a in ADAPTERS],
-                    "description": "launch/attach: force an adapter instead of choosing from the program."},
+        "adapter": {"type": "string", "minLength": 1,
+                    "description": "launch/attach: force an adapter (" + ", ".join(a.id for a in ADAPTERS)
+                                   + ", or one the configuration adds) instead of choosing from the program."},
         "port": {"type": "integer", "minimum": 1, "maximum": 65535, "description": "attach: the port the process listens on."},
         "pid": {"type": "integer", "minimum": 1, "description": "attach: the id of a running process to attach to."},
         "exception_filters": {"type": "array", "items": {"type": "string", "minLength": 1},
@@ -189,8 +192,9 @@ class DebugFamily:
         self.sup = sup
         self.timeout = float(ctx.option("debug_timeout", 30.0))
         self.frame_retry = 0.2  # seconds before asking again for the frames of a stop that had none
-        self._filters: list[str] | None = None  # the exception filters of the launch or attach being made
         self.books = Books(sup, ctx.relpath)
+        # the built-in adapters and those the configuration adds ([[debug.adapters]])
+        self.catalog = AdapterCatalog(tuple(added_adapter(e) for e in ctx.option("debug_added_adapters", ())))
         self.ops: dict[str, Op] = {
             "adapters": self.op_adapters, "status": self.op_status, "breakpoints": self.op_breakpoints,
             "launch": self.op_launch, "attach": self.op_attach, "threads": self.op_threads, "stack": self.op_stack,
@@ -201,7 +205,7 @@ class DebugFamily:
         assert set(self.ops) == set(OPS), "every op in the spec has a handler"
 
     @property
-    def slot(self) -> Any:
+    def slot(self) -> Slot:
         return self.sup.slot(self.ctx.conversation_id)
 
     def _session(self) -> DAPSession:
@@ -235,11 +239,20 @@ class DebugFamily:
             raise ToolError(f"op {args['op']!r} needs the argument {name!r}.")
         return args[name]
 
+    def _named(self, adapter_id: str) -> Adapter:
+        """The adapter `adapter_id` names; a ToolError listing the known ones when none does."""
+        adapter = self.catalog.by_id(adapter_id)
+        if adapter is None:
+            known = ", ".join(a.id for a in self.catalog.adapters)
+            raise ToolError(f'no debug adapter is called "{adapter_id}"; the adapters are {known} '
+                            "(op adapters shows which are usable here). Nothing was started.")
+        return adapter
+
     # Ops without a session ---------------------------------------------------------
 
     async def op_adapters(self, args: Mapping[str, Any]) -> ToolResult:
         rows, data = [], []
-        for adapter in ADAPTERS:
+        for adapter in self.catalog.adapters:
             det = detect(self.ctx.root, adapter)
             state = "usable" if det.usable else "not usable: " + det.reason
             extra = f"; program python: {det.interpreter.path} ({det.interpreter.why})" if det.interpreter else ""
@@ -386,13 +399,12 @@ class DebugFamily:
 
     async def op_launch(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
-        self._filters = args.get("exception_filters")
         raw = self._need(args, "program")
         program = self.ctx.resolve_path(raw, what="program")
         for arg in args.get("args") or []:
             if "\x00" in arg:  # no process can be given one: the caller's error, not the adapter's
                 raise ToolError(f"launch: the program argument {arg!r} contains a NUL byte, which no program can receive; remove it.")
-        adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else adapter_for_program(program)
+        adapter = self._named(args["adapter"]) if args.get("adapter") else self.catalog.for_program(program)
         if adapter is None:
             raise ToolError(f'no adapter debugs "{raw}": give {_programs()}; or adapter=...')
         det = detect(self.ctx.root, adapter, start=program)
@@ -427,18 +439,18 @@ class DebugFamily:
         if adapter.package_dirs:
             config["program"] = str(program if program.is_dir() else program.parent)
         session = await self.sup.start_adapter(det, cwd)
-        return await self._start(session, adapter, "launch", config, self.ctx.relpath(program), det, note)
+        return await self._start(session, adapter, "launch", config, self.ctx.relpath(program), det, note,
+                                 args.get("exception_filters"))
 
     async def op_attach(self, args: Mapping[str, Any]) -> ToolResult:
         self._refuse_second()
-        self._filters = args.get("exception_filters")
         if args.get("pid") is not None:
             return await self._attach_pid(args)
         if args.get("port") is None:
             raise ToolError("op 'attach' needs 'port' (a process listening with debugpy.listen) or 'pid' (a running process).")
         port = args["port"]
-        attachable = attach_adapters()
-        adapter = adapter_by_id(args["adapter"]) if args.get("adapter") else attachable[0]
+        attachable = self.catalog.attachable()
+        adapter = self._named(args["adapter"]) if args.get("adapter") else attachable[0]
         if adapter is None or adapter.attach is None:
             names = ", ".join(f"{a.id} (a process started with {a.listen_hint})" for a in attachable)
             raise ToolError(f"attach by port is supported for {names} only; "
@@ -449,14 +461,15 @@ class DebugFamily:
                 raise ToolError(f"cannot attach to port {port} with {adapter.id}: {det.binary_problem}. Call op adapters for details.")
             session = await self.sup.start_adapter(det, self.ctx.root)
             config = {**adapter.attach, adapter.port_key: int(port)}
-            return await self._start(session, adapter, "attach", config, f"port {port}", det, "")
+            return await self._start(session, adapter, "attach", config, f"port {port}", det, "", args.get("exception_filters"))
         try:
             session = await self.sup.connect(adapter.id, int(port))
         except OSError as exc:
             raise ToolError(f"nothing accepts a debugger on port {port} ({exc}); "
                             f"start the program with {adapter.listen_hint}({port}).") from None
         try:
-            return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "")
+            return await self._start(session, adapter, "attach", dict(adapter.attach), f"port {port}", None, "",
+                                     args.get("exception_filters"))
         except ToolError as exc:
             others = [a for a in attachable if a.port_key] if not args.get("adapter") else []
             if not others:
@@ -472,9 +485,10 @@ class DebugFamily:
             raise ToolError(f"no process {pid} is running; give the pid of a running process (ps, pgrep).") from None
         except OSError:
             exe = ""  # not readable here: the adapter decides
-        by_pid = [a for a in ADAPTERS if a.attach_pid is not None]
+        by_pid = [a for a in self.catalog.adapters if a.attach_pid is not None]
+        adapter: Adapter | None
         if args.get("adapter"):
-            adapter = adapter_by_id(args["adapter"])
+            adapter = self._named(args["adapter"])
         elif any(exe == name for a in by_pid for name in a.pid_executables):  # node is node's
             adapter = next(a for a in by_pid if exe in a.pid_executables)
         elif exe.startswith("python"):  # a python interpreter is debugpy's
@@ -493,10 +507,13 @@ class DebugFamily:
         session = await self.sup.start_adapter(det, self.ctx.root)
         session.attached_pid = pid
         config = {**adapter.attach_pid, adapter.pid_key: pid}
-        return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "")
+        return await self._start(session, adapter, "attach", config, f"process {pid} ({exe or '?'})", det, "",
+                                 args.get("exception_filters"))
 
-    async def _start(self, session: DAPSession, adapter: Any, command: str, config: dict[str, Any],
-                     label: str, det: Any, note: str) -> ToolResult:
+    async def _start(self, session: DAPSession, adapter: Adapter, command: str, config: dict[str, Any],
+                     label: str, det: Detection | None, note: str, filters: list[str] | None) -> ToolResult:
+        """Initialize the adapter and launch or attach (`command`) with `config`, the book's
+        breakpoints and the exception `filters` (None: the adapter's default)."""
         slot = self.slot
         slot.session, slot.adapter, slot.program = session, adapter, label
         slot.interpreter = det.interpreter if det else None
@@ -506,7 +523,7 @@ class DebugFamily:
             by_name = session.has_function_breakpoints
             by_file = {path: specs for path, entries in self.book.items() if (specs := source_specs(entries, by_name))}
             with progress_from(self._waiting(f"{command} of {label}")):
-                _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=self._filters,
+                _, bps = await session.start(command, config, by_file, self.timeout, exception_filters=filters,
                                              functions=function_specs(self.book) if by_name else None)
         except (DAPError, AdapterGone, MalformedBody) as exc:
             tail = session.child.stderr_tail(800) if session.child else ""
