@@ -340,10 +340,12 @@ class DebugFamily:
         self.books.store(self.ctx.conversation_id, path, entries, lines)
         data: dict[str, Any] = {"file": rel, "lines": [e.line for e in entries], "entries": [entry_json(e, rel) for e in entries]}
         if session is None:
-            what = ", ".join(entry_text(e, rel) for e in entries) if entries else "none (cleared)"
-            note = (" A function breakpoint is set by name where the adapter takes them, else on the first line of the "
+            # one entry a line: an entry ends with its line's code, which may hold any punctuation
+            what = (f"breakpoints in {rel}, set at launch:\n" + "\n".join(f"  {entry_text(e, rel)}" for e in entries)
+                    if entries else f"breakpoints in {rel}: none (cleared).")
+            note = ("\nA function breakpoint is set by name where the adapter takes them, else on the first line of the "
                     "function's body (shown)." if any(e.function for e in entries) else "")
-            return ToolResult(True, f"breakpoints in {rel}: {what}; they will be set at launch.{note}", {**data, "breakpoints": specs})
+            return ToolResult(True, what + note, {**data, "breakpoints": specs})
         results = await session.set_breakpoints(path, specs, self.timeout)
         if by_name and (had_functions or any(e.function for e in entries)):
             results += await session.set_function_breakpoints(functions, self.timeout)
