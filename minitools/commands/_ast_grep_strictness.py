@@ -11,10 +11,9 @@ from pathlib import Path
 
 from minitools.commands._grep_output import Printer
 from minitools.commands._write_staged import write_all_or_none
+from minitools.edits import scan_rule, stage_fixes, unified_diff
 from minitools.match import LanguagePlan, NodeMatch, Searcher
 from minitools.rules import Finding, RuleConfig, RuleError, read_config
-from minitools.tools import scan_rule, stage_fixes
-from minitools.tools.edit import unified_diff
 
 __all__ = ["strict_search"]
 
@@ -70,7 +69,7 @@ def _rewrite(searcher: Searcher, findings: list[tuple[str, Finding]], sources: d
     """The diff of every fix, and with `apply` every file written or none."""
     staged, _inner, broken = stage_fixes(searcher.root, findings, sources)
     for b in broken:
-        print(f"warning: {b['file']} no longer parses after this rewrite", file=sys.stderr)
+        print(f"warning: {b.file} no longer parses after this rewrite", file=sys.stderr)
     if not staged:
         return 1
     sys.stdout.write(unified_diff(staged))

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from minitools.tools import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
+from minitools.edits import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 
 __all__ = ["write_all_or_none"]
 

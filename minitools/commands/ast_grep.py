@@ -249,7 +249,7 @@ def _plan_per_file(source: str, searcher: Searcher, paths: list[str]) -> Languag
         return _fail(f"{exc}; pass --lang L (see `minitools grammars list`)")
     except PathError as exc:
         return _fail(str(exc), EXIT_PATH)
-    from minitools.tools import plural  # the run machinery stays unloaded: only the text helper
+    from minitools.text import plural
 
     for skip in plan.skipped:
         print(f"minitools ast-grep: skipping {plural(skip.files, f'{skip.language} file')}: {skip.reason}", file=sys.stderr)
@@ -307,7 +307,7 @@ def main(args: argparse.Namespace) -> int:
     finally:
         searcher.close()
     printer.close()
-    from minitools.tools import plural
+    from minitools.text import plural
 
     deep = result.skipped.get(UnsafeSource.skip_reason)
     if deep:  # the other skips (binary, oversized) are silent, as in the ast-grep CLI; this one is ours
@@ -324,9 +324,8 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
              paths: list[str], *, apply: bool) -> int:
     """--rewrite: print the unified diff; with --apply write every file or none."""
     from minitools.commands._write_staged import write_all_or_none
+    from minitools.edits import RewriteStopped, propose_rewrite, unified_diff
     from minitools.match import Template, TemplateError
-    from minitools.tools.edit import propose_rewrite, unified_diff
-    from minitools.toolspec import ToolError
 
     template = Template.parse(template_source)
     try:
@@ -336,10 +335,10 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
         return _fail(str(exc))
     try:
         staged, _inner, _data, broken, _vanished = propose_rewrite(searcher, plan, template, paths)
-    except ToolError as exc:
+    except RewriteStopped as exc:
         return _fail(str(exc))
     for b in broken:
-        print(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite", file=sys.stderr)
+        print(f"warning: {b.file}:{b.line} no longer parses after this rewrite", file=sys.stderr)
     if not staged:
         return EXIT_NONE
     sys.stdout.write(unified_diff(staged))

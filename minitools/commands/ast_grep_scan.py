@@ -317,8 +317,7 @@ def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[st
     """--update-all: every fix of every finding, outer ones first (an inner fix inside an
     outer one is left out, and counted), written all or none."""
     from minitools.commands._write_staged import write_all_or_none
-    from minitools.tools import stage_fixes
-    from minitools.tools.edit import unified_diff
+    from minitools.edits import stage_fixes, unified_diff
 
     staged, skipped, broken = stage_fixes(searcher.root, findings, sources)
     if not staged:
@@ -326,7 +325,7 @@ def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[st
         return EXIT_CLEAN
     sys.stdout.write(unified_diff(staged))
     for b in broken:
-        print(f"warning: {b['file']} no longer parses after the fixes (it parsed before)", file=sys.stderr)
+        print(f"warning: {b.file} no longer parses after the fixes (it parsed before)", file=sys.stderr)
     note = f" ({skipped} inside another fix left out)" if skipped else ""
     failed = write_all_or_none(staged, searcher.root, noun="fixes", note=note)
     return EXIT_CLEAN if failed is None else _fail(failed, EXIT_ERRORS)

@@ -14,26 +14,16 @@ from minitools.exports import lazy_getattr
 if TYPE_CHECKING:
     from minitools.tools._context import CALL_SURFACE, Enclosure, RosterSource, RunContext
     from minitools.tools._edge import invoke, refusal
-    from minitools.tools._rule_search import scan_rule, stage_fixes
-    from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
-    from minitools.tools._text import plural
     from minitools.toolspec import Tool
 
-# loaded on first use: the CLI's rewrite path takes the edit store without the run machinery
+# loaded on first use: importing a name costs only its module
 _LAZY = {
     **dict.fromkeys(("RunContext", "Enclosure", "RosterSource", "CALL_SURFACE"), "minitools.tools._context"),
-    "plural": "minitools.tools._text",
     "invoke": "minitools.tools._edge",
     "refusal": "minitools.tools._edge",
-    "stage_fixes": "minitools.tools._rule_search",
-    "scan_rule": "minitools.tools._rule_search",
-    **dict.fromkeys(("EditStore", "StagedEdit", "StagedFile", "StaleEdit", "UnsafeEdit", "WriteFailed"),
-                   "minitools.tools._staging"),
 }
 
-__all__ = ["CALL_SURFACE", "FAMILIES", "EditStore", "Enclosure", "RosterSource", "RunContext", "StagedEdit", "StagedFile", "StaleEdit",
-           "UnsafeEdit", "WriteFailed", "build_tools", "invoke", "plural", "refusal", "scan_rule",
-           "stage_fixes"]
+__all__ = ["CALL_SURFACE", "FAMILIES", "Enclosure", "RosterSource", "RunContext", "build_tools", "invoke", "refusal"]
 
 # module names under minitools.tools, in the order their tools are listed
 FAMILIES: tuple[str, ...] = ("lsp", "ast_grep", "edit", "symbol_edit", "debug", "eval", "ask", "vibe")

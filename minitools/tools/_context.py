@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from minitools.ask import QuestionPort
+from minitools.edits import EditStore
 from minitools.kernel import Enclosure
 from minitools.lsp import file_kind
 from minitools.tools._extent import NoSymbolServer, SymbolService
 from minitools.tools._records import NO_SUPERVISOR, Baseline, Written
-from minitools.tools._staging import EditStore
 from minitools.toolspec import ToolError, ToolResult
 from minitools.tracing import Tracer
 from minitools.vibe import RosterSource

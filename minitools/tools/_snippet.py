@@ -10,7 +10,7 @@ from typing import Any
 
 from minitools.match import NodeMatch, Pattern, UnsafeSource, find_matches
 from minitools.rules import RuleConfig, RuleSet
-from minitools.tools._text import plural
+from minitools.text import plural
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["MAX_CODE_BYTES", "SHOWN_AS", "code_bytes", "explain_code", "search_code", "scan_code"]

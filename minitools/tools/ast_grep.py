@@ -3,42 +3,36 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 from collections.abc import Mapping
-from difflib import get_close_matches
-from pathlib import Path
 from typing import Any
 
+from minitools.edits import scan_rule
 from minitools.match import (
-    GrammarError,
-    LanguagePlan,
     NodeMatch,
     PathError,
-    Pattern,
-    PatternError,
-    Regex,
     Searcher,
-    UnknownLanguage,
-    available_languages,
-    compile_pattern,
-    glob_regex,
     language_for_path,
     no_files_note,
-    one_language,
-    plan_languages,
     search_languages,
 )
-from minitools.tools._context import RunContext, glob_folder, is_glob
-from minitools.tools._language import language_arg
-from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, scan_rule
+from minitools.text import page_note, plural
+from minitools.tools._context import RunContext
+from minitools.tools._search_args import (
+    RULE_PARAMETER,
+    compile_for,
+    compile_in,
+    language_arg,
+    languages_note,
+    one_of_pattern_or_rule,
+    read_rule_arg,
+    shared_searcher,
+    targets_for,
+)
 from minitools.tools._search_thread import search_in_thread
 from minitools.tools._snippet import code_bytes, explain_code, scan_code, search_code
-from minitools.tools._text import page_note, plural
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["build", "format_match", "compile_for", "languages_note", "one_of_pattern_or_rule", "shared_searcher",
-           "targets_for"]
+__all__ = ["build", "format_match"]
 
 DESCRIPTION = (
     "Find code by shape, not text. The pattern is a code fragment parsed with the file's grammar: "
@@ -141,123 +135,6 @@ def format_match(m: NodeMatch, *, max_lines: int = 3) -> str:
     return out
 
 
-def shared_searcher(ctx: RunContext) -> Searcher | None:
-    """The Run's searcher (the "parser" resource), shared by ast_grep and ast_edit; None when
-    the embedder left it unwired. The first family to ask registers its shutdown."""
-    fresh = "parser" not in ctx.resources
-    searcher: Searcher | None = ctx.resource("parser", lambda: _new_searcher(ctx))
-    if searcher is not None and fresh:
-
-        async def close_searcher() -> None:
-            closer = getattr(searcher, "close", None)  # an injected searcher may have none
-            if closer is not None:
-                await asyncio.to_thread(closer)
-
-        ctx.on_close(close_searcher)
-    return searcher
-
-
-def _new_searcher(ctx: RunContext) -> Searcher:
-    """The Run's searcher, with the budgets its options (the configuration's [search]) set."""
-    bounds: dict[str, Any] = {}
-    if ctx.option("search_seconds", None) is not None:
-        bounds["max_seconds"] = float(ctx.option("search_seconds", None))
-    if ctx.option("search_memory_mb", None) is not None:
-        bounds["max_memory_bytes"] = int(ctx.option("search_memory_mb", None)) << 20
-    if ctx.option("search_max_file_kb", None) is not None:
-        bounds["max_file_bytes"] = int(ctx.option("search_max_file_kb", None)) << 10
-    return Searcher(ctx.root, **bounds)
-
-
-def targets_for(ctx: RunContext, searcher: Searcher, raw_path: str | None) -> tuple[list[Path], str]:
-    """What an ast_grep/ast_edit `path` names, and how to show it: the root, a file or a folder;
-    or, for a glob that names nothing as it is written (`src/**/*.ts`, `lib/*.dart`: a model's
-    first call often writes one), the files a search of its fixed folder meets (ignore rules
-    kept) whose path from the root the glob matches, in gitignore's syntax."""
-    if not raw_path:
-        return [ctx.root], "."
-    if not is_glob(raw_path) or os.path.lexists(ctx.root / raw_path):
-        target = ctx.resolve_path(raw_path)
-        return [target], ctx.relpath(target)
-    glob = raw_path.removeprefix(str(ctx.root).rstrip("/") + "/").removeprefix("./")
-    folder = ctx.resolve_path(glob_folder(glob) or None)
-    if glob.startswith("/") or ".." in glob.split("/") or not folder.is_dir():
-        raise ToolError(f'path "{raw_path}" (a glob) must lie in a folder of the workspace; give a glob relative '
-                        f"to the root {ctx.root}, such as src/**/*.py")
-    try:
-        matcher = Regex(re.compile(rf"(?:{glob_regex(glob)})\Z"), backtracking=3)
-    except re.error as exc:
-        raise ToolError(f'path "{raw_path}" is not a glob that can be read ({exc}); write it as *.py or src/**/*.ts') from None
-    try:
-        found = searcher.collect([folder], None)
-    except PathError as exc:
-        raise ToolError(str(exc)) from exc
-    files = [Path(f) for f in found if matcher.search(Path(f).relative_to(ctx.root).as_posix())]
-    if not files:
-        raise ToolError(f'path "{raw_path}" (a glob) matches no file of a known language under {ctx.relpath(folder)}; '
-                        "loosen it, or give a folder")
-    return files, raw_path
-
-
-def compile_for(ctx: RunContext, args: Mapping[str, Any]) -> tuple[LanguagePlan, list[Path], str]:
-    """The search plan of an ast_grep/ast_edit call, what it searches and how to show that
-    (`targets_for`).
-
-    With `language`, or a `path` naming a file of a known language, the pattern is compiled in
-    that language. Otherwise each file under the targets is searched in the language its
-    extension names (the pattern compiled once per language; languages it does not parse in
-    are skipped with a note), and the call is refused only when it parses in none.
-    """
-    source = args["pattern"]
-    raw_path = args.get("path")
-    searcher = shared_searcher(ctx)
-    assert searcher is not None  # the families that plan a search are built only with one
-    targets, where = targets_for(ctx, searcher, raw_path)
-    one_file = len(targets) == 1 and targets[0].is_file()
-    language = language_arg(args) or (language_for_path(targets[0]) if one_file else None)
-    if language:
-        return one_language(_compile(source, language)), targets, where
-    try:
-        plan = plan_languages(source, searcher, targets)
-    except PatternError as exc:
-        raise ToolError(f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement).") from exc
-    except UnknownLanguage as exc:
-        raise ToolError(f"{exc}; pass language (python, javascript, typescript, rust, go, c, java, ...).") from exc
-    except PathError as exc:
-        raise ToolError(str(exc)) from exc
-    if plan.files and not plan.searches:
-        reasons = "; ".join(f"{skip.language} ({plural(skip.files, 'file')}): {skip.reason}" for skip in plan.skipped)
-        raise ToolError(f'"{source}" parses in none of the languages under "{raw_path or "."}": {reasons}. '
-                        "Pass language, or write a fragment of the files' language.")
-    return plan, targets, where
-
-
-def _compile(source: str, language: str) -> Pattern:
-    known = available_languages()
-    if language not in known:
-        close = get_close_matches(language, known, n=1)
-        hint = f"did you mean {' or '.join(close)}? " if close else ""
-        raise ToolError(f'language "{language}" has no grammar here; {hint}Give a grammar id such as python, javascript, '
-                        f"typescript, tsx, rust, go, c, cpp, java, csharp, ruby ({len(known)} in all), or leave language "
-                        "out to search each file in its extension's language.")
-    try:
-        return compile_pattern(source, language)
-    except PatternError as exc:
-        raise ToolError(
-            f"{exc}. Write a complete fragment (balanced brackets, a whole expression or statement)."
-        ) from exc
-    except GrammarError as exc:
-        raise ToolError(str(exc)) from exc
-
-
-def languages_note(plan: LanguagePlan) -> str:
-    """What a search without a language did: the languages searched and those skipped."""
-    if not plan.skipped:
-        return ""
-    return "not searched: " + "; ".join(f"{plural(skip.files, f'{skip.language} file')} ({skip.reason})"
-                                        for skip in plan.skipped)
-
-
 class AstGrepFamily:
     """The `ast_grep` tool over the Run's shared searcher."""
 
@@ -347,13 +224,13 @@ class AstGrepFamily:
         if args.get("explain"):
             if not language:
                 raise ToolError("explain with code needs language: the grammar to read the code with (python, typescript, ...)")
-            pattern = _compile(args["pattern"], language) if args.get("pattern") is not None else None
+            pattern = compile_in(args["pattern"], language) if args.get("pattern") is not None else None
             return explain_code(source, language, pattern)
         which = one_of_pattern_or_rule(args)
         if which == "pattern" and args.get("strictness", "smart") == "smart":
             if not language:
                 raise ToolError("code needs language: the grammar to read the code with (python, typescript, ...)")
-            return search_code(_compile(args["pattern"], language), source, limit, offset, format_match)
+            return search_code(compile_in(args["pattern"], language), source, limit, offset, format_match)
         config = read_rule_arg(self.ctx, args if which == "rule" else _as_rule(args), [])
         what = f"rule {config.id}" if which == "rule" else f'"{args["pattern"]}" at strictness {args["strictness"]}'
         return scan_code(config, source, limit, offset, format_match, what)
@@ -371,7 +248,7 @@ class AstGrepFamily:
         parts = []
         data: dict[str, Any] = {"language": language}
         if args.get("pattern") is not None:
-            pattern = _compile(args["pattern"], language)
+            pattern = compile_in(args["pattern"], language)
             parts.append(explain_pattern(pattern))
             data.update({"pattern": pattern.source, "rungs": list(pattern.rungs)})
         if line is not None:
@@ -450,18 +327,6 @@ def _as_rule(args: Mapping[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in args.items() if k not in ("pattern", "strictness")}
     out["rule"] = rule
     return out
-
-
-def one_of_pattern_or_rule(args: Mapping[str, Any]) -> str:
-    """Which of `pattern` and `rule` the call gives: exactly one is needed."""
-    has_pattern = args.get("pattern") is not None
-    has_rule = args.get("rule") is not None
-    if has_pattern and has_rule:
-        raise ToolError('give pattern or rule, not both (a rule can hold the pattern: {"rule": {"pattern": ...}})')
-    if not has_pattern and not has_rule:
-        raise ToolError('argument pattern or rule is required: pattern is a code fragment (e.g. "print($A)"), '
-                        "rule an ast-grep rule object")
-    return "rule" if has_rule else "pattern"
 
 
 def build(ctx: RunContext) -> list[Tool]:

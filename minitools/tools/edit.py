@@ -5,25 +5,39 @@
 from __future__ import annotations
 
 import asyncio
-import difflib
-import os
-import stat
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any, NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
-from minitools.match import Budget, LanguagePlan, PathError, Searcher, Template, TemplateError, apply_edits, find_matches, parse_errors, plan_edits
+from minitools.edits import (
+    EditStore,
+    RewriteStopped,
+    StagedEdit,
+    StagedFile,
+    StaleEdit,
+    UnknownEdit,
+    UnsafeEdit,
+    WriteFailed,
+    file_operation,
+    propose_rewrite,
+    scan_rule,
+)
+from minitools.match import PathError, Searcher, Template, TemplateError
+from minitools.text import plural
 from minitools.tools._context import RunContext
-from minitools.tools._rule_search import RULE_PARAMETER, read_rule_arg, rule_edits, scan_rule
+from minitools.tools._search_args import (
+    RULE_PARAMETER,
+    compile_for,
+    languages_note,
+    one_of_pattern_or_rule,
+    read_rule_arg,
+    shared_searcher,
+    targets_for,
+)
 from minitools.tools._search_thread import search_in_thread
-from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnknownEdit, UnsafeEdit, WriteFailed
-from minitools.tools._text import plural
-from minitools.tools.ast_grep import compile_for, languages_note, one_of_pattern_or_rule, shared_searcher, targets_for
+from minitools.tools._staged import stage_proposal
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
-__all__ = ["Proposal", "build", "propose_rewrite", "read_regular_file", "stage_proposal", "unified_diff"]
-
-DIFF_PREVIEW_CHARS = 6000
+__all__ = ["build"]
 
 AST_EDIT_DESCRIPTION = (
     "Rewrite code by shape: the same matching as ast_grep, plus a rewrite template into which the "
@@ -68,115 +82,9 @@ AST_EDIT_SPEC = ToolSpec("ast_edit", Tier.WRITE, AST_EDIT_DESCRIPTION, AST_EDIT_
 RESOLVE_SPEC = ToolSpec("resolve", Tier.WRITE, RESOLVE_DESCRIPTION, RESOLVE_PARAMETERS)
 
 
-def unified_diff(staged: list[StagedFile]) -> str:
-    """The unified diff of staged files, LF line ends; a file created comes from /dev/null, a
-    file deleted goes to it (as git shows them)."""
-    chunks = []
-    for f in staged:
-        old = (f.original or b"").decode("utf-8").splitlines(keepends=True)
-        new = (f.new or b"").decode("utf-8").splitlines(keepends=True)
-        before = "/dev/null" if f.original is None else f"a/{f.display}"
-        after = "/dev/null" if f.new is None else f"b/{f.display}"
-        if not old and not new:  # an empty file made or removed: a header alone says it
-            chunks.append(f"--- {before}\n+++ {after}\n")
-            continue
-        lines = difflib.unified_diff(old, new, fromfile=before, tofile=after)
-        chunks.append("".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines))
-    return "".join(chunks).replace("\r\n", "\n")
-
-
-def file_operation(f: StagedFile) -> str | None:
-    """"create" or "delete" for a file an edit makes or removes (a language server's file
-    operations), None for one it changes."""
-    return "create" if f.original is None else "delete" if f.new is None else None
-
-
 def _done(f: StagedFile) -> str:
     what = file_operation(f)
     return {"create": "created", "delete": "deleted"}[what] if what else plural(f.replacements, "replacement")
-
-
-def _line_of(source: bytes, byte: int) -> int:
-    return source.count(b"\n", 0, byte) + 1
-
-
-class Proposal(NamedTuple):
-    """What a rewrite would change."""
-
-    staged: list[StagedFile]
-    inner: int  # overlapping inner matches left as they are
-    files: list[dict[str, Any]]  # per file: its replacements
-    broken: list[dict[str, Any]]  # files that parsed before and no longer would
-    vanished: list[str]  # files that matched but were gone (or no longer regular files) when re-read
-
-
-def read_regular_file(path: Path) -> bytes | None:
-    """The bytes of `path` if it is still a regular file (a FIFO is not opened for reading: it would block)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            return None
-        return handle.read()
-
-
-def propose_rewrite(searcher: Searcher, plan: LanguagePlan, template: Template, targets: Sequence[str | Path],
-                    budget: Budget | None = None) -> Proposal:
-    """The files a rewrite would change. Each of the plan's patterns rewrites its own
-    language's files, each search within `budget` (by default the searcher's).
-
-    Search, then re-match each matching file on the bytes read now, so that what is staged
-    as the original is exactly what the edits were computed on; a file gone in between is
-    counted, not staged."""
-    vanished: list[str] = []
-    staged: list[StagedFile] = []
-    files_data: list[dict[str, Any]] = []
-    broken: list[dict[str, Any]] = []
-    inner = 0
-    seen: set[str] = set()
-    found = []
-    for pattern, files in plan.searches:
-        result = searcher.search(pattern, targets, files=files, budget=budget)
-        if result.stopped:
-            # a rewrite of the files found so far would be a partial one: none
-            raise ToolError(f"{result.stopped} finding the matches to rewrite (the search's budget): "
-                            "narrow the path or the pattern; nothing was changed")
-        found += [(pattern, m) for m in result.matches]
-    for pattern, m in found:
-        if m.path is None or m.path in seen:
-            continue
-        seen.add(m.path)
-        path = searcher.root / m.path
-        source = read_regular_file(path)
-        if source is None:
-            vanished.append(m.path)
-            continue
-        matches = find_matches(pattern, source, path=m.path)
-        if not matches:
-            continue  # changed between the search and now: nothing to stage for it
-        edits, skipped = plan_edits(template, matches, source)
-        inner += skipped
-        new = apply_edits(source, edits)
-        if new == source:
-            continue
-        staged.append(StagedFile(path, m.path, source, new, len(edits)))
-        before = parse_errors(source, pattern.language)
-        after = parse_errors(new, pattern.language)
-        if len(after) > len(before):  # the rewrite broke the parse somewhere; name the first new place
-            line, column = next((e for e in after if e not in set(before)), after[0])
-            broken.append({"file": m.path, "line": line, "column": column})
-        files_data.append({
-            "file": m.path,
-            "replacements": len(edits),
-            "edits": [
-                {"line": _line_of(source, e.start), "before": source[e.start:e.end].decode("utf-8"),
-                 "after": e.replacement.decode("utf-8")}
-                for e in edits
-            ],
-        })
-    return Proposal(staged, inner, files_data, broken, vanished)
 
 
 def _plain_fix(template: str) -> Any:
@@ -190,25 +98,6 @@ def _vanished_note(vanished: list[str]) -> str:
         return ""
     return (f"{plural(len(vanished), 'matching file')} vanished before it could be staged (deleted or replaced): "
             + ", ".join(vanished[:10]) + (" ..." if len(vanished) > 10 else ""))
-
-
-def stage_proposal(store: EditStore, staged: list[StagedFile], notes: list[str], data: dict[str, Any]) -> ToolResult:
-    """Stage `staged` in the edit store: the proposal's text (its notes, then the diff, cut
-    at DIFF_PREVIEW_CHARS) and data (ast_edit's and symbol_edit's proposals)."""
-    count = sum(f.replacements for f in staged)
-    summary = f"{plural(count, 'replacement')} in {plural(len(staged), 'file')}"
-    edit = store.stage(staged, summary)
-    lines = [f'(proposed) {summary} … call resolve with edit_id "{edit.id}" and action "accept" to write it, or "discard".',
-             *notes]
-    diff = unified_diff(staged)
-    if len(diff) > DIFF_PREVIEW_CHARS:
-        cut = diff[:DIFF_PREVIEW_CHARS].rsplit("\n", 1)[0]
-        lines.append(cut)
-        lines.append(f"… diff cut at {len(cut):,} of {len(diff):,} characters; data.files lists every replacement.")
-    else:
-        lines.append(diff.rstrip("\n"))
-    edit.data = {"edit_id": edit.id, "replacements": count, **data, "diff_chars": len(diff)}
-    return ToolResult(ok=True, text="\n".join(lines), data=edit.data)
 
 
 def build(ctx: RunContext) -> list[Tool]:
@@ -243,7 +132,7 @@ class EditFamily:
             budget = self.searcher.budget()
             staged, inner, files_data, broken, vanished = await search_in_thread(
                 budget, lambda: propose_rewrite(self.searcher, plan, template, targets, budget))
-        except PathError as exc:
+        except (PathError, RewriteStopped) as exc:
             raise ToolError(str(exc)) from exc
         note = "\n".join(filter(None, [languages_note(plan), _vanished_note(vanished)]))
         if not staged:
@@ -258,9 +147,9 @@ class EditFamily:
             notes.append(f"{inner} overlapping inner match{'es were' if inner != 1 else ' was'} left as they are (the outer edit wins); "
                          "run ast_edit again after accepting to reach them.")
         for b in broken:
-            notes.append(f"warning: {b['file']}:{b['line']} no longer parses after this rewrite (it parsed before); check the template.")
-        return stage_proposal(self.store, staged, notes, {"files": files_data, "overlapping_left": inner, "no_longer_parses": broken,
-                                           "vanished": vanished})
+            notes.append(f"warning: {b.file}:{b.line} no longer parses after this rewrite (it parsed before); check the template.")
+        return stage_proposal(self.store, staged, notes, {"files": [f.to_json() for f in files_data], "overlapping_left": inner,
+                                                          "no_longer_parses": [b.to_json() for b in broken], "vanished": vanished})
 
     async def _by_rule(self, args: Mapping[str, Any]) -> ToolResult:
         targets, where = targets_for(self.ctx, self.searcher, args.get("path"))
@@ -277,7 +166,7 @@ class EditFamily:
         if scan.stopped:
             raise ToolError(f"the search for rule {config.id} {scan.stopped}, before every file was searched, so "
                             "nothing was staged (a partial rewrite would be wrong); narrow the path or the rule.")
-        staged, inner, broken = rule_edits(self.searcher, scan)
+        staged, inner, broken = scan.fixes(self.searcher.root)
         if not staged:
             return ToolResult(
                 ok=True,
@@ -290,10 +179,10 @@ class EditFamily:
             notes.append(f"{inner} fix{'es' if inner != 1 else ''} inside another were left out (the outer one wins); "
                          "run ast_edit again after accepting to reach them.")
         for b in broken:
-            notes.append(f"warning: {b['file']} no longer parses after this fix (it parsed before); check the fix.")
+            notes.append(f"warning: {b.file} no longer parses after this fix (it parsed before); check the fix.")
         files = [{"file": f.display, "replacements": f.replacements} for f in staged]
         return stage_proposal(self.store, staged, notes, {"rule_id": config.id, "files": files, "overlapping_left": inner,
-                                           "no_longer_parses": broken})
+                                                          "no_longer_parses": [b.to_json() for b in broken]})
 
     async def resolve(self, args: Mapping[str, Any]) -> ToolResult:
         edit_id, action = args["edit_id"], args["action"]

@@ -15,13 +15,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from minitools.edits import StagedFile, read_regular_file
 from minitools.match import has_grammar, language_for_path, parse_errors
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
 from minitools.tools._position import resolve_symbol
-from minitools.tools._staging import StagedFile
-from minitools.tools.ast_grep import shared_searcher
-from minitools.tools.edit import read_regular_file, stage_proposal
+from minitools.tools._search_args import shared_searcher
+from minitools.tools._staged import stage_proposal
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build", "SYMBOL_EDIT_SPEC"]

@@ -1,8 +1,10 @@
 """The dependency direction of docs/architecture.md ("Layering"), enforced on the imports in the source.
 
 protocol → transport → lsp, dap, kernel → tools → registry/run; match sits beside and
-imports only itself, and rules (ast-grep's rule language) builds on match alone; only tools/ (and the run's call edge) build ToolResults; only
-registry/run know surfaces and approval.
+imports only itself, rules (ast-grep's rule language) builds on match alone, and edits (staged
+edits, their all-or-none write) on both; only tools/ (and the run's call edge) build ToolResults; only
+registry/run know surfaces and approval. Inside tools/ a family imports the frame (tools/_*.py) and
+libraries, never another family; the CLI's commands take library code, never the tools'.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "minitools"
 # what each part may import from minitools (its own part is always allowed)
 ALLOWED: dict[str, set[str]] = {
     "exports": set(),  # the lazy-export helper every package __init__ may use
+    "text": set(),  # plural and page notes: the words of a count, for any part that writes a sentence
     "protocol": set(),
     "tracing": set(),
     "toolspec": set(),
@@ -29,15 +32,16 @@ ALLOWED: dict[str, set[str]] = {
     "inspector": {"protocol", "transport", "tracing"},  # node's V8 inspector (CDP over a WebSocket)
     "match": set(),
     "rules": {"match"},
+    "edits": {"match", "rules"},  # staged edits, their diff and their all-or-none write; a rule's fixes
     "ask": {"transport", "protocol"},
     "vibe": {"transport", "protocol", "tracing", "states"},
-    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "ask", "vibe", "toolspec", "schema", "tracing",
+    "tools": {"protocol", "transport", "lsp", "dap", "kernel", "match", "rules", "edits", "ask", "vibe", "toolspec", "schema", "tracing",
               "progress"},
     "registry": {"toolspec", "schema", "ask"},
     "run": {"registry", "tools", "toolspec", "schema", "ask", "tracing", "config", "progress"},
 }
 for _imports_of in ALLOWED.values():
-    _imports_of.add("exports")
+    _imports_of |= {"exports", "text"}
 # fronts over the API may import anything
 FRONTS = {"__init__", "__main__", "cli", "commands", "serve", "mcp", "tour"}
 PROTOCOL_FORBIDDEN = {"asyncio", "subprocess", "os", "threading", "socket", "selectors"}
@@ -182,3 +186,45 @@ def test_no_modules_import_each_other_in_a_circle():
         if name not in state:
             walk(name, [name])
     assert not circles, "modules importing each other in a circle:\n" + "\n".join(circles)
+
+
+def _family(path: Path) -> str | None:
+    """The tool family `path` belongs to (its module or package under tools/), None for the frame."""
+    rel = path.relative_to(PACKAGE / "tools")
+    name = rel.parts[0].removesuffix(".py")
+    return None if name.startswith("_") else name
+
+
+def test_no_family_imports_another():
+    # a helper two families need belongs in the frame (tools/_*.py) or in a library below tools/
+    bad = []
+    for path in (PACKAGE / "tools").rglob("*.py"):
+        if "__pycache__" in path.parts or (path.parent == PACKAGE / "tools" and path.name == "__init__.py"):
+            continue
+        own = _family(path)
+        for line, module in _imports(path):
+            parts = module.split(".")
+            if parts[:2] != ["minitools", "tools"] or len(parts) < 3:
+                continue
+            target = parts[2]
+            if not target.startswith("_") and target != own:
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} ({own or 'frame'}) imports {module}")
+    assert not bad, "a tool family imports another family (move the helper to the frame or a library):\n" + "\n".join(bad)
+
+
+def test_commands_take_library_code_not_the_tools():
+    # the CLI runs tools only through the Run (registry/run); it never imports tool code or ToolError
+    bad = []
+    for path in (PACKAGE / "commands").rglob("*.py"):
+        for line, module in _imports(path):
+            if module == "minitools.tools" or module.startswith("minitools.tools."):
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {module}")
+            elif module == "minitools.toolspec" and "ToolError" in _names_from(path, line, module):
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports ToolError")
+    assert not bad, "commands/ import tool code (take it from a library below the tools):\n" + "\n".join(bad)
+
+
+def _names_from(path: Path, line: int, module: str) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == module
+            and node.lineno == line for alias in node.names}

@@ -113,7 +113,7 @@ async def test_a_folder_that_is_a_symlink_out_of_the_root_at_staging_is_never_wr
 
 
 def _commit(root: Path, files: list[tuple[str, bytes | None, bytes | None]]) -> None:
-    from minitools.tools._staging import EditStore, StagedEdit, StagedFile
+    from minitools.edits import EditStore, StagedEdit, StagedFile
 
     staged = [StagedFile(root / rel, rel, before, after, 1) for rel, before, after in files]
     EditStore.commit(StagedEdit("e", staged, ""), root)
@@ -136,7 +136,7 @@ def test_an_edit_creates_files_in_new_folders_and_deletes_files(tree: tuple[Path
 
 def test_a_failed_write_removes_what_it_made_and_restores_what_it_deleted(tree: tuple[Path, Path],
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    from minitools.tools import _staging
+    from minitools.edits import _staging
 
     root, _ = tree
     os.chmod(root / "pkg" / "a.py", 0o640)
@@ -160,7 +160,7 @@ def test_a_failed_write_removes_what_it_made_and_restores_what_it_deleted(tree: 
 
 
 def test_a_file_to_create_that_exists_by_now_is_stale(tree: tuple[Path, Path]) -> None:
-    from minitools.tools._staging import StaleEdit
+    from minitools.edits import StaleEdit
 
     root, _ = tree
     (root / "pkg" / "b.py").write_bytes(b"mine\n")
@@ -171,7 +171,7 @@ def test_a_file_to_create_that_exists_by_now_is_stale(tree: tuple[Path, Path]) -
 
 def test_a_folder_to_make_that_turns_into_a_symlink_out_of_the_root_is_not_followed(
         tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from minitools.tools import _staging
+    from minitools.edits import _staging
 
     root, outside = tree
     real = _staging._make_folders

@@ -30,8 +30,8 @@ from minitools.dap import (
     loader_for,
 )
 from minitools.progress import ProgressSource, progress_from
+from minitools.text import plural
 from minitools.tools._context import RunContext, unusable_path
-from minitools.tools._text import plural
 from minitools.tools.debug._book import Books, entry_json
 from minitools.tools.debug._breakpoints import Entry, entries_of, entry_text, function_specs, read_lines, source_specs
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec

@@ -27,10 +27,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from minitools.edits import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan
+from minitools.text import plural
 from minitools.tools._context import RunContext
-from minitools.tools._staging import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
-from minitools.tools._text import plural
 from minitools.tools.lsp._actions import ACTIONS, AT_SYMBOL, NAVIGATION, described
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from minitools.edits import StagedFile, diff_preview, file_operation, unified_diff
 from minitools.lsp import EditError, FileChange, LSPClient, path_to_uri, plan_workspace_edit, read_regular
+from minitools.text import plural
 from minitools.tools._context import RunContext
-from minitools.tools._staging import StagedFile
-from minitools.tools._text import plural
+from minitools.tools._staged import DIFF_PREVIEW_CHARS
 from minitools.toolspec import ToolError, ToolResult
 
-__all__ = ["plan_edit", "propose", "DIFF_PREVIEW_CHARS"]
-
-DIFF_PREVIEW_CHARS = 6000
+__all__ = ["plan_edit", "propose"]
 
 
 def plan_edit(ctx: RunContext, client: LSPClient, edit: Any) -> list[FileChange]:
@@ -37,8 +36,6 @@ def propose(ctx: RunContext, plan: list[FileChange], title: str, what: str, note
     result shows the diff and names the files the edit creates or deletes. `title` names the
     edit in its summary (an action's title), `what` in messages ('"Move" at a.py:3'); `data` is
     added to the result's data."""
-    from minitools.tools.edit import file_operation, unified_diff  # the diff ast_edit shows
-
     staged = [_staged(change, ctx.relpath(change.path), what) for change in plan if change.after != change.before]
     if not staged:
         return ToolResult(ok=True, text=f"{what} changes nothing; nothing was staged.",
@@ -51,9 +48,7 @@ def propose(ctx: RunContext, plan: list[FileChange], title: str, what: str, note
     operations = [f"{f.display} ({file_operation(f)})" for f in staged if file_operation(f)]
     if operations:
         lines.append(f"files it makes or removes, written only if accepted: {', '.join(operations)}")
-    diff = unified_diff(staged)
-    lines.append(diff[:DIFF_PREVIEW_CHARS].rstrip("\n") + (f"\n… diff cut at {DIFF_PREVIEW_CHARS:,} characters"
-                                                           if len(diff) > DIFF_PREVIEW_CHARS else ""))
+    lines.append(diff_preview(unified_diff(staged), DIFF_PREVIEW_CHARS))
     pending.data = {"edit_id": pending.id, **data, "replacements": count,
                     "files": [{"file": f.display, "edits": f.replacements,
                                **({"operation": file_operation(f)} if file_operation(f) else {})} for f in staged]}

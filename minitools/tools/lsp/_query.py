@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from minitools.lsp import LSPClient, NoServer, ServerGone, path_to_uri, project_roots, split_lines, to_lsp_column
 from minitools.progress import ProgressState, progress_from
-from minitools.tools._text import page_note
+from minitools.text import page_note
 from minitools.tools.lsp._actions import NAVIGATION
 from minitools.tools.lsp._bodies import Body, bodies, body_of, format_body
 from minitools.tools.lsp._format import hover_text, location, locations, symbol_kind

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from minitools.lsp import Document, LSPClient, NoServer, NotRegularFile, ServerGone, file_kind, path_to_uri
+from minitools.text import plural
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
-from minitools.tools._text import plural
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
 from minitools.tools.lsp._session import LSPSession
 
