@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from minitools.ask import AnswerError, NoPersonAttached, QuestionPort, QuestionTimeout
+from minitools.ask import AnswerError, Card, NoPersonAttached, QuestionPort, QuestionTimeout
 from minitools.toolspec import Tier, Tool, ToolSpec
 
 log = logging.getLogger("minitools")
@@ -143,7 +143,7 @@ class ApprovalGate:
         if spec.name in self._allowed_for_run:
             return None
         verb = "change files" if spec.tier is Tier.WRITE else "start or control a process"
-        card = {
+        card = Card.parse({
             "kind": "permission",
             "question": f"Allow `{spec.name}` to {verb}?",
             "context": summarize_args(args),
@@ -154,7 +154,7 @@ class ApprovalGate:
             ],
             "allow_free_text": False,
             "multi_select": False,
-        }
+        })
         if not self._questions.is_attached():
             return (
                 f"{spec.name} needs permission and no person is attached to ask. "
@@ -168,8 +168,8 @@ class ApprovalGate:
             return f"{spec.name} needs permission and no person is attached to ask. Nothing was done."
         except AnswerError as exc:
             return f"{spec.name} needs permission and the answer could not be understood ({exc}). Nothing was done."
-        choices = answer.get("choices") or []
-        if answer.get("skipped") or not choices:
+        choices = answer.choices
+        if answer.skipped or not choices:
             return f"Permission for {spec.name} was not given (the question was skipped). Nothing was done."
         choice = choices[0]
         if choice == _ALLOW_RUN:

@@ -1,7 +1,9 @@
 """Question ports: how a run reaches a person.
 
-A port turns a question card (a plain dict, see `minitools.ask.card`) into an
-answer dict: ``{"choices": [label, ...], "text"?: str}`` or ``{"skipped": True}``.
+A port shows a checked question `Card` to a person and returns their checked `Answer`
+(chosen labels and typed text, or a skip); a callable given as a port, and a host asked over
+JSON-RPC, see the card's plain dict and answer with one (``{"choices": [label, ...], "text"?: str}``
+or ``{"skipped": True}``), checked against the card here.
 It also says whether a person is attached right now, so a call can fail at once
 instead of blocking forever (docs/tools.md, "ask_user").
 """
@@ -35,7 +37,7 @@ class QuestionPort(Protocol):
 
     def is_attached(self) -> bool: ...
 
-    async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]: ...
+    async def ask(self, card: Card, timeout: float | None = None) -> Answer: ...
 
 
 class _Port:
@@ -63,15 +65,16 @@ class CallablePort(_Port):
         super().__init__(destination, attached)
         self._fn = fn
 
-    async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
-        """Ask the callable; the answer is checked against the card (`AnswerError` if it does not fit)."""
-        parsed = Card.parse(card)
+    async def ask(self, card: Card, timeout: float | None = None) -> Answer:
+        """Ask the callable with the card's dict; its answer is checked against the card
+        (`AnswerError` if it does not fit)."""
+        shown = card.to_dict()
 
         async def answer() -> Any:
             if inspect.iscoroutinefunction(self._fn):
-                return await self._fn(card)
+                return await self._fn(shown)
             # A sync callable may block (a person typing); keep the event loop free.
-            result = await asyncio.to_thread(self._fn, card)
+            result = await asyncio.to_thread(self._fn, shown)
             if inspect.isawaitable(result):
                 result = await result
             return result
@@ -80,7 +83,7 @@ class CallablePort(_Port):
             result = await asyncio.wait_for(answer(), timeout)
         except asyncio.TimeoutError:
             raise QuestionTimeout(f"no answer within {timeout:g} s") from None
-        return Answer.parse(result, parsed).to_dict()
+        return Answer.parse(result, card)
 
 
 class HostPort(_Port):
@@ -102,16 +105,15 @@ class HostPort(_Port):
         super().__init__(destination, attached)
         self._send = send_request
 
-    async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    async def ask(self, card: Card, timeout: float | None = None) -> Answer:
         """Send the card as an ``ask`` request; the answer is checked against the card."""
-        parsed = Card.parse(card)
         try:
-            result = await asyncio.wait_for(self._send("ask", parsed.to_dict()), timeout)
+            result = await asyncio.wait_for(self._send("ask", card.to_dict()), timeout)
         except asyncio.TimeoutError:
             raise QuestionTimeout(f"the host gave no answer within {timeout:g} s") from None
         except Exception as exc:  # the host's error, or a closed connection: nobody can be asked
             raise NoPersonAttached(f"the host could not ask the question ({exc})") from exc
-        return Answer.parse(result, parsed).to_dict()
+        return Answer.parse(result, card)
 
 
 # what `Run(questions=...)` takes: a port, a callable from card to answer (sync or async), or None

@@ -12,7 +12,6 @@ import asyncio
 import errno
 import os
 import re
-from typing import Any
 
 from minitools.ask._card import Answer, Card
 from minitools.ask._port import NoPersonAttached, QuestionTimeout
@@ -91,9 +90,8 @@ class TerminalPort:
         os.close(fd)
         return True
 
-    async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    async def ask(self, card: Card, timeout: float | None = None) -> Answer:
         """Show the card and wait for a usable reply (or a skip, or the timeout)."""
-        parsed = Card.parse(card)
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:
@@ -102,7 +100,7 @@ class TerminalPort:
             except OSError as exc:
                 raise NoPersonAttached(f"no terminal to ask on ({self.tty}: {exc.strerror})") from None
             try:
-                return (await self._dialog(fd, parsed, timeout)).to_dict()
+                return await self._dialog(fd, card, timeout)
             finally:
                 os.close(fd)
 

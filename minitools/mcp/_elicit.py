@@ -96,15 +96,14 @@ class ElicitPort:
     def is_attached(self) -> bool:
         return self._attached()
 
-    async def ask(self, card: dict[str, Any], timeout: float | None = None) -> dict[str, Any]:
+    async def ask(self, card: Card, timeout: float | None = None) -> Answer:
         """Show the card as a form and wait for the person; the answer is checked against the card."""
-        parsed = Card.parse(card)
         if not self._attached():
             raise NoPersonAttached("the MCP client did not declare the elicitation capability")
         try:
-            response = await asyncio.wait_for(self._send("elicitation/create", card_form(parsed, self._version())), timeout)
+            response = await asyncio.wait_for(self._send("elicitation/create", card_form(card, self._version())), timeout)
         except asyncio.TimeoutError:
             raise QuestionTimeout(f"the MCP client gave no answer within {timeout:g} s") from None
         except Exception as exc:  # the client's error response, or it went away
             raise NoPersonAttached(f"the MCP client could not ask the question ({exc})") from exc
-        return Answer.parse(form_answer(parsed, response), parsed).to_dict()
+        return Answer.parse(form_answer(card, response), card)

@@ -118,7 +118,7 @@ class AskFamily:
                             f"{card.question!r} was not shown. {PROCEED}",
                             data={"asked": False, "attached": False})
         try:
-            answer = await self.port.ask(card.to_dict(), self.timeout)
+            answer = await self.port.ask(card, self.timeout)
         except NoPersonAttached as exc:
             raise ToolError(f"The question {card.question!r} could not be asked: {exc}. {PROCEED}",
                             data={"asked": False, "attached": False}) from None
@@ -129,11 +129,10 @@ class AskFamily:
         except AnswerError as exc:
             raise ToolError(f"The answer to {card.question!r} could not be understood ({exc}). {PROCEED}",
                             data={"asked": True, "understood": False}) from None
-        if answer.get("skipped"):
+        if answer.skipped:
             return ToolResult(ok=True, text=f"The person skipped the question. {PROCEED}",
                               data={"skipped": True, "choices": [], "text": None})
-        choices = list(answer.get("choices", []))
-        text = answer.get("text")
+        choices, text = list(answer.choices), answer.text
         parts = []
         if choices:
             parts.append("The person chose: " + ", ".join(f'"{c}"' for c in choices) + ".")

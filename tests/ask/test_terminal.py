@@ -11,10 +11,11 @@ import textwrap
 
 import pytest
 
-from minitools.ask import NoPersonAttached, QuestionTimeout, TerminalPort
+from minitools.ask import Answer, Card, NoPersonAttached, QuestionTimeout, TerminalPort
 
-CARD = {"question": "Which database?", "context": "the service needs one",
-        "options": [{"label": "postgres", "description": "the default"}, {"label": "sqlite"}, {"label": "none"}]}
+CARD_DICT = {"question": "Which database?", "context": "the service needs one",
+             "options": [{"label": "postgres", "description": "the default"}, {"label": "sqlite"}, {"label": "none"}]}
+CARD = Card.parse(CARD_DICT)
 
 
 async def test_a_number_chooses_an_option_after_a_bad_reply(pty_pair):
@@ -30,30 +31,30 @@ async def test_a_number_chooses_an_option_after_a_bad_reply(pty_pair):
     driver.type("1 2")
     await driver.expect("choose one option only")
     driver.type("2")
-    assert await asking == {"choices": ["sqlite"]}
+    assert await asking == Answer(choices=("sqlite",))
 
 
 async def test_multi_select_free_text_and_skip(pty_pair):
     driver, tty = pty_pair
     port = TerminalPort(tty)
-    multi = asyncio.create_task(port.ask(dict(CARD, multi_select=True), timeout=30))
+    multi = asyncio.create_task(port.ask(Card.parse(dict(CARD_DICT, multi_select=True)), timeout=30))
     await driver.expect("numbers 1-3 separated by spaces")
     driver.type("3, 1")
-    assert await multi == {"choices": ["none", "postgres"]}
+    assert await multi == Answer(choices=("none", "postgres"))
 
-    free = asyncio.create_task(port.ask(dict(CARD, allow_free_text=True), timeout=30))
+    free = asyncio.create_task(port.ask(Card.parse(dict(CARD_DICT, allow_free_text=True)), timeout=30))
     await driver.expect("your own answer")
     driver.type("")  # an empty line is not an answer: asked again
     await driver.expect("> ")
     driver.type("mariadb, for now")
-    assert await free == {"choices": [], "text": "mariadb, for now"}
+    assert await free == Answer(text="mariadb, for now")
 
     skipped = asyncio.create_task(port.ask(CARD, timeout=30))
     await driver.expect("> ")
     driver.type("banana")  # no free text on this card
     await driver.expect("Type a number 1-3")
     driver.type("s")
-    assert await skipped == {"skipped": True}
+    assert await skipped == Answer(skipped=True)
 
 
 async def test_timeout_withdraws_the_question(pty_pair):
@@ -86,19 +87,19 @@ CHILD = textwrap.dedent("""
     import asyncio, json, os, sys
     # become a session leader whose controlling terminal is the pty, as a login shell is
     fd = os.open(sys.argv[1], os.O_RDWR)
-    from minitools.ask import TerminalPort
+    from minitools.ask import Card, TerminalPort
     port = TerminalPort()  # the default: /dev/tty
-    card = json.loads(sys.argv[2])
+    card = Card.parse(json.loads(sys.argv[2]))
     answer = asyncio.run(port.ask(card, timeout=30))
     with open(sys.argv[3], "w") as out:
-        json.dump({"attached": port.is_attached(), "answer": answer}, out)
+        json.dump({"attached": port.is_attached(), "answer": answer.to_dict()}, out)
 """)
 
 
 async def test_the_default_port_asks_on_the_controlling_terminal(pty_pair, tmp_path):
     driver, tty = pty_pair
     out = tmp_path / "answer.json"
-    child = subprocess.Popen([sys.executable, "-c", CHILD, tty, json.dumps(CARD), str(out)],
+    child = subprocess.Popen([sys.executable, "-c", CHILD, tty, json.dumps(CARD_DICT), str(out)],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
     try:
         await driver.expect("Which database?", timeout=30)
