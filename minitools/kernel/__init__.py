@@ -10,7 +10,7 @@ protocol on private file descriptors.
 
 from __future__ import annotations
 
-from minitools.kernel._host import Bridge, KernelProcess, KernelStartError
+from minitools.kernel._host import Bridge, KernelProcess, KernelStartError, ToolReply
 from minitools.kernel._output import CellOutcome, CellOutput, CellStatus, exit_description, text_of
 from minitools.kernel._pool import LANGUAGES, Enclosure, KernelBusy, KernelPool, enclosure_prefix, workspace_python
 from minitools.kernel._rewrite import rewrite
@@ -23,6 +23,7 @@ __all__ = [
     "KernelStartError",
     "KernelBusy",
     "Bridge",
+    "ToolReply",
     "CellOutcome",
     "CellStatus",
     "CellOutput",

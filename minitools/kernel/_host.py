@@ -11,21 +11,41 @@ the group is killed and the outcome says the state was lost (docs/architecture.m
 from __future__ import annotations
 
 import asyncio
+import base64
 import collections
 import contextlib
 import os
 import signal
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from minitools.kernel._output import CellOutcome, CellOutput, CellStatus, exit_description
 from minitools.protocol import RemoteProtocolError
 from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent
 
-__all__ = ["KernelProcess", "KernelStartError", "Bridge"]
+__all__ = ["KernelProcess", "KernelStartError", "Bridge", "ToolReply"]
 
-# (tool name, arguments) -> {"ok", "text", "data", "images": [{"mime", "base64"}]}
-Bridge = Callable[[str, Mapping[str, Any]], Awaitable[dict[str, Any]]]
+
+class ToolReply(NamedTuple):
+    """What a cell's `tool(name, args)` gets back: the tool result's parts."""
+
+    ok: bool
+    text: str
+    data: Any = None
+    images: Sequence[tuple[str, bytes]] = ()  # (mime type, bytes)
+
+    @classmethod
+    def refused(cls, text: str) -> ToolReply:
+        return cls(False, text)
+
+    def message(self, call_id: Any) -> dict[str, Any]:
+        """The reply as the worker reads it: images as base64."""
+        return {"type": "tool_result", "id": call_id, "ok": self.ok, "text": self.text, "data": self.data,
+                "images": [{"mime": mime, "base64": base64.b64encode(blob).decode("ascii")} for mime, blob in self.images]}
+
+
+# (tool name, arguments) -> the tool's reply, sent on to the cell
+Bridge = Callable[[str, Mapping[str, Any]], Awaitable[ToolReply]]
 
 _RING = 1 << 16  # bytes of the worker's raw stdout/stderr kept for a death report
 
@@ -176,7 +196,7 @@ class KernelProcess:
                     # The budget is suspended for the bridge call: no timeout here.
                     outcome.bridge_calls += 1
                     reply = await bridge(str(message.get("name")), message.get("args") or {})
-                    await self._send(dict(reply, type="tool_result", id=message.get("id")))
+                    await self._send(reply.message(message.get("id")))
                 elif kind == "result":
                     outcome.status = CellStatus.reported(message.get("status", "ok"))
                     outcome.value = message.get("value")
@@ -205,8 +225,7 @@ class KernelProcess:
                 if message.get("type") == "result":
                     return
                 if message.get("type") == "tool_call":  # a bridge call from the dying cell: refuse it
-                    await self._send({"type": "tool_result", "id": message.get("id"), "ok": False,
-                                      "text": "the cell was cancelled", "data": None, "images": []})
+                    await self._send(ToolReply.refused("the cell was cancelled").message(message.get("id")))
 
         try:
             await asyncio.wait_for(until_result(), grace)

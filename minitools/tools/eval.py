@@ -22,6 +22,7 @@ from minitools.kernel import (
     KernelBusy,
     KernelPool,
     KernelStartError,
+    ToolReply,
     exit_description,
     text_of,
 )
@@ -107,15 +108,14 @@ class EvalFamily:
         self.ctx = ctx
         self.pool = pool
 
-    async def bridge(self, name: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    async def bridge(self, name: str, args: Mapping[str, Any]) -> ToolReply:
         if self.ctx.call is None:
-            return {"ok": False, "text": "tool() is not wired in this run", "data": None, "images": []}
+            return ToolReply.refused("tool() is not wired in this run")
         if not isinstance(args, Mapping):
-            return {"ok": False, "text": f"tool({name!r}, ...) takes a dict of arguments, got {args!r}", "data": None, "images": []}
+            return ToolReply.refused(f"tool({name!r}, ...) takes a dict of arguments, got {args!r}")
         # the eval call's surface: eval is exec tier, so it is only ever on the full surface
         result = await self.ctx.call(name, args, "full")
-        payload = result.to_json()
-        return {"ok": payload["ok"], "text": payload["text"], "data": payload["data"], "images": payload["images"]}
+        return ToolReply(result.ok, result.text, result.data, result.images)
 
     async def eval(self, args: Mapping[str, Any]) -> ToolResult:
         code: str = args["code"]
