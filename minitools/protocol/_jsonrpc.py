@@ -78,10 +78,15 @@ class Request:
     def __post_init__(self) -> None:
         if not _check_id(self.id):
             raise LocalProtocolError(f"request id must be an int or a string, got {self.id!r}")
-        if not isinstance(self.method, str):
-            raise LocalProtocolError(f"method must be a string, got {self.method!r}")
-        if not _check_params(self.params):
-            raise LocalProtocolError(f"params must be an object, an array or absent, got {type(self.params).__name__}")
+        _check_call(self.method, self.params)
+
+
+def _check_call(method: Any, params: Any) -> None:
+    """A request's or notification's method and params, as JSON-RPC allows them."""
+    if not isinstance(method, str):
+        raise LocalProtocolError(f"method must be a string, got {method!r}")
+    if not _check_params(params):
+        raise LocalProtocolError(f"params must be an object, an array or absent, got {type(params).__name__}")
 
 
 @dataclass(frozen=True)
@@ -92,10 +97,7 @@ class Notification:
     params: Params = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.method, str):
-            raise LocalProtocolError(f"method must be a string, got {self.method!r}")
-        if not _check_params(self.params):
-            raise LocalProtocolError(f"params must be an object, an array or absent, got {type(self.params).__name__}")
+        _check_call(self.method, self.params)
 
 
 @dataclass(frozen=True)

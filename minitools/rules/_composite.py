@@ -14,7 +14,24 @@ from minitools.rules._rule import Kinds, Rule, Traced
 __all__ = ["All", "Any", "Not", "Matches"]
 
 
-class All(Rule):
+class _Several(Rule):
+    """A rule over several rules (`all`, `any`): it costs what its dearest costs, and is pure
+    when every one is."""
+
+    __slots__ = ()
+    rules: list[Rule]
+
+    def cost(self) -> int:
+        return max((r.cost() for r in self.rules), default=0)
+
+    def inner(self) -> list[Rule]:
+        return list(self.rules)
+
+    def pure(self) -> bool:
+        return all(r.pure() for r in self.rules)
+
+
+class All(_Several):
     """Every rule, in order. `reorder` (for a rule object's keys) sets the order once every
     utility is resolved, on first use."""
 
@@ -48,15 +65,6 @@ class All(Rule):
             labels += got[1]
         return env, labels, node
 
-    def cost(self) -> int:
-        return max((r.cost() for r in self.rules), default=0)
-
-    def inner(self) -> list[Rule]:
-        return list(self.rules)
-
-    def pure(self) -> bool:
-        return all(r.pure() for r in self.rules)
-
     def tokens(self) -> frozenset[bytes]:
         return frozenset().union(*(r.tokens() for r in self.rules))
 
@@ -82,7 +90,7 @@ def _intersection(each: Iterator[Kinds]) -> Kinds:
     return out
 
 
-class Any(Rule):
+class Any(_Several):
     __slots__ = ("rules", "_by_kind")
 
     def __init__(self, rules: list[Rule]) -> None:
@@ -117,15 +125,6 @@ class Any(Rule):
             if got is not None:
                 return got[0], got[1], node
         return None
-
-    def cost(self) -> int:
-        return max((r.cost() for r in self.rules), default=0)
-
-    def inner(self) -> list[Rule]:
-        return list(self.rules)
-
-    def pure(self) -> bool:
-        return all(r.pure() for r in self.rules)
 
     def tokens(self) -> frozenset[bytes]:
         sets = [r.tokens() for r in self.rules]

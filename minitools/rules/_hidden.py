@@ -147,7 +147,8 @@ def begin_file(root: tree_sitter.Node, language: str, stand_ins: bool) -> None:
         return
     ordered = sorted(wrapped.values(), key=lambda h: (h.start_byte, -h.end_byte))
     walk.wrapped, walk.starts, walk.ordered = wrapped, [h.start_byte for h in ordered], ordered
-    walk.up, walk.kids, walk.named_kids, walk.field_kids = _up(wrapped), _kids(wrapped), _named_kids(wrapped), _field_kids(wrapped)
+    walk.up, walk.field_kids = _up(wrapped), _field_kids(wrapped)
+    walk.kids, walk.named_kids = _kids(wrapped, "children"), _kids(wrapped, "named_children")
     for name in _SIBLINGS:
         setattr(walk, name, _sibling(name, wrapped))
 
@@ -172,23 +173,17 @@ def _up(wrapped: dict[int, Hidden]) -> Callable[[AnyNode], AnyNode | None]:
     return up
 
 
-def _kids(wrapped: dict[int, Hidden]) -> Callable[[AnyNode], list[AnyNode]]:
+def _kids(wrapped: dict[int, Hidden], attribute: str) -> Callable[[AnyNode], list[AnyNode]]:
+    """The step to a node's children `attribute` (`children`, tokens included, or
+    `named_children`) with stand-ins in place: wrapped ones as their stand-ins."""
+    get = attrgetter(attribute)
+
     def kids(node: AnyNode) -> list[AnyNode]:
-        """The node's children, tokens included, wrapped ones as their stand-ins."""
         if type(node) is Hidden:
-            return node.children
-        return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.children]
+            return get(node)
+        return [cast(AnyNode, wrapped.get(c.id, c)) for c in get(node)]
 
     return kids
-
-
-def _named_kids(wrapped: dict[int, Hidden]) -> Callable[[AnyNode], list[AnyNode]]:
-    def named_kids(node: AnyNode) -> list[AnyNode]:
-        if type(node) is Hidden:
-            return node.named_children
-        return [cast(AnyNode, wrapped.get(c.id, c)) for c in node.named_children]
-
-    return named_kids
 
 
 def _field_kids(wrapped: dict[int, Hidden]) -> Callable[[AnyNode, str], list[AnyNode]]:

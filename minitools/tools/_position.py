@@ -14,14 +14,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from minitools.toolspec import ToolError
 
-__all__ = ["Ambiguous", "Resolved", "resolve_symbol", "identifier_class"]
+__all__ = ["Ambiguous", "Resolved", "address_properties", "resolve_symbol", "identifier_class"]
 
 # identifier characters per language (the language's own rules; `$` is a letter in JS/TS and Dart)
 _DOLLAR = {"javascript", "typescript", "dart"}
 _LISTED = 10  # occurrences listed in a refusal
+
+
+def address_properties(file: str, line: str, symbol: str) -> dict[str, Any]:
+    """The JSON Schema properties that address a symbol as lsp does (a file, a 1-based line, text
+    of that line naming it), each with its tool's description."""
+    return {
+        "file": {"type": "string", "description": file},
+        "line": {"type": "integer", "minimum": 1, "description": line},
+        "symbol": {"type": "string", "minLength": 1, "description": symbol},
+    }
 
 
 def identifier_class(language: str | None) -> re.Pattern[str]:

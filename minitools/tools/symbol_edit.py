@@ -19,7 +19,7 @@ from minitools.edits import StagedFile, read_regular_file
 from minitools.match import has_grammar, language_for_path, parse_errors
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
-from minitools.tools._position import resolve_symbol
+from minitools.tools._position import address_properties, resolve_symbol
 from minitools.tools._search_args import shared_searcher
 from minitools.tools._staged import stage_proposal
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -43,10 +43,10 @@ SYMBOL_EDIT_SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "file": {"type": "string", "description": "File the symbol is defined in, relative to the workspace root."},
-            "line": {"type": "integer", "minimum": 1, "description": "1-based line where the symbol is defined (its name)."},
-            "symbol": {"type": "string", "minLength": 1, "description": "Text of that line naming the symbol (as for lsp: "
-                       "its identifier, or more of the line when it occurs several times)."},
+            **address_properties("File the symbol is defined in, relative to the workspace root.",
+                                 "1-based line where the symbol is defined (its name).",
+                                 "Text of that line naming the symbol (as for lsp: "
+                                 "its identifier, or more of the line when it occurs several times)."),
             "action": {"type": "string", "enum": list(ACTIONS), "description": "replace the whole definition "
                        "(decorators and signature included) with `code`; insert_before or insert_after it."},
             "code": {"type": "string", "minLength": 1, "description": "The new definition (replace) or the code to insert."},

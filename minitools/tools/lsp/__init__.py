@@ -31,6 +31,7 @@ from minitools.edits import EditStore, StagedEdit, StagedFile, StaleEdit, Unsafe
 from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan
 from minitools.text import plural
 from minitools.tools._context import RunContext
+from minitools.tools._position import address_properties
 from minitools.tools.lsp._actions import ACTIONS, AT_SYMBOL, NAVIGATION, described
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions
@@ -58,13 +59,13 @@ LSP_SPEC = ToolSpec(
         "type": "object",
         "properties": {
             "action": {"type": "string", "enum": list(ACTIONS), "description": "What to ask the server."},
-            "file": {"type": "string", "description": "File the question is about, relative to the workspace root; "
-                     "\"*\" with diagnostics runs the whole-project checker."},
-            "line": {"type": "integer", "minimum": 1, "description": "1-based line number in `file` (with symbols: "
-                     "list the entries inside the one at that line)."},
-            "symbol": {"type": "string", "minLength": 1, "description": "Text on `line` naming the symbol: its identifier "
-                       "(a whole word found once on the line), or more of the line when it occurs several times; its "
-                       "last identifier is the one meant. Required by " + ", ".join(AT_SYMBOL) + "."},
+            **address_properties("File the question is about, relative to the workspace root; "
+                                 "\"*\" with diagnostics runs the whole-project checker.",
+                                 "1-based line number in `file` (with symbols: "
+                                 "list the entries inside the one at that line).",
+                                 "Text on `line` naming the symbol: its identifier "
+                                 "(a whole word found once on the line), or more of the line when it occurs several times; its "
+                                 "last identifier is the one meant. Required by " + ", ".join(AT_SYMBOL) + "."),
             "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
             "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
                      "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
@@ -92,10 +93,10 @@ RENAME_SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "file": {"type": "string", "description": "File where the symbol appears, relative to the workspace root."},
-            "line": {"type": "integer", "minimum": 1, "description": "1-based line number where the symbol appears."},
-            "symbol": {"type": "string", "minLength": 1, "description": "Text of that line naming the symbol (as for lsp: "
-                       "its last identifier is the one renamed)."},
+            **address_properties("File where the symbol appears, relative to the workspace root.",
+                                 "1-based line number where the symbol appears.",
+                                 "Text of that line naming the symbol (as for lsp: "
+                                 "its last identifier is the one renamed)."),
             "new_name": {"type": "string", "minLength": 1, "description": "The new name."},
         },
         "required": ["file", "line", "symbol", "new_name"],
@@ -116,10 +117,10 @@ CODE_ACTION_SPEC = ToolSpec(
     parameters={
         "type": "object",
         "properties": {
-            "file": {"type": "string", "description": "File the action is for, relative to the workspace root."},
-            "line": {"type": "integer", "minimum": 1, "description": "1-based line, as given to code_actions."},
-            "symbol": {"type": "string", "minLength": 1, "description": "Text on that line, as given to code_actions "
-                       "(optional: the whole line otherwise)."},
+            **address_properties("File the action is for, relative to the workspace root.",
+                                 "1-based line, as given to code_actions.",
+                                 "Text on that line, as given to code_actions "
+                                 "(optional: the whole line otherwise)."),
             "action": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}],
                        "description": "The action's number in the code_actions list (from 1), or its title."},
         },
