@@ -207,3 +207,17 @@ async def test_a_2025_11_25_task_asks_through_an_elicitation_tied_to_it(line_cli
     told = [status for method, status in order if method == "notifications/tasks/status"]
     assert told == ["input_required", "working", "completed"], order
     assert order.index(("notifications/tasks/status", "input_required")) < order.index(("elicitation/create", None))
+
+
+@pytest.mark.parametrize("line_client", [("--approve", "ask")], indirect=True)
+async def test_a_2025_11_25_task_asks_its_permission_card_first(line_client):
+    await line_client.initialize("2025-11-25", {"elicitation": {"form": {}}})
+    line_client.answer = lambda request: {"action": "accept", "content": {"choice": "deny"}}
+    created = (await line_client.request("tools/call", {"name": "eval", "arguments": {
+        "code": "print('ran')", "description": "a cell the person refuses"}, "task": {}}))["result"]["task"]
+    result = (await line_client.request("tasks/result", {"taskId": created["taskId"]}))["result"]
+    assert result["isError"] is True and "The person denied eval" in result["content"][0]["text"]
+    [card] = line_client.server_requests
+    assert card["params"]["_meta"][RELATED] == {"taskId": created["taskId"]} and "Allow `eval`" in card["params"]["message"]
+    told = [n["params"]["status"] for n in line_client.notifications if n["method"] == "notifications/tasks/status"]
+    assert told == ["input_required", "working", "failed"]  # a tool error fails a 2025-11-25 task
