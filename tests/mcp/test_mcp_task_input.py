@@ -188,6 +188,16 @@ async def test_listen_refuses_what_it_cannot_follow_and_stops_when_cancelled(lin
     assert "gone" not in line_client.responses  # a cancelled stream is not answered
     told = [n for n in line_client.notifications if n["method"] == "notifications/tasks"]
     assert [n["params"]["status"] for n in told] == ["working"]  # and sends nothing more
+    # a stream still open when the server stops ends with its result
+    sleeper = await _call_as_task(line_client, "eval", {"code": "import time\ntime.sleep(600)", "description": "sleep"})
+    await line_client.send({"jsonrpc": "2.0", "id": "last", "method": "subscriptions/listen",
+                            "params": {"notifications": {"taskIds": [sleeper]}, **_meta()}})
+    await line_client.notification("notifications/tasks", lambda p: p["_meta"][SUBSCRIPTION] == "last")
+    assert line_client.proc.stdin is not None
+    line_client.proc.stdin.close()
+    ended = await line_client.response("last")
+    assert ended["result"]["resultType"] == "complete" and ended["result"]["_meta"][SUBSCRIPTION] == "last"
+    assert await line_client.close() == 0
 
 
 async def test_a_2025_11_25_task_asks_through_an_elicitation_tied_to_it(line_client):
