@@ -5,10 +5,12 @@ Both generations of the protocol on one server, chosen by what the client sends 
 ``initialize`` (the revision is negotiated: the client's when it is one of `PROTOCOL_VERSIONS`,
 else the newest) then ``notifications/initialized``; or ``server/discover`` and a 2026-07-28
 ``_meta`` on every request. Client → server: ``ping``, ``tools/list``, ``tools/call``,
-``notifications/cancelled`` (cancels the running call and what it started), and the tasks
-methods (_tasks.py). Server → client: ``notifications/progress`` while a call runs, when the
-client sent a ``progressToken`` (_progress.py); ``elicitation/create`` for ask_user and, with
-``--approve ask``, the permission card, when an initialized client declared elicitation. At the
+``notifications/cancelled`` (cancels the running call and what it started), the tasks methods
+(_tasks.py) and, under 2026-07-28, ``subscriptions/listen`` (_listen.py). Server → client:
+``notifications/progress`` while a call runs, when the client sent a ``progressToken``
+(_progress.py); ``elicitation/create`` for ask_user and, with ``--approve ask``, the permission
+card, when an initialized client declared elicitation (tied to the task when the call runs as
+one); task status notifications. At the
 end of stdin (or SIGTERM) the calls still running are cancelled, the Run is closed and the
 process exits 0.
 """
