@@ -15,13 +15,14 @@ from typing import Any
 import minitools
 from minitools.transport import RPCError
 
-__all__ = ["HANDSHAKE_VERSIONS", "MODERN_VERSIONS", "UNSUPPORTED_VERSION", "VERSION_KEY", "CAPABILITIES_KEY",
+__all__ = ["HANDSHAKE_VERSIONS", "MODERN_VERSIONS", "UNSUPPORTED_VERSION", "MISSING_CAPABILITY", "VERSION_KEY", "CAPABILITIES_KEY",
            "CLIENT_INFO_KEY", "SERVER_INFO", "request_meta", "unsupported", "complete", "cacheable", "LIST_TTL_MS"]
 
 # newest first: the revisions reached through initialize, and those spoken per request
 HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
 MODERN_VERSIONS = ("2026-07-28",)
 UNSUPPORTED_VERSION = -32022  # the request's revision is not one this server speaks
+MISSING_CAPABILITY = -32021  # the request needs a capability its client did not declare
 VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"

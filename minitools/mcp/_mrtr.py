@@ -58,7 +58,7 @@ async def ask_in_exchange(method: str, params: dict[str, Any]) -> Any:
     exchange = _CURRENT.get()
     if exchange is None or exchange.answered:
         raise RuntimeError("this call cannot ask the client: under 2026-07-28 only a tools/call that has not been "
-                           "answered yet can (a call that became a task has been)")
+                           "answered yet can, or a task (its questions wait in tasks/get)")
     exchange.count += 1
     key = f"question-{exchange.count}"
     answer: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

@@ -94,7 +94,9 @@ async def serve_mcp(
                 # a script that pipes its requests and closes stdin still gets its answers
                 with contextlib.suppress(asyncio.TimeoutError):
                     await asyncio.wait_for(asyncio.shield(endpoint.wait_idle()), eof_grace)
-            # stop what is still running (and what it started), answer it, then close
+            # the subscriptions end with their result; what still runs (and what it started)
+            # is stopped and answered, then everything is closed
+            await server.subscriptions.close()
             endpoint.cancel_incoming_all(RPCError(INTERNAL_ERROR, f"{why} before this call finished; it was stopped"))
             await endpoint.wait_idle()
             await server.tasks.close()

@@ -5,10 +5,12 @@ Both generations of the protocol on one server, chosen by what the client sends 
 ``initialize`` (the revision is negotiated: the client's when it is one of `PROTOCOL_VERSIONS`,
 else the newest) then ``notifications/initialized``; or ``server/discover`` and a 2026-07-28
 ``_meta`` on every request. Client → server: ``ping``, ``tools/list``, ``tools/call``,
-``notifications/cancelled`` (cancels the running call and what it started), and the tasks
-methods (_tasks.py). Server → client: ``notifications/progress`` while a call runs, when the
-client sent a ``progressToken`` (_progress.py); ``elicitation/create`` for ask_user and, with
-``--approve ask``, the permission card, when an initialized client declared elicitation. At the
+``notifications/cancelled`` (cancels the running call and what it started), the tasks methods
+(_tasks.py) and, under 2026-07-28, ``subscriptions/listen`` (_listen.py). Server → client:
+``notifications/progress`` while a call runs, when the client sent a ``progressToken``
+(_progress.py); ``elicitation/create`` for ask_user and, with ``--approve ask``, the permission
+card, when an initialized client declared elicitation (tied to the task when the call runs as
+one); task status notifications. At the
 end of stdin (or SIGTERM) the calls still running are cancelled, the Run is closed and the
 process exits 0.
 """
@@ -20,11 +22,13 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from minitools.mcp._listen import Subscriptions
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
 from minitools.mcp._modern import (
     CAPABILITIES_KEY,
     CLIENT_INFO_KEY,
     HANDSHAKE_VERSIONS,
+    MISSING_CAPABILITY,
     MODERN_VERSIONS,
     SERVER_INFO,
     UNSUPPORTED_VERSION,
@@ -59,7 +63,6 @@ APPROVE_MODES = ("host", "ask", "none")
 # seconds a call of a long tool runs plainly, for a client with the tasks extension, before it
 # is answered with a task that runs on
 TASK_AFTER = 2.0
-MISSING_CAPABILITY = -32021  # the request needs a capability its client did not declare
 # seconds the calls still running when stdin ends get to finish and be answered (then they are
 # cancelled and answered with an error that says the input ended)
 EOF_GRACE = 5.0
@@ -87,7 +90,8 @@ class McpServer:
         self.negotiated = False  # initialize was answered: the session's revision is set
         self.per_request = False  # a 2026-07-28 request was answered: every request carries its _meta
         self.run: Run | None = None
-        self.tasks = TaskBook(self._send_notification)
+        self.tasks = TaskBook(self._send_notification, self._ask_client)
+        self.subscriptions = Subscriptions(self._send_notification, self.tasks)  # 2026-07-28 streams
         self.exchanges = Exchanges()  # 2026-07-28 calls waiting for the client's answers
         # without --root: the Run is made again at the client's root before the first call
         self.make_run: Callable[[str, str | None], Run] | None = None
@@ -108,6 +112,7 @@ class McpServer:
         endpoint.on_request("tasks/list", lambda params: self.tasks.list(self._tasks_legacy("tasks/list", params)))
         endpoint.on_request("tasks/cancel", self._task_cancel)
         endpoint.on_request("tasks/update", lambda params: self._answer(self.tasks.update(self._tasks_modern("tasks/update", params))))
+        endpoint.on_request("subscriptions/listen", self._listen)
         endpoint.on_notification("notifications/initialized", self._initialized)
         endpoint.on_notification("notifications/cancelled", self._cancelled)
 
@@ -219,6 +224,15 @@ class McpServer:
                            f"capabilities (\"extensions\": {{\"{TASKS_EXTENSION}\": {{}}}})",
                            {"requiredCapabilities": {"extensions": {TASKS_EXTENSION: {}}}})
         return params
+
+    async def _listen(self, params: Any) -> dict[str, Any]:
+        params = params_object(params)
+        self._ready("subscriptions/listen", params)
+        if not self.per_request:
+            raise RPCError(METHOD_NOT_FOUND, f"subscriptions/listen belongs to revision {MODERN_VERSIONS[0]}; this "
+                           f"session was initialized at {self.version}, where notifications come unasked")
+        stream_id = self._need_endpoint().incoming_id()
+        return self._answer(await self.subscriptions.listen(stream_id, params, declares_tasks=self.declares_tasks()))
 
     async def _task_result(self, params: Any) -> dict[str, Any]:
         return await self.tasks.result(self._tasks_legacy("tasks/result", params))
@@ -392,11 +406,17 @@ class McpServer:
         await self._need_endpoint().notify(method, params)
 
     async def request_client(self, method: str, params: Mapping[str, Any]) -> Any:
-        """Ask the client and wait for its answer (as long as it takes): a request to it on a
-        handshake session, the call's input_required result under 2026-07-28."""
+        """Ask the client and wait for its answer (as long as it takes): through the call's
+        task when it runs as one (_tasks.py), else a request to it on a handshake session, the
+        call's input_required result under 2026-07-28."""
+        if self.tasks.running():
+            return await self.tasks.ask(method, dict(params))
         if self.per_request:
             return await ask_in_exchange(method, dict(params))
-        return await self._need_endpoint().request(method, dict(params), timeout=None)
+        return await self._ask_client(method, dict(params))
+
+    async def _ask_client(self, method: str, params: dict[str, Any]) -> Any:
+        return await self._need_endpoint().request(method, params, timeout=None)
 
     def _need_endpoint(self) -> JSONRPCEndpoint:
         if self.endpoint is None:

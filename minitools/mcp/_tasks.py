@@ -7,7 +7,14 @@
 - the ``io.modelcontextprotocol/tasks`` extension of 2026-07-28: the client declares it in the
   request's capabilities and the server decides; here a call still running after
   `McpServer.task_after` seconds becomes a task (``resultType: "task"``), a shorter one is
-  answered plainly. ``tasks/get`` carries the result (or the protocol error) once there is one.
+  answered plainly. ``tasks/get`` carries the result (or the protocol error) once there is one;
+  status changes go to the client's ``subscriptions/listen`` streams (_listen.py).
+
+A task's call that asks the person (ask_user from a cell, the permission card of ``--approve
+ask``) moves the task to ``input_required`` until the answer comes: on 2025-11-25 the question
+goes out as ``elicitation/create`` tied to the task (``io.modelcontextprotocol/related-task`` in
+its ``_meta``); under the extension it waits in ``tasks/get``'s ``inputRequests`` and the answer
+comes in ``tasks/update``'s ``inputResponses``. Then the task works on.
 
 In both, ``tasks/cancel`` stops the work as ``notifications/cancelled`` does (the cell is
 interrupted, the server request cancelled), a task's result is the same the plain call returns,
@@ -20,83 +27,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from typing import Any
 
 from minitools.mcp._progress import RELATED_TASK_KEY
+from minitools.mcp._task import EXTENSION, LEGACY, TASKS_EXTENSION, TERMINAL, Task
 from minitools.progress import ProgressBoard
 from minitools.protocol import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from minitools.transport import RPCError, params_object
 
-__all__ = ["TaskBook", "LONG_TOOLS", "TASK_CAPABILITY", "TASKS_EXTENSION", "Work"]
+__all__ = ["TaskBook", "LONG_TOOLS", "TASK_CAPABILITY", "TASKS_EXTENSION", "Work", "LEGACY", "EXTENSION"]
 
 # the tools a client may run as a task: those whose calls can take minutes (a cell, a debug
 # session run to a breakpoint, the project's checker, a worker's wait, a search, edit or rename
 # over a tree); the others answer at once and are called plainly
 LONG_TOOLS = frozenset({"eval", "debug", "lsp", "lsp_rename", "ast_grep", "ast_edit", "vibe_wait"})
 TASK_CAPABILITY: dict[str, Any] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 DEFAULT_TTL_MS = 3_600_000
 TTL_BOUNDS_MS = (60_000, 86_400_000)
-POLL_INTERVAL_MS = 1000
-MAX_WORKING = 32  # tasks working at once on one connection (each holds a call and what it started)
-TERMINAL = ("completed", "failed", "cancelled")
-LEGACY, EXTENSION = "2025-11-25", TASKS_EXTENSION  # the two forms a task is made in
+MAX_WORKING = 32  # tasks not finished at once on one connection (each holds a call and what it started)
+_RUNNING: contextvars.ContextVar[Task | None] = contextvars.ContextVar("minitools_mcp_task", default=None)
 
 Work = Callable[[str, ProgressBoard], Awaitable[dict[str, Any]]]
 Notify = Callable[[str, dict[str, Any]], Awaitable[None]]
-
-
-def _stamp(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _error(error: RPCError) -> dict[str, Any]:
-    return {"code": error.code, "message": error.message, **({"data": error.data} if error.data is not None else {})}
-
-
-@dataclass
-class _Task:
-    id: str
-    ttl: int
-    form: str
-    created: float = field(default_factory=time.time)
-    updated: float = field(default_factory=time.time)
-    status: str = "working"
-    message: str = ""
-    board: ProgressBoard = field(default_factory=ProgressBoard)
-    job: asyncio.Task[dict[str, Any]] | None = None
-    outcome: dict[str, Any] | RPCError | None = None
-
-    def view(self, *, detailed: bool = False) -> dict[str, Any]:
-        """The task as its form shows it (`detailed`: with the extension's result or error)."""
-        message = self.message
-        if self.status == "working":
-            now = self.board.now()
-            message = now[0] if now is not None else "running"
-        view: dict[str, Any] = {"taskId": self.id, "status": self.status, "statusMessage": message,
-                                "createdAt": _stamp(self.created), "lastUpdatedAt": _stamp(self.updated)}
-        if self.form == LEGACY:
-            return {**view, "ttl": self.ttl, "pollInterval": POLL_INTERVAL_MS}
-        view.update(ttlMs=self.ttl, pollIntervalMs=POLL_INTERVAL_MS)
-        if detailed and self.status == "completed" and isinstance(self.outcome, dict):
-            view["result"] = self.outcome
-        elif detailed and self.status == "failed" and isinstance(self.outcome, RPCError):
-            view["error"] = _error(self.outcome)
-        return view
+Request = Callable[[str, dict[str, Any]], Awaitable[Any]]
+Watcher = Callable[[Task], None]
 
 
 class TaskBook:
     """The tasks of one connection."""
 
-    def __init__(self, notify: Notify) -> None:
+    def __init__(self, notify: Notify, request: Request) -> None:
         self._notify = notify
-        self._tasks: dict[str, _Task] = {}
+        self._request = request  # asks the client (2025-11-25: a question tied to a task)
+        self._tasks: dict[str, Task] = {}
         self._telling: set[asyncio.Future[None]] = set()  # status notifications being sent
+        self._watchers: list[Watcher] = []
+
+    def watch(self, watcher: Watcher) -> None:
+        """Call `watcher` with an extension task on each change of its status."""
+        self._watchers.append(watcher)
+
+    def find(self, task_id: str, form: str = EXTENSION) -> Task | None:
+        """The task `task_id` of `form`, None when there is none (or its ttl passed)."""
+        self._forget_expired()
+        task = self._tasks.get(task_id)
+        return task if task is not None and task.form == form else None
 
     # Making tasks -----------------------------------------------------------------------
 
@@ -134,23 +113,27 @@ class TaskBook:
         return {"resultType": "task", **task.view()}
 
     def _room(self) -> None:
-        working = [t.id for t in self._tasks.values() if t.status == "working"]
+        working = [t.id for t in self._tasks.values() if t.status not in TERMINAL]
         if len(working) >= MAX_WORKING:
             raise RPCError(INVALID_REQUEST, f"{len(working)} tasks are working already, the most one connection may have: "
                            "wait for some to finish (tasks/get) or cancel them (tasks/cancel), then call again")
 
-    def _begin(self, work: Work, ttl: int, form: str) -> _Task:
+    def _begin(self, work: Work, ttl: int, form: str) -> Task:
         self._forget_expired()
-        task = _Task(uuid.uuid4().hex, ttl, form)
-        task.job = asyncio.ensure_future(work(task.id, task.board))
+        task = Task(uuid.uuid4().hex, ttl, form)
+        running = _RUNNING.set(task)  # the work knows its task: its questions go through it (ask)
+        try:
+            task.job = asyncio.ensure_future(work(task.id, task.board))
+        finally:
+            _RUNNING.reset(running)
         return task
 
-    def _keep(self, task: _Task) -> None:
+    def _keep(self, task: Task) -> None:
         assert task.job is not None
         self._tasks[task.id] = task
         task.job.add_done_callback(lambda job: self._finished(task, job))
 
-    def _finished(self, task: _Task, job: asyncio.Task[dict[str, Any]]) -> None:
+    def _finished(self, task: Task, job: asyncio.Task[dict[str, Any]]) -> None:
         if job.cancelled():
             task.status, task.message = "cancelled", task.message or "cancelled"
             task.outcome = RPCError(INTERNAL_ERROR, f"task {task.id} was cancelled before it finished")
@@ -169,20 +152,60 @@ class TaskBook:
             # protocol errors and completes a task whose tool reported an error
             task.status = "failed" if failed and task.form == LEGACY else "completed"
             task.message = "the tool reported an error" if failed else "done"
-        task.updated = time.time()
-        if task.form == LEGACY:  # the extension sends status only to a subscription
+        self._changed(task, task.status)
+
+    def _changed(self, task: Task, status: str, *, tell: bool = True) -> None:
+        """`task` is now `status`: say so (2025-11-25: a notification, sent soon unless `tell`
+        is false; the extension: to its subscriptions)."""
+        task.status, task.updated = status, time.time()
+        if task.form == EXTENSION:
+            for watcher in self._watchers:
+                watcher(task)
+        elif tell:
             with contextlib.suppress(RuntimeError):  # the loop is closing: nobody to tell
-                telling = asyncio.ensure_future(self._tell(task))
+                telling = asyncio.ensure_future(self._tell(task.view()))
                 self._telling.add(telling)
                 telling.add_done_callback(self._telling.discard)
 
-    async def _tell(self, task: _Task) -> None:
+    async def _tell(self, view: dict[str, Any]) -> None:
         with contextlib.suppress(Exception):
-            await self._notify("notifications/tasks/status", task.view())
+            await self._notify("notifications/tasks/status", view)
+
+    # Questions to the person ------------------------------------------------------------
+
+    def running(self) -> bool:
+        """Whether the current call runs as a task the client knows of (its questions go
+        through the task, `ask`)."""
+        task = _RUNNING.get()
+        return task is not None and self._tasks.get(task.id) is task
+
+    async def ask(self, method: str, params: dict[str, Any]) -> Any:
+        """Ask the client for the current call's task and wait for the answer; the task is
+        ``input_required`` meanwhile."""
+        task = _RUNNING.get()
+        if task is None or not self.running():
+            raise RuntimeError("this call does not run as a task")
+        if task.form == LEGACY:  # the request is tied to the task
+            meta = params.get("_meta")
+            params = {**params, "_meta": {**(meta if isinstance(meta, dict) else {}), RELATED_TASK_KEY: {"taskId": task.id}}}
+        key, answer = task.new_question({"method": method, "params": params})
+        self._changed(task, "input_required", tell=False)
+        if task.form == LEGACY:
+            await self._tell(task.view())  # the status is told before the question goes out
+        stopping = False  # the task ends as cancelled: it does not work on
+        try:
+            return await (self._request(method, params) if task.form == LEGACY else answer)
+        except asyncio.CancelledError:
+            stopping = True
+            raise
+        finally:
+            task.waiting.pop(key, None)
+            if task.status == "input_required" and not task.outstanding() and not stopping:
+                self._changed(task, "working")
 
     # What the client asks ---------------------------------------------------------------
 
-    def _find(self, params: Any, form: str) -> _Task:
+    def _find(self, params: Any, form: str) -> Task:
         params = params_object(params)
         task_id = params.get("taskId")
         self._forget_expired()
@@ -213,9 +236,27 @@ class TaskBook:
         return {"tasks": [task.view() for task in self._tasks.values() if task.form == LEGACY]}
 
     def update(self, params: Any) -> dict[str, Any]:
-        """The extension's answers to a task's questions: this server's tasks ask none, so
-        there is never an outstanding one and the answers are let go (the task must exist)."""
-        self._find(params, EXTENSION)
+        """The extension's answers to a task's questions (``inputResponses``, by question key).
+        An answer to a question answered already is let go (a client may send it twice);
+        keys the task never asked, and answers to a finished task, are refused, and nothing is
+        taken from such an update."""
+        task = self._find(params, EXTENSION)
+        responses = params_object(params).get("inputResponses")
+        if not isinstance(responses, dict):
+            raise RPCError(INVALID_PARAMS, f"\"inputResponses\" must be an object of answers by question key (the keys "
+                           f"of tasks/get's inputRequests), got {responses!r}")
+        waiting = ", ".join(task.outstanding()) or "none"
+        if task.status in TERMINAL:
+            raise RPCError(INVALID_PARAMS, f"task {task.id} is already {task.status}: it waits for no answers, and "
+                           f"{', '.join(map(repr, responses)) or 'none'} was not used")
+        unknown = [key for key in responses if not task.is_issued(key)]
+        if unknown:
+            raise RPCError(INVALID_PARAMS, f"task {task.id} never asked {', '.join(map(repr, unknown))}: it waits for "
+                           f"answers to {waiting}; answer those keys as tasks/get's inputRequests name them")
+        for key, response in responses.items():
+            entry = task.waiting.get(key)
+            if entry is not None and not entry[1].done():
+                entry[1].set_result(response)
         return {}
 
     async def cancel(self, params: Any, form: str = LEGACY) -> dict[str, Any]:

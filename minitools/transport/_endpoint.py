@@ -260,6 +260,12 @@ class JSONRPCEndpoint:
                 del self._incoming[envelope.id]
         await self._send_reply(reply)
 
+    def incoming_id(self) -> Any:
+        """The id of the peer's request whose handler is running now (None outside one): a
+        long-lived request's handler names itself in what it sends (MCP's subscriptions)."""
+        task = asyncio.current_task()
+        return next((request_id for request_id, handler in self._incoming.items() if handler is task), None)
+
     def cancel_incoming(self, request_id: Any) -> bool:
         """Cancel the handler of the peer's request `request_id` (it gets no answer).
         False when no such request is being handled (it finished, or never came)."""

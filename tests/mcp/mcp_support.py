@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,16 @@ def server_env() -> dict[str, str]:
     """The environment `minitools mcp` runs in: this checkout's code first on the path."""
     path = os.environ.get("PYTHONPATH", "")
     return dict(os.environ, PYTHONPATH=f"{REPO}{os.pathsep}{path}" if path else str(REPO))
+
+
+def modern_meta(*, tasks: bool = True, elicitation: bool = False) -> dict[str, Any]:
+    """The ``_meta`` of a 2026-07-28 request, its client declaring the tasks extension and/or form
+    elicitation."""
+    capabilities: dict[str, Any] = {"extensions": {"io.modelcontextprotocol/tasks": {}}} if tasks else {}
+    if elicitation:
+        capabilities["elicitation"] = {"form": {}}
+    return {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": capabilities}}
 
 
 def mcp_argv(root: Path, *flags: str) -> list[str]:
@@ -34,6 +45,8 @@ class LineClient:
         self.server_requests: list[dict[str, Any]] = []
         self.notifications: list[dict[str, Any]] = []  # what the server notified, while waiting for answers
         self.answer: Any = None  # result for a server→client request, from the request
+        self.responses: dict[Any, dict[str, Any]] = {}  # answers to requests not waited for, by id
+        self.seen: list[dict[str, Any]] = []  # every message read, in order
 
     async def send(self, message: dict[str, Any] | bytes) -> None:
         assert self.proc.stdin is not None
@@ -46,20 +59,39 @@ class LineClient:
         line = await asyncio.wait_for(self.proc.stdout.readline(), 60)
         assert line, "minitools mcp closed its stdout"
         message: dict[str, Any] = json.loads(line)
+        self.seen.append(message)
         return message
 
     async def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
         self.next_id += 1
         await self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, **({"params": params} if params is not None else {})})
-        while True:
+        return await self.response(self.next_id)
+
+    async def response(self, request_id: Any) -> dict[str, Any]:
+        """The answer to request `request_id` (the server's requests are answered, and what
+        else comes is kept, meanwhile)."""
+        while request_id not in self.responses:
             message = await self.read()
             if "method" in message and "id" in message and self.answer is not None:
                 self.server_requests.append(message)
                 await self.send({"jsonrpc": "2.0", "id": message["id"], "result": self.answer(message)})
             elif "method" in message and "id" not in message:
                 self.notifications.append(message)
-            elif message.get("id") == self.next_id and "method" not in message:
-                return message
+            elif "method" not in message:
+                self.responses[message.get("id")] = message
+        return self.responses.pop(request_id)
+
+    async def notification(self, method: str, matches: Callable[[dict[str, Any]], bool] = lambda params: True) -> dict[str, Any]:
+        """The params of the first `method` notification, kept or still to come, that `matches`."""
+        while True:
+            found = [n["params"] for n in self.notifications if n["method"] == method and matches(n["params"])]
+            if found:
+                return found[0]
+            message = await self.read()
+            if "method" in message and "id" not in message:
+                self.notifications.append(message)
+            elif "method" not in message:
+                self.responses[message.get("id")] = message
 
     async def initialize(self, version: str = "2025-11-25", capabilities: dict[str, Any] | None = None) -> dict[str, Any]:
         reply = await self.request("initialize", {"protocolVersion": version, "capabilities": capabilities or {},

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from mcp_support import LineClient
+from mcp_support import LineClient, modern_meta
 
 STEPS = "import time\nfor i in range(3):\n    print('step', i, flush=True)\n    time.sleep(0.8)\n6 * 7"
 
@@ -135,9 +135,7 @@ async def test_an_older_revision_has_no_tasks(line_client):
 
 
 def _modern(tasks: bool = True) -> dict[str, Any]:
-    capabilities: dict[str, Any] = {"extensions": {"io.modelcontextprotocol/tasks": {}}} if tasks else {}
-    return {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                      "io.modelcontextprotocol/clientCapabilities": capabilities}}
+    return modern_meta(tasks=tasks)
 
 
 async def _poll(client: LineClient, task_id: str, timeout: float = 60) -> dict[str, Any]:

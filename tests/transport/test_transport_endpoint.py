@@ -142,3 +142,22 @@ async def test_two_endpoints_over_an_in_memory_link() -> None:
     with pytest.raises(ConnectionClosed):
         await pending
     await a.close()
+
+
+async def test_a_handler_knows_the_id_of_the_request_it_answers() -> None:
+    a_sock, b_sock = socket.socketpair()
+    ra, wa = await asyncio.open_connection(sock=a_sock)
+    rb, wb = await asyncio.open_connection(sock=b_sock)
+    a = JSONRPCEndpoint.connect(ra, wa, peer="b")
+    b = JSONRPCEndpoint.connect(rb, wb, peer="a")
+
+    async def whoami(params: Any) -> Any:
+        await asyncio.sleep(0.01)  # still known after the handler has waited
+        return b.incoming_id()
+
+    b.on_request("whoami", whoami)
+    ids = await asyncio.gather(*(a.request("whoami", timeout=5) for _ in range(3)))
+    assert None not in ids and len(set(ids)) == 3  # each its own request's id
+    assert b.incoming_id() is None  # outside a handler
+    await a.close()
+    await b.close()
