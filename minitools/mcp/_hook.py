@@ -32,18 +32,25 @@ WRITTEN_HOOK_PARAMETERS: dict[str, Any] = {
 
 
 def written_hook_tool(run: Callable[[], Run]) -> Tool:
-    """The tool, over the server's Run."""
+    """The tool, over the Run the server serves now (`run()`)."""
+    return Tool(ToolSpec("written_hook", Tier.READ, WRITTEN_HOOK_DESCRIPTION, WRITTEN_HOOK_PARAMETERS), _WrittenHook(run))
 
-    async def handler(args: Mapping[str, Any]) -> ToolResult:
+
+class _WrittenHook:
+    """A Claude Code hook's call: before a write, the baseline; after it, what the write broke
+    as the hook's additional context ("{}" when nothing: the hook then adds nothing)."""
+
+    def __init__(self, run: Callable[[], Run]) -> None:
+        self.run = run
+
+    async def __call__(self, args: Mapping[str, Any]) -> ToolResult:
         paths = list(args["paths"])
         if args.get("event") == "PreToolUse":
-            await run().before_write(paths)
+            await self.run().before_write(paths)
             return ToolResult(ok=True, text="{}", data={})
-        result = await run().written(paths)
+        result = await self.run().written(paths)
         data = result.data if isinstance(result.data, dict) else {}
         if not (data.get("new") or data.get("after_write")):
             return ToolResult(ok=True, text="{}", data={})
         out = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": result.text}}
         return ToolResult(ok=True, text=json.dumps(out), data=out)
-
-    return Tool(ToolSpec("written_hook", Tier.READ, WRITTEN_HOOK_DESCRIPTION, WRITTEN_HOOK_PARAMETERS), handler)

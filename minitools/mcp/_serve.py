@@ -9,7 +9,6 @@ import signal
 from typing import Any, BinaryIO
 
 from minitools.config import Config, load_config
-from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._hook import written_hook_tool
 from minitools.mcp._server import APPROVE_MODES, EOF_GRACE, McpServer
 from minitools.protocol import INTERNAL_ERROR
@@ -54,25 +53,26 @@ async def serve_mcp(
     if approve not in APPROVE_MODES:
         raise ValueError(f"unknown approval mode {approve!r}; choose one of {', '.join(APPROVE_MODES)}")
     log_to_stderr()  # bounded and rate-limited, never blocking: a host may not drain our stderr
-    server = McpServer(surface=Surface.parse(surface), progress_interval=progress_interval, structured=structured)
-    port = ElicitPort(server.request_client, version=lambda: server.version, attached=server.can_elicit)
+    chosen_surface = Surface.parse(surface)
     roster = load_roster(vibe)
 
-    def make_run(path: str, origin: str | None) -> Run:
+    def make_run(server: McpServer, path: str, origin: str | None) -> Run:
         said: dict[str, Any] = {"root_origin": origin} if origin else {}  # lsp status says where the root came from
         # a root the client named has its own configuration file (ValueError: it is invalid)
         chosen = load_config(path) if reread_config and origin is not None else config
-        run = Run(path, questions=port, approve=_approver(approve), vibe=roster, config=chosen, **said)
+        run = Run(path, questions=server.port, approve=_approver(approve), vibe=roster, config=chosen, **said)
         run.add_tool(server.written_tool())
-        run.add_tool(written_hook_tool(server._need_run))
+        run.add_tool(written_hook_tool(lambda: server.run))
         return run
 
-    server.make_run = make_run
-    server.run = make_run(root if root is not None else ".", None)
-    server.root_settled = root is not None
     endpoint = await JSONRPCEndpoint.over_stdio(stdin, stdout, cancel_method="notifications/cancelled",
                                                 cancel_param="requestId")
-    server.attach(endpoint)
+    try:
+        server = McpServer(endpoint, make_run, root=root, surface=chosen_surface, progress_interval=progress_interval,
+                           structured=structured)
+    except BaseException:
+        await endpoint.close()
+        raise
     if root is not None:
         server.run.warm_up()  # the servers the root needs start while the client initializes
     loop = asyncio.get_running_loop()
@@ -102,7 +102,7 @@ async def serve_mcp(
             await server.tasks.close()
             await server.exchanges.close()
         finally:
-            await server._need_run().close()  # the Run served last (made again at the client's root)
+            await server.run.close()  # the Run served last (made again at the client's root)
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)

@@ -22,6 +22,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from minitools.mcp._elicit import ElicitPort
 from minitools.mcp._listen import Subscriptions
 from minitools.mcp._listing import WRITTEN_DESCRIPTION, WRITTEN_OUTPUT, WRITTEN_PARAMETERS, mcp_result, mcp_tool
 from minitools.mcp._modern import (
@@ -74,12 +75,19 @@ _INSTRUCTIONS = (
 )
 
 
-class McpServer:
-    """The MCP front of one Run: `attach` registers the MCP methods on an endpoint."""
+# makes the Run a server serves at a root: (server, root, where the root came from: None for
+# --root or the current folder, else the client's roots)
+RunMaker = Callable[["McpServer", str, "str | None"], Run]
 
-    def __init__(self, *, surface: Surface = Surface.FULL, progress_interval: float = 1.0,
-                 structured: bool = False) -> None:
-        self.endpoint: JSONRPCEndpoint | None = None
+
+class McpServer:
+    """The MCP front of one Run, built whole: the MCP methods registered on its endpoint, the
+    question port through the client, the Run made at `root` (without one, at the current folder
+    until the client's roots settle it)."""
+
+    def __init__(self, endpoint: JSONRPCEndpoint, make_run: RunMaker, *, root: str | None = None,
+                 surface: Surface = Surface.FULL, progress_interval: float = 1.0, structured: bool = False) -> None:
+        self.endpoint = endpoint
         self.structured_output = structured  # --structured: output schemas and structured content
         self.surface = surface
         self.progress_interval = progress_interval
@@ -89,19 +97,20 @@ class McpServer:
         self.initialized = False  # notifications/initialized arrived
         self.negotiated = False  # initialize was answered: the session's revision is set
         self.per_request = False  # a 2026-07-28 request was answered: every request carries its _meta
-        self.run: Run | None = None
         self.tasks = TaskBook(self._send_notification, self._ask_client)
         self.subscriptions = Subscriptions(self._send_notification, self.tasks)  # 2026-07-28 streams
         self.exchanges = Exchanges()  # 2026-07-28 calls waiting for the client's answers
         # without --root: the Run is made again at the client's root before the first call
-        self.make_run: Callable[[str, str | None], Run] | None = None
-        self.root_settled = True
+        self.make_run = make_run
+        self.root_settled = root is not None
         self.root_note: str | None = None  # said in the first tool result (the current folder served)
         self._rooting = asyncio.Lock()
         self.task_after = TASK_AFTER  # seconds a call runs plainly before it becomes a task (the extension)
+        self.port = ElicitPort(self.request_client, version=lambda: self.version, attached=self.can_elicit)
+        self.run = make_run(self, root if root is not None else ".", None)
+        self._register(endpoint)
 
-    def attach(self, endpoint: JSONRPCEndpoint) -> None:
-        self.endpoint = endpoint
+    def _register(self, endpoint: JSONRPCEndpoint) -> None:
         endpoint.on_request("initialize", self._initialize)
         endpoint.on_request("server/discover", self._discover)
         endpoint.on_request("ping", self._ping)
@@ -231,7 +240,7 @@ class McpServer:
         if not self.per_request:
             raise RPCError(METHOD_NOT_FOUND, f"subscriptions/listen belongs to revision {MODERN_VERSIONS[0]}; this "
                            f"session was initialized at {self.version}, where notifications come unasked")
-        stream_id = self._need_endpoint().incoming_id()
+        stream_id = self.endpoint.incoming_id()
         return self._answer(await self.subscriptions.listen(stream_id, params, declares_tasks=self.declares_tasks()))
 
     async def _task_result(self, params: Any) -> dict[str, Any]:
@@ -245,18 +254,14 @@ class McpServer:
         self.initialized = True
 
     def _cancelled(self, params: Any) -> None:
-        if isinstance(params, dict) and self.endpoint is not None:
+        if isinstance(params, dict):
             self.endpoint.cancel_incoming(params.get("requestId"))
 
     # Tools ------------------------------------------------------------------------------
 
-    def _need_run(self) -> Run:
-        assert self.run is not None, "mcp started without a Run"
-        return self.run
-
     def specs(self) -> list[ToolSpec]:
         """The tools this client sees: the surface's, without ask_user when it cannot elicit."""
-        return [s for s in self._need_run().tools(self.surface) if s.name != ASK_TOOL or self.can_elicit()]
+        return [s for s in self.run.tools(self.surface) if s.name != ASK_TOOL or self.can_elicit()]
 
     def _ready(self, method: str, params: dict[str, Any]) -> None:
         """Take the request's generation from what it carries: a 2026-07-28 ``_meta`` (its
@@ -370,18 +375,17 @@ class McpServer:
                     why_none = "the client's roots name no folder here"
                 except Exception as exc:  # noqa: BLE001 - a client that cannot list its roots: the current folder
                     why_none = f"the client's roots could not be read ({exc})"
-            current = self._need_run().root
+            current = self.run.root
             path, origin = choose_root(roots, str(current), why_none)
-            assert self.make_run is not None
             if not same_folder(path, current) or roots:
                 try:
-                    made = self.make_run(path, origin if roots else None)
+                    made = self.make_run(self, path, origin if roots else None)
                 except ValueError as exc:  # the root's configuration file is invalid: the current folder stays
                     self.root_settled = True
                     return f"{current} (the client's root {path} was not served: {exc}; fix the file and restart)"
-                old, self.run = self._need_run(), made
+                old, self.run = self.run, made
                 await old.close()
-                self._need_run().warm_up()
+                self.run.warm_up()
             self.root_settled = True
             return None if roots else origin
 
@@ -394,7 +398,7 @@ class McpServer:
                 ticker = asyncio.ensure_future(report_progress(self._send_notification, token, spec.name, board,
                                                                self.progress_interval, task_id))
             try:
-                result = await self._need_run().call(spec.name, arguments, surface=self.surface)
+                result = await self.run.call(spec.name, arguments, surface=self.surface)
             finally:
                 if ticker is not None:
                     ticker.cancel()
@@ -403,7 +407,7 @@ class McpServer:
         return self._answer(mcp_result(result, structured=self.structured()))
 
     async def _send_notification(self, method: str, params: dict[str, Any]) -> None:
-        await self._need_endpoint().notify(method, params)
+        await self.endpoint.notify(method, params)
 
     async def request_client(self, method: str, params: Mapping[str, Any]) -> Any:
         """Ask the client and wait for its answer (as long as it takes): through the call's
@@ -416,18 +420,13 @@ class McpServer:
         return await self._ask_client(method, dict(params))
 
     async def _ask_client(self, method: str, params: dict[str, Any]) -> Any:
-        return await self._need_endpoint().request(method, params, timeout=None)
-
-    def _need_endpoint(self) -> JSONRPCEndpoint:
-        if self.endpoint is None:
-            raise RuntimeError("mcp has no connection to its client yet")
-        return self.endpoint
+        return await self.endpoint.request(method, params, timeout=None)
 
     def written_tool(self) -> Tool:
         """`written` as a tool, for hosts whose own edit tools wrote the files."""
-
-        async def handler(args: Mapping[str, Any]) -> ToolResult:
-            return await self._need_run().written(list(args["paths"]))
-
         spec = ToolSpec("written", Tier.READ, WRITTEN_DESCRIPTION, WRITTEN_PARAMETERS, output_schema=WRITTEN_OUTPUT)
-        return Tool(spec, handler)
+        return Tool(spec, self._written)
+
+    async def _written(self, args: Mapping[str, Any]) -> ToolResult:
+        """The files a host's own edit tools wrote, checked by the Run served now."""
+        return await self.run.written(list(args["paths"]))
