@@ -44,6 +44,9 @@ A row says:
 - `heads`: a regular expression for fragments that are only the head of a construct (C++
   `template <typename $T>`): such a fragment is also read with a `$$$` after it, the rest of the
   construct.
+- `kind_words`: (kind, keyword) for kinds whose every node writes that keyword (Python's
+  `finally_clause`, `finally`): a file without the word holds no node of the kind, and a rule
+  that needs one is not run on it (tests/rules/test_rule_prefilter.py checks each on real code).
 - `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
   (Python's `expression_statement`).
 - `comments_after`: kinds the pack's grammar ends after the comments that follow them, where the
@@ -86,6 +89,7 @@ class Language(NamedTuple):
     slots: tuple[Slot, ...] = ()
     heads: str | None = None
     hidden: tuple[str, ...] = ()
+    kind_words: tuple[tuple[str, str], ...] = ()
     unmeant: frozenset[str] = frozenset()
     comments_after: frozenset[str] = frozenset()
     tuned: bool = False
@@ -179,6 +183,14 @@ _ROWS: tuple[Language, ...] = (
             ("import", "from __mt import ", ""),
         ),
         body_runs=frozenset({"block"}), terminator=";", hidden=("expression_statement",),
+        kind_words=(
+            ("finally_clause", "finally"), ("except_clause", "except"), ("try_statement", "try"),
+            ("return_statement", "return"), ("break_statement", "break"), ("continue_statement", "continue"),
+            ("raise_statement", "raise"), ("assert_statement", "assert"), ("while_statement", "while"),
+            ("for_statement", "for"), ("with_statement", "with"), ("class_definition", "class"),
+            ("function_definition", "def"), ("lambda", "lambda"), ("import_from_statement", "from"),
+            ("global_statement", "global"), ("nonlocal_statement", "nonlocal"), ("delete_statement", "del"),
+        ),
     ),
     Language(
         "javascript", names=("js", "jsx", "node", "nodejs", "ecmascript", "javascriptreact"),

@@ -9,7 +9,7 @@ import tree_sitter
 
 from minitools.match import MetaVarEnv, Pattern, PNode, Regex, match_at_strictness, match_in_env
 from minitools.rules import _hidden as nav
-from minitools.rules._rule import GENERATION, Kinds, Rule, Traced
+from minitools.rules._rule import ANYTHING, GENERATION, Kinds, Needs, Rule, Traced
 
 __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", "required_literal"]
 
@@ -35,17 +35,17 @@ class PatternRule(Rule):
     def pure(self) -> bool:
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
 
-    def tokens(self) -> frozenset[bytes]:
+    def tokens(self) -> Needs:
         literals = frozenset(self.pattern.literals)
         if self.strictness in ("smart", "cst"):
-            return literals
+            return (literals,)
         if self.strictness == "signature":
-            return frozenset()  # a named leaf matches whatever its text
+            return ANYTHING  # a named leaf matches whatever its text
         # `ast` and `relaxed` may pass over the pattern's unnamed tokens: only the texts of its
         # named leaves, written in every reading, are sure to be in a matching file
         for tree in (self.pattern, *self.pattern.alternatives):
             literals &= _named_leaves(tree.nodes)
-        return literals
+        return (literals,)
 
     def necessary(self) -> Rule | None:
         # matching with nothing bound is necessary for matching with anything bound, and its
@@ -82,17 +82,21 @@ class _Shape(Rule):
 
 
 class KindRule(Rule):
-    __slots__ = ("name", "ids")
+    __slots__ = ("name", "ids", "word")
 
-    def __init__(self, name: str, ids: frozenset[int]) -> None:
+    def __init__(self, name: str, ids: frozenset[int], word: str | None = None) -> None:
         self.name = name
         self.ids = ids
+        self.word = word  # the keyword every node of the kind writes (the catalog's `kind_words`)
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         return env if node.kind_id in self.ids else None
 
     def kinds(self) -> Kinds:
         return self.ids
+
+    def tokens(self) -> Needs:
+        return (frozenset({self.word.encode("utf-8")}),) if self.word else ANYTHING
 
 
 class RegexRule(Rule):
@@ -109,9 +113,9 @@ class RegexRule(Rule):
         text = (node.text or b"").decode("utf-8", errors="replace")
         return env if self._search(text) else None
 
-    def tokens(self) -> frozenset[bytes]:
+    def tokens(self) -> Needs:
         word = required_literal(self.regex)
-        return frozenset({word.encode("utf-8")}) if len(word) >= 3 else frozenset()
+        return (frozenset({word.encode("utf-8")}),) if len(word) >= 3 else ANYTHING
 
 
 def required_literal(regex: re.Pattern[str]) -> str:

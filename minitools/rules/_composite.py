@@ -9,7 +9,7 @@ import tree_sitter
 
 from minitools.match import PROBE_BYTES, MetaVarEnv
 from minitools.rules._relational import Relation
-from minitools.rules._rule import Kinds, Rule, Traced
+from minitools.rules._rule import ANYTHING, Kinds, Needs, Rule, Traced, all_of, any_of
 
 __all__ = ["All", "Any", "Not", "Matches"]
 
@@ -57,8 +57,8 @@ class All(Rule):
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
 
-    def tokens(self) -> frozenset[bytes]:
-        return frozenset().union(*(r.tokens() for r in self.rules))
+    def tokens(self) -> Needs:
+        return all_of([r.tokens() for r in self.rules])
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -127,9 +127,8 @@ class Any(Rule):
     def pure(self) -> bool:
         return all(r.pure() for r in self.rules)
 
-    def tokens(self) -> frozenset[bytes]:
-        sets = [r.tokens() for r in self.rules]
-        return frozenset.intersection(*sets) if sets else frozenset()
+    def tokens(self) -> Needs:
+        return any_of([r.tokens() for r in self.rules])
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -206,8 +205,8 @@ class Matches(Rule):
     def parent_kinds(self) -> Kinds:
         return None if self.target is None else self.target.parent_kinds()
 
-    def tokens(self) -> frozenset[bytes]:
-        return frozenset() if self.target is None else self.target.tokens()
+    def tokens(self) -> Needs:
+        return ANYTHING if self.target is None else self.target.tokens()
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         assert self.target is not None, f"utility {self.name} was never resolved"

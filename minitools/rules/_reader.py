@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from minitools.match import ERROR_KIND, STRICTNESS, PatternError, compile_pattern, python_regex
+from minitools.match import ERROR_KIND, STRICTNESS, PatternError, compile_pattern, language_row, python_regex
 from minitools.rules._atomic import KindRule, NthChildRule, PatternRule, RangeRule, RegexRule
 from minitools.rules._composite import All, Matches, Not
 from minitools.rules._composite import Any as AnyRule
@@ -99,7 +99,7 @@ class RuleReader:
                 f'{where}: "{name}" is not a node kind of {self.language}; '
                 "see the kinds with `minitools ast-grep --debug-query` on a sample"
             )
-        return KindRule(name, ids)
+        return KindRule(name, ids, dict(language_row(self.language).kind_words).get(name))
 
     def pattern(self, value: Any, where: str) -> Rule:
         if isinstance(value, Mapping):

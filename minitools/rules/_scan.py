@@ -90,9 +90,15 @@ class RuleSet:
         self._by_language: dict[str, list[RuleConfig]] = {}
         for config in self.configs:
             self._by_language.setdefault(config.language, []).append(config)
-        self._files = {id(c): (_Globs(c.files), _Globs(c.ignores)) for c in self.configs}
-        # the words a file must hold for each rule to match in it, longest (rarest) first
-        self._tokens = {id(c): sorted(c.rule.tokens(), key=len, reverse=True) for c in self.configs}
+        # rules of one project often share their globs: one matcher each, asked once a file
+        shared: dict[tuple[str, ...], _Globs] = {}
+        self._files = {id(c): (shared.setdefault(tuple(c.files), _Globs(c.files)),
+                               shared.setdefault(tuple(c.ignores), _Globs(c.ignores))) for c in self.configs}
+        # the words a file must hold for each rule to match in it: all of one set's, each set
+        # longest (rarest) word first
+        self._tokens = {id(c): [sorted(words, key=len, reverse=True) for words in c.rule.tokens()]
+                        for c in self.configs}
+        self._for_file: dict[tuple[str, str | None], list[RuleConfig]] = {}
         # whether a rule names a kind its grammar hides: its files get stand-ins (rules/_hidden.py)
         self._stand_ins = {id(c): names_hidden(c) for c in self.configs}
 
@@ -103,22 +109,35 @@ class RuleSet:
     def for_file(self, language: str, path: str | None) -> list[RuleConfig]:
         """The rules that apply to a file: its language's, less those whose `files` do not
         name it or whose `ignores` do (globs relative to the project's root)."""
+        known = self._for_file.get((language, path))
+        if known is not None:
+            return known  # (asked once to list a scan's files, again to scan each)
         out = []
+        hits: dict[int, bool] = {}
         for config in self._by_language.get(language, []):
             if path is not None:
                 files, ignores = self._files[id(config)]
-                if (config.files and not files.hits(path)) or ignores.hits(path):
+                if config.files:
+                    if id(files) not in hits:
+                        hits[id(files)] = files.hits(path)
+                    if not hits[id(files)]:
+                        continue
+                if id(ignores) not in hits:
+                    hits[id(ignores)] = ignores.hits(path)
+                if hits[id(ignores)]:
                     continue
             out.append(config)
+        self._for_file[(language, path)] = out
         return out
 
     def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None,
                     unused: list[Finding] | None = None) -> list[Finding]:
-        """The findings in one file; a file lacking a word a rule's patterns write is not
-        searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
+        """The findings in one file; a file lacking the words a rule needs (`Rule.tokens`) is
+        not searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
         an `ast-grep-ignore` comment to report). UnsafeSource, before parsing, for a file its
         parser would crash on (match.parse_source)."""
-        configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
+        configs = [c for c in self.for_file(language, path)
+                   if any(all(t in source for t in words) for words in self._tokens[id(c)])]
         if not configs and (unused is None or MARK not in source):
             return []
         tree = parse_source(language, source)
