@@ -47,6 +47,10 @@ A row says:
 - `kind_words`: (kind, keyword) for kinds whose every node writes that keyword (Python's
   `finally_clause`, `finally`): a file without the word holds no node of the kind, and a rule
   that needs one is not run on it (tests/rules/test_rule_prefilter.py checks each on real code).
+- `whole_words`: whether a token written like an identifier (a name, a keyword) is always a whole
+  word of the source: never followed by a letter, digit or `_`, nor preceded by a word other
+  than a number (Python's `1if x else 2`; not C++'s `10_km`, nor CSS's `10px`): a rule that
+  needs `_meta` is then not run on a file that only has `_metadata`.
 - `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
   (Python's `expression_statement`).
 - `comments_after`: kinds the pack's grammar ends after the comments that follow them, where the
@@ -90,6 +94,7 @@ class Language(NamedTuple):
     heads: str | None = None
     hidden: tuple[str, ...] = ()
     kind_words: tuple[tuple[str, str], ...] = ()
+    whole_words: bool = False
     unmeant: frozenset[str] = frozenset()
     comments_after: frozenset[str] = frozenset()
     tuned: bool = False
@@ -191,6 +196,7 @@ _ROWS: tuple[Language, ...] = (
             ("function_definition", "def"), ("lambda", "lambda"), ("import_from_statement", "from"),
             ("global_statement", "global"), ("nonlocal_statement", "nonlocal"), ("delete_statement", "del"),
         ),
+        whole_words=True,
     ),
     Language(
         "javascript", names=("js", "jsx", "node", "nodejs", "ecmascript", "javascriptreact"),

@@ -7,11 +7,14 @@ import re
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv, Pattern, PNode, Regex, match_at_strictness, match_in_env
+from minitools.match import MetaVarEnv, Pattern, PNode, Regex, language_row, match_at_strictness, match_in_env
 from minitools.rules import _hidden as nav
-from minitools.rules._rule import ANYTHING, GENERATION, Kinds, Needs, Rule, Traced
+from minitools.rules._rule import ANYTHING, GENERATION, Kinds, Needs, Rule, Traced, Word
 
 __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", "required_literal"]
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class PatternRule(Rule):
@@ -37,15 +40,17 @@ class PatternRule(Rule):
 
     def tokens(self) -> Needs:
         literals = frozenset(self.pattern.literals)
-        if self.strictness in ("smart", "cst"):
-            return (literals,)
         if self.strictness == "signature":
             return ANYTHING  # a named leaf matches whatever its text
-        # `ast` and `relaxed` may pass over the pattern's unnamed tokens: only the texts of its
-        # named leaves, written in every reading, are sure to be in a matching file
-        for tree in (self.pattern, *self.pattern.alternatives):
-            literals &= _named_leaves(tree.nodes)
-        return (literals,)
+        if self.strictness not in ("smart", "cst"):
+            # `ast` and `relaxed` may pass over the pattern's unnamed tokens: only the texts of
+            # its named leaves, written in every reading, are sure to be in a matching file
+            for tree in (self.pattern, *self.pattern.alternatives):
+                literals &= _named_leaves(tree.nodes)
+        # a token the pattern writes as a leaf of code (not text inside a string or comment)
+        whole = language_row(self.pattern.language).whole_words
+        return (frozenset((t, whole and t not in self.pattern.loose and _IDENTIFIER.fullmatch(t) is not None)
+                          for t in literals),)
 
     def necessary(self) -> Rule | None:
         # matching with nothing bound is necessary for matching with anything bound, and its
@@ -84,7 +89,7 @@ class _Shape(Rule):
 class KindRule(Rule):
     __slots__ = ("name", "ids", "word")
 
-    def __init__(self, name: str, ids: frozenset[int], word: str | None = None) -> None:
+    def __init__(self, name: str, ids: frozenset[int], word: Word | None = None) -> None:
         self.name = name
         self.ids = ids
         self.word = word  # the keyword every node of the kind writes (the catalog's `kind_words`)
@@ -96,7 +101,7 @@ class KindRule(Rule):
         return self.ids
 
     def tokens(self) -> Needs:
-        return (frozenset({self.word.encode("utf-8")}),) if self.word else ANYTHING
+        return (frozenset({self.word}),) if self.word else ANYTHING
 
 
 class RegexRule(Rule):
@@ -115,7 +120,7 @@ class RegexRule(Rule):
 
     def tokens(self) -> Needs:
         word = required_literal(self.regex)
-        return (frozenset({word.encode("utf-8")}),) if len(word) >= 3 else ANYTHING
+        return (frozenset({(word.encode("utf-8"), False)}),) if len(word) >= 3 else ANYTHING
 
 
 def required_literal(regex: re.Pattern[str]) -> str:

@@ -99,7 +99,9 @@ class RuleReader:
                 f'{where}: "{name}" is not a node kind of {self.language}; '
                 "see the kinds with `minitools ast-grep --debug-query` on a sample"
             )
-        return KindRule(name, ids, dict(language_row(self.language).kind_words).get(name))
+        row = language_row(self.language)
+        word = dict(row.kind_words).get(name)
+        return KindRule(name, ids, None if word is None else (word.encode("utf-8"), row.whole_words))
 
     def pattern(self, value: Any, where: str) -> Rule:
         if isinstance(value, Mapping):

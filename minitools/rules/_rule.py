@@ -24,12 +24,15 @@ import tree_sitter
 
 from minitools.match import MetaVarEnv
 
-__all__ = ["ANYTHING", "GENERATION", "Kinds", "Needs", "Rule", "Traced", "all_of", "any_of", "new_file"]
+__all__ = ["ANYTHING", "GENERATION", "Kinds", "Needs", "Rule", "Traced", "Word", "all_of", "any_of", "new_file"]
 
 # kind ids a rule can match at; None: any kind
 Kinds = frozenset[int] | None
+# a word a file must contain, and whether as a whole word (not inside a longer identifier):
+# a token written like an identifier, where the language's catalog row says its tokens are
+Word = tuple[bytes, bool]
 # the words a file must contain for a rule to match in it: all the words of one of the sets
-Needs = tuple[frozenset[bytes], ...]
+Needs = tuple[frozenset[Word], ...]
 ANYTHING: Needs = (frozenset(),)
 # at most this many sets are kept: past it, the words every set shares (less sure, as sound)
 MAX_NEEDS = 16
@@ -48,7 +51,7 @@ def any_of(parts: list[Needs]) -> Needs:
 
 def all_of(parts: list[Needs]) -> Needs:
     """What a file needs for every part to match: a set of each part's, together."""
-    out: list[frozenset[bytes]] = [frozenset()]
+    out: list[frozenset[Word]] = [frozenset()]
     for part in parts:
         out = list(dict.fromkeys(have | words for have in out for words in part))
         if len(out) > MAX_NEEDS:

@@ -2,11 +2,14 @@
 file holding none of a rule's word sets whole is not parsed for it, so each set must be in every
 file the rule matches in. An `any` of patterns needs one alternative's words (not only those all
 alternatives share); a `kind` the keyword every node of it writes (the language catalog's
-`kind_words`, checked here on real code). The findings stay those of the `ast-grep` CLI."""
+`kind_words`); and where the catalog row says so (`whole_words`), a name or keyword as a whole
+word, not inside a longer one. Both claims are checked here on real code; the findings stay those
+of the `ast-grep` CLI."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -72,6 +75,48 @@ def test_kind_words_are_written_by_every_node_of_their_kind() -> None:
             tokens = [c.type for c in node.children if not c.is_named]
             assert any(t.startswith(word) for t in tokens), f"{path}: a {node.type} without {word!r}: {tokens}"
     assert not [k for k, n in seen.items() if n == 0], f"kinds never met in the sample: {seen}"
+
+
+def test_python_names_and_keywords_are_whole_words() -> None:
+    """The catalog's `whole_words` for Python, on the standard library: no leaf token written
+    like an identifier is followed by a letter, digit or `_`, or preceded by one that ends a word
+    other than a number (strings and comments aside: their text is no token the check is made for)."""
+    assert language_row("python").whole_words
+    word = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+    glued = re.compile(rb"[A-Za-z0-9_]")
+    checked = 0
+    for path in corpora.sample(corpora.python_stdlib(), (".py",), 150):
+        source = path.read_bytes()
+        stack = [parse_source("python", source).root_node]
+        while stack:
+            node = stack.pop()
+            if "string" in node.type or "comment" in node.type:
+                continue
+            if node.child_count:
+                stack.extend(node.children)
+                continue
+            if not word.fullmatch(source[node.start_byte:node.end_byte]):
+                continue
+            checked += 1
+            start = node.start_byte
+            while start and glued.fullmatch(source[start - 1:start]):
+                start -= 1
+            before = source[start:node.start_byte]
+            after = source[node.end_byte:node.end_byte + 1]
+            assert (not before or before[:1].isdigit()) and not glued.fullmatch(after), (
+                f"{path}:{node.start_point[0] + 1}: {node.type} {node.text!r} glued to {before!r} / {after!r}")
+    assert checked > 10_000
+
+
+def test_a_name_inside_a_longer_word_is_no_match() -> None:
+    rule = "id: meta\nlanguage: python\nrule:\n  pattern: $S._meta\n"
+    assert _scan(rule, "span._metadata = 1\n") == []
+    assert _scan(rule, "span._metadata = 1\nspan._meta = 2\n") == ["span._meta"]
+    # a keyword right after a number is a word of its own
+    assert _scan(FINALLY, "def f():\n    try:\n        pass\n    finally:\n        return 1if x else 2\n") == [
+        "return 1if x else 2"]
+    assert _scan("id: i\nlanguage: python\nrule:\n  pattern: $A if $B else $C\n", "y = 1if x else 2\n") == [
+        "1if x else 2"]
 
 
 def _findings(argv: list[str], root: Path) -> list[tuple[str, str, int, int]]:
