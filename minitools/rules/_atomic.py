@@ -108,19 +108,22 @@ class RegexRule(Rule):
     """The node's text holds a match of the expression (anywhere in it), found in time linear
     in the text (`_regex`)."""
 
-    __slots__ = ("regex", "_search")
+    __slots__ = ("regex", "_search", "_needs")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
         self._search = Regex(regex).search
+        self._needs: Needs | None = None
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         text = (node.text or b"").decode("utf-8", errors="replace")
         return env if self._search(text) else None
 
     def tokens(self) -> Needs:
-        word = required_literal(self.regex)
-        return (frozenset({(word.encode("utf-8"), False)}),) if len(word) >= 3 else ANYTHING
+        if self._needs is None:  # (the expression is read again to find its word)
+            word = required_literal(self.regex)
+            self._needs = (frozenset({(word.encode("utf-8"), False)}),) if len(word) >= 3 else ANYTHING
+        return self._needs
 
 
 def required_literal(regex: re.Pattern[str]) -> str:

@@ -18,11 +18,12 @@ class All(Rule):
     """Every rule, in order. `reorder` (for a rule object's keys) sets the order once every
     utility is resolved, on first use."""
 
-    __slots__ = ("rules", "reorder", "traced")
+    __slots__ = ("rules", "reorder", "traced", "_needs")
 
     def __init__(self, rules: list[Rule], reorder: Callable[[list[Rule]], list[Rule]] | None = None) -> None:
         self.rules = rules
         self.reorder = reorder
+        self._needs: Needs | None = None  # (a utility used in many places is worked out once)
         # the order ast-grep tries them in: a rule object's relational keys last (after its
         # own and composite keys), an `all` list as written
         self.traced = rules if reorder is None else [
@@ -58,7 +59,9 @@ class All(Rule):
         return all(r.pure() for r in self.rules)
 
     def tokens(self) -> Needs:
-        return all_of([r.tokens() for r in self.rules])
+        if self._needs is None:
+            self._needs = all_of([r.tokens() for r in self.rules])
+        return self._needs
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -83,11 +86,12 @@ def _intersection(each: Iterator[Kinds]) -> Kinds:
 
 
 class Any(Rule):
-    __slots__ = ("rules", "_by_kind")
+    __slots__ = ("rules", "_by_kind", "_needs")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
         self._by_kind: dict[int, list[Rule]] | None = None
+        self._needs: Needs | None = None
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         # only the rules that can match a node of this kind, in order (an `any` of several
@@ -128,7 +132,9 @@ class Any(Rule):
         return all(r.pure() for r in self.rules)
 
     def tokens(self) -> Needs:
-        return any_of([r.tokens() for r in self.rules])
+        if self._needs is None:
+            self._needs = any_of([r.tokens() for r in self.rules])
+        return self._needs
 
     def necessary(self) -> Rule | None:
         if self.pure():
