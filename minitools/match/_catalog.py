@@ -41,9 +41,9 @@ A row says:
   there): the fragment is also read with the metavariable written so, and the node it makes is the
   metavariable. A string after a keyword (TypeScript `import { $$$ } from $M`), a JSON key or value
   (`$A: $B`, a pair), a Ruby module's or class's name, which must be a constant (`module $A`).
-- `heads`: a regular expression for fragments that are only the head of a construct (C++
-  `template <typename $T>`): such a fragment is also read with a `$$$` after it, the rest of the
-  construct.
+- `heads`: fragments that are only the head of a construct, each (a regular expression for
+  the head, the rest of the construct written after it): C++ `template <typename $T>` is also read
+  with a `$$$` after it, Ruby `module $A` with a body and `end`.
 - `kind_words`: (kind, keyword) for kinds whose every node writes that keyword (Python's
   `finally_clause`, `finally`): a file without the word holds no node of the kind, and a rule
   that needs one is not run on it (tests/rules/test_rule_prefilter.py checks each on real code).
@@ -91,7 +91,7 @@ class Language(NamedTuple):
     continuations: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     slots: tuple[Slot, ...] = ()
-    heads: str | None = None
+    heads: tuple[tuple[str, str], ...] = ()
     hidden: tuple[str, ...] = ()
     kind_words: tuple[tuple[str, str], ...] = ()
     whole_words: bool = False
@@ -270,7 +270,7 @@ _ROWS: tuple[Language, ...] = (
         ),
         subconstructs=tuple(r for r in _C_SUB if r[0] != "initializer entry"),
         specifiers=_C_SPECIFIERS | {"class_specifier"}, member_lookalikes=frozenset({"unary_expression"}),
-        heads=r"template\s*<[^{};]*>",
+        heads=((r"template\s*<[^{};]*>", " $$$"),),
     ),
     Language(
         "java", extensions=(".java",), tuned=True,
@@ -360,6 +360,7 @@ _ROWS: tuple[Language, ...] = (
     Language(
         "ruby", tuned=True, names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU,
         slots=((r"\b(?:module|class)[ \t]+", r"(?:\s|<|;|\Z)", "M", ""),),
+        heads=((r"(?:module|class)[ \t]+[^\n;]+", "\n$$$\nend"),),
     ),
     # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
     Language(

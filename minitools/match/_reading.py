@@ -458,18 +458,29 @@ def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, dict[int, t
 def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...], dict[int, tuple[int, int]]]]:
     """The fragment as written, and, where the language ends a statement with a token a
     `$$$` before `}` lacks (Dart reads `{ $$$ }` as a set literal), with that token written
-    after each such `$$$`; with a metavariable in a slot written as the slot wants it (`slots`); and
-    a construct's head alone (`heads`) with a `$$$` after it:
-    (bytes, offsets of the tokens written, the slots' openings written, as `_quoted` gives them)."""
-    as_written = fragment.encode("utf-8")
-    quoted = _quoted(fragment, language, char)
-    more = [(quoted[0], (), quoted[1])] if quoted else []
+    after each such `$$$`; with a metavariable in a slot written as the slot wants it (`slots`);
+    and a construct's head alone (`heads`) with the rest of the construct written after it, each
+    of those spellings too: (bytes, offsets of the tokens written, the slots' openings written,
+    as `_quoted` gives them)."""
     row = language_row(language)
-    if row.heads is not None and re.fullmatch(row.heads, fragment):
-        more.append(((fragment + " " + char * 3).encode("utf-8"), (), {}))  # the construct the head opens
-    end = row.statement_end
+    bases = [fragment, *(fragment + rest.replace("$", char) for head, rest in row.heads if re.fullmatch(head, fragment))]
+    out: list[tuple[bytes, tuple[int, ...], dict[int, tuple[int, int]]]] = []
+    for base in bases:
+        out.append((base.encode("utf-8"), (), {}))
+        ended = _ended(base, row.statement_end, char)
+        if ended is not None:
+            out.append((ended[0], ended[1], {}))
+        quoted = _quoted(base, language, char)
+        if quoted is not None:
+            out.append((quoted[0], (), quoted[1]))
+    return out
+
+
+def _ended(fragment: str, end: str | None, char: str) -> tuple[bytes, tuple[int, ...]] | None:
+    """The fragment with `end` (the row's `statement_end`) written after each `$$$` before a
+    `}`, and the offsets written; None where there is none."""
     if end is None:
-        return [(as_written, (), {}), *more]
+        return None
     c = re.escape(char)
     out, added, last = b"", [], 0
     for m in re.finditer(rf"{c}{c}{c}(?:[A-Z_][A-Z0-9_]*)?(?=\s*\}})", fragment):
@@ -478,8 +489,8 @@ def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tup
         out += end.encode("utf-8")
         last = m.end()
     if not added:
-        return [(as_written, (), {}), *more]
-    return [(as_written, (), {}), (out + fragment[last:].encode("utf-8"), tuple(added), {}), *more]
+        return None
+    return out + fragment[last:].encode("utf-8"), tuple(added)
 
 
 # the rungs whose readings a fragment that reads as an expression keeps

@@ -25,6 +25,8 @@ from reference_tools import Found, ast_grep_cli, ast_grep_run, minitools_matches
 # refused each of these or found none of the CLI's matches.
 CLI_FINDS = [
     ("ruby", "ruby", "module $A\n  $$$\nend", 1380),  # `$A` must be a constant: the row's slot writes one
+    ("ruby", "ruby", "module $A", 1380),  # a head alone: the row's `heads` write the body and `end`
+    ("ruby", "ruby", "class $A", 2454),
     ("lua", "lua", "self:$A", 28),  # a method's name, the grammar has it only before arguments
     ("lua", "lua", "$A:$B", 614),
     ("json", "ansible", "$A: $B", 64),  # a pair: a key or value metavariable is written as a string
@@ -39,6 +41,7 @@ CLI_FINDS = [
 CLI_FINDS_NOTHING = [
     ("swift", "expo", "switch $X { $$$ }", {"kind": "switch_statement"}),
     ("ruby", "ruby", "class $C < $P\n  $$$B\nend", {"kind": "class", "has": {"field": "superclass", "kind": "superclass"}}),
+    ("ruby", "ruby", "class $C < $P", {"kind": "class", "has": {"field": "superclass", "kind": "superclass"}}),
 ]
 
 
