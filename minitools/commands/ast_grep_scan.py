@@ -130,7 +130,8 @@ def main(args: argparse.Namespace) -> int:
     for path, why in errors:
         print(f"minitools ast-grep scan: skipping the rules of {path}: {why.removeprefix(path).lstrip('.: ')}", file=sys.stderr)
     ruleset = RuleSet(rules)
-    base = (project_root or searcher.root).resolve()
+    base = str((project_root or searcher.root).resolve()).rstrip(os.sep) + os.sep
+    folders: dict[str, str] = {}  # each folder's real path, worked out once
     todo: dict[str, tuple[str, str, str]] = {}  # real path -> (shown, relative to the project, language)
     for real in files:
         language = language_for_path(real)
@@ -138,10 +139,8 @@ def main(args: argparse.Namespace) -> int:
             continue
         # as ast-grep shows a path outside the working folder: from here (`../other/b.py`)
         shown = searcher.display(real) if root == here else os.path.relpath(real, here).replace(os.sep, "/")
-        try:
-            relative = Path(real).resolve().relative_to(base).as_posix()
-        except ValueError:
-            relative = shown
+        resolved = _resolved(real, folders)
+        relative = resolved[len(base):].replace(os.sep, "/") if resolved.startswith(base) else shown
         if ruleset.for_file(language, relative):
             todo[real] = (shown, relative, language)
     # ast-grep reports unused suppressions in a whole project's scan only (no -r, --inline-rules, --filter)
@@ -161,6 +160,17 @@ def main(args: argparse.Namespace) -> int:
         return _update_all(searcher, findings, sources)
     _print(findings, sources, args.json)
     return EXIT_ERRORS if any(f.config.severity == "error" for _, f in findings) else EXIT_CLEAN
+
+
+def _resolved(path: str, folders: dict[str, str]) -> str:
+    """`os.path.realpath(path)`, the folder's part taken from `folders` (filled as it goes): a
+    scan's thousands of files share a few hundred folders."""
+    folder, name = os.path.split(path)
+    real = folders.get(folder)
+    if real is None:
+        real = folders[folder] = os.path.realpath(folder)
+    joined = os.path.join(real, name)
+    return os.path.realpath(joined) if os.path.islink(joined) else joined
 
 
 def _scan_files(searcher: Any, ruleset: Any, todo: dict[str, tuple[str, str, str]], *, unused: bool) -> Any:

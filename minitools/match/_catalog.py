@@ -23,6 +23,9 @@ A row says:
   written there (Dart reads `if ($C) { $$$ }` as an `if` whose body is a set literal).
 - `type_lookalikes`: expression kinds a type is spelled like (TypeScript `Promise<$T>`, Go
   `unsafe.Pointer`): a fragment that reads as one keeps its type reading too.
+- `member_lookalikes`: expression kinds a class member is spelled like (C++ `~$A()`, a
+  destructor, is also the bitwise not of a call): a fragment that reads as one keeps its class
+  member reading too.
 - `specifiers`: type kinds written with a body and the `;` that ends their declaration (C
   `struct $S { $$$F };`): the specifier alone is the pattern, its extent without the `;`.
 - `body_runs`: body kinds with no brackets of their own, a hole only where the scaffold wrote
@@ -33,9 +36,21 @@ A row says:
   `a.b(c)` as `identifier` `selector` `selector`): one metavariable captures the whole run.
 - `keywords`: named leaf kinds that are a keyword (Dart's `const`): skipped like an unnamed token
   where the pattern expects another token (`[]` matches `const []`).
-- `string_slot`: where the grammar wants a string after a keyword (a module to import from), a
-  regular expression for what comes before it: a metavariable there is also read as a string
-  (TypeScript `import { $$$ } from $M`).
+- `slots`: places where the grammar wants a token a metavariable cannot be, each (what comes
+  before, what follows: regular expressions; what is written before and after the metavariable
+  there): the fragment is also read with the metavariable written so, and the node it makes is the
+  metavariable. A string after a keyword (TypeScript `import { $$$ } from $M`), a JSON key or value
+  (`$A: $B`, a pair), a Ruby module's or class's name, which must be a constant (`module $A`).
+- `heads`: fragments that are only the head of a construct, each (a regular expression for
+  the head, the rest of the construct written after it): C++ `template <typename $T>` is also read
+  with a `$$$` after it, Ruby `module $A` with a body and `end`.
+- `kind_words`: (kind, keyword) for kinds whose every node writes that keyword (Python's
+  `finally_clause`, `finally`): a file without the word holds no node of the kind, and a rule
+  that needs one is not run on it (tests/rules/test_rule_prefilter.py checks each on real code).
+- `whole_words`: whether a token written like an identifier (a name, a keyword) is always a whole
+  word of the source: never followed by a letter, digit or `_`, nor preceded by a word other
+  than a number (Python's `1if x else 2`; not C++'s `10_km`, nor CSS's `10px`): a rule that
+  needs `_meta` is then not run on a file that only has `_metadata`.
 - `hidden`: kinds the pack's grammar hides that rules written for ast-grep's grammars name
   (Python's `expression_statement`).
 - `comments_after`: kinds the pack's grammar ends after the comments that follow them, where the
@@ -51,10 +66,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["Rung", "Language", "LANGUAGES", "EXTENSIONS", "LANGUAGE_NAMES", "HOLE_KINDS", "SUB_CONSTRUCTS",
+__all__ = ["Rung", "Slot", "Language", "LANGUAGES", "EXTENSIONS", "LANGUAGE_NAMES", "HOLE_KINDS", "SUB_CONSTRUCTS",
            "language_row", "ladder_for", "no_files_note"]
 
 Rung = tuple[str, str, str]
+Slot = tuple[str, str, str, str]  # before, after, written before, written after
 
 
 class Language(NamedTuple):
@@ -68,13 +84,17 @@ class Language(NamedTuple):
     subconstructs: tuple[Rung, ...] = ()
     statement_end: str | None = None
     type_lookalikes: frozenset[str] = frozenset()
+    member_lookalikes: frozenset[str] = frozenset()
     specifiers: frozenset[str] = frozenset()
     body_runs: frozenset[str] = frozenset()
     terminator: str | None = None
     continuations: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
-    string_slot: str | None = None
+    slots: tuple[Slot, ...] = ()
+    heads: tuple[tuple[str, str], ...] = ()
     hidden: tuple[str, ...] = ()
+    kind_words: tuple[tuple[str, str], ...] = ()
+    whole_words: bool = False
     unmeant: frozenset[str] = frozenset()
     comments_after: frozenset[str] = frozenset()
     tuned: bool = False
@@ -93,12 +113,14 @@ _WHOLE_FILE: tuple[Rung, ...] = (("statement", "", ""),)
 HOLE_KINDS: dict[str, frozenset[str]] = {
     "decorator": frozenset({"decorator"}),
     "annotation": frozenset({"annotation", "marker_annotation", "attribute_list", "attribute"}),
+    "case expression": frozenset({"case"}),
 }
 
 _MU = "µ"  # a letter in every grammar that takes it in identifiers
 _C_LIKE_BLOCK = "void __mt(void) {\n"
 _C_SWITCH = _C_LIKE_BLOCK + "switch (__mt) {\n"
-_IMPORT_FROM = r"\b(?:from|import)\s+"
+_ENDS_STATEMENT = r"[ \t]*(?:[;)\n]|\Z)"
+_IMPORT_FROM: tuple[Slot, ...] = ((r"\b(?:from|import)\s+", _ENDS_STATEMENT, '"', '"'),)
 
 _JAVASCRIPT_LADDER: tuple[Rung, ...] = (
     ("statement", "", ""),
@@ -166,21 +188,30 @@ _ROWS: tuple[Language, ...] = (
             ("import", "from __mt import ", ""),
         ),
         body_runs=frozenset({"block"}), terminator=";", hidden=("expression_statement",),
+        kind_words=(
+            ("finally_clause", "finally"), ("except_clause", "except"), ("try_statement", "try"),
+            ("return_statement", "return"), ("break_statement", "break"), ("continue_statement", "continue"),
+            ("raise_statement", "raise"), ("assert_statement", "assert"), ("while_statement", "while"),
+            ("for_statement", "for"), ("with_statement", "with"), ("class_definition", "class"),
+            ("function_definition", "def"), ("lambda", "lambda"), ("import_from_statement", "from"),
+            ("global_statement", "global"), ("nonlocal_statement", "nonlocal"), ("delete_statement", "del"),
+        ),
+        whole_words=True,
     ),
     Language(
         "javascript", names=("js", "jsx", "node", "nodejs", "ecmascript", "javascriptreact"),
         extensions=(".js", ".mjs", ".cjs", ".jsx"), tuned=True,
-        ladder=_JAVASCRIPT_LADDER, subconstructs=_JAVASCRIPT_SUB, string_slot=_IMPORT_FROM,
+        ladder=_JAVASCRIPT_LADDER, subconstructs=_JAVASCRIPT_SUB, slots=_IMPORT_FROM,
     ),
     Language(
         "typescript", names=("ts",), extensions=(".ts", ".mts", ".cts"), tuned=True,
         ladder=_TYPESCRIPT_LADDER, subconstructs=_TYPESCRIPT_SUB, type_lookalikes=_TYPESCRIPT_LOOKALIKES,
-        string_slot=_IMPORT_FROM,
+        slots=_IMPORT_FROM,
     ),
     Language(
         "tsx", tuned=True, names=("typescriptreact",), extensions=(".tsx",),
         ladder=_TYPESCRIPT_LADDER, subconstructs=_TYPESCRIPT_SUB, type_lookalikes=_TYPESCRIPT_LOOKALIKES,
-        string_slot=_IMPORT_FROM,
+        slots=_IMPORT_FROM,
     ),
     Language(
         "dart", extensions=(".dart",), tuned=True,
@@ -194,7 +225,7 @@ _ROWS: tuple[Language, ...] = (
             ("declaration", "", ""),
         ),
         statement_end=";", continuations=("selector", "type_arguments", "nullable_type"),
-        keywords=("const_builtin", "final_builtin"), string_slot=r"\b(?:import|export|part)\s+",
+        keywords=("const_builtin", "final_builtin"), slots=((r"\b(?:import|export|part)\s+", _ENDS_STATEMENT, '"', '"'),),
     ),
     Language(
         "go", names=("golang",), extensions=(".go",), metavar_char=_MU, tuned=True,
@@ -217,7 +248,7 @@ _ROWS: tuple[Language, ...] = (
         ),
         # a qualified name (`unsafe.Pointer`) is a type too
         type_lookalikes=frozenset({"selector_expression"}), terminator=";",
-        string_slot=r"\bimport\s+(?:\(\s*)?(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?",
+        slots=((r"\bimport\s+(?:\(\s*)?(?:[A-Za-z_.][A-Za-z0-9_]*\s+)?", _ENDS_STATEMENT, '"', '"'),),
     ),
     Language(
         "c", names=("h",), extensions=(".c", ".h"), metavar_char="\U00010000", tuned=True,
@@ -234,10 +265,12 @@ _ROWS: tuple[Language, ...] = (
         ladder=(
             *_C_LADDER,
             ("class member", "class __MT {\n", "\n};"),
+            ("class member", "class __MT {\n", ";\n};"),
             ("declaration", "", ""),
         ),
         subconstructs=tuple(r for r in _C_SUB if r[0] != "initializer entry"),
-        specifiers=_C_SPECIFIERS | {"class_specifier"},
+        specifiers=_C_SPECIFIERS | {"class_specifier"}, member_lookalikes=frozenset({"unary_expression"}),
+        heads=((r"template\s*<[^{};]*>", " $$$"),),
     ),
     Language(
         "java", extensions=(".java",), tuned=True,
@@ -323,7 +356,12 @@ _ROWS: tuple[Language, ...] = (
         subconstructs=(("modifiers", "class __MT {\n", " fun __mt() {}\n}"),),
         comments_after=frozenset({"package_header", "import_header"}),
     ),
-    Language("ruby", tuned=True, names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU),
+    # a module's or class's name is a constant: a capital written before the metavariable makes one
+    Language(
+        "ruby", tuned=True, names=("rb",), extensions=(".rb", ".rbw", ".gemspec"), metavar_char=_MU,
+        slots=((r"\b(?:module|class)[ \t]+", r"(?:\s|<|;|\Z)", "M", ""),),
+        heads=((r"(?:module|class)[ \t]+[^\n;]+", "\n$$$\nend"),),
+    ),
     # the pack's grammar reads text before `<?php` as inline HTML: every rung opens PHP first
     Language(
         "php", tuned=True, extensions=(".php",), metavar_char=_MU,
@@ -351,9 +389,18 @@ _ROWS: tuple[Language, ...] = (
             ("annotation", "", " func __mt() {}"),
         ),
         subconstructs=(("modifiers", "class __MT {\n", " func __mt() {}\n}"),),
+        # a switch's cases as a `$$$`: written as one case, which is then the metavariable
+        slots=((r"\bswitch\b[^{]*\{\s*", r"\s*\}", "case ", ": break"),),
     ),
     Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
-    Language("haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU),
+    # a case expression is no declaration: it is read as a value bound to a name (only that: `_`
+    # so read would be a typed hole, where the CLI finds wildcard patterns); its alternatives as a
+    # `$$$` are written as one alternative, which is then the metavariable
+    Language(
+        "haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU,
+        ladder=(("statement", "", ""),), subconstructs=(("case expression", "__mt = ", "\n"),),
+        slots=((r"\bof[ \t]+", r"\s*\Z", "", " -> __mt"),),
+    ),
     Language(
         "css", tuned=True, extensions=(".css", ".scss"), metavar_char="_",
         ladder=(
@@ -374,9 +421,15 @@ _ROWS: tuple[Language, ...] = (
             ("parameters", "", ": __mt"),
         ),
     ),
-    Language("bash", tuned=True, names=("sh", "shell", "zsh"), terminator=";", extensions=(
-        ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
-    )),
+    # the grammar reads `((i++))` as a test command and `((a == 1))` as an arithmetic expansion
+    # (the lexer decides by what follows); `(($A))` is read as both, a function's body being a
+    # place where it is a test command
+    Language(
+        "bash", tuned=True, names=("sh", "shell", "zsh"), terminator=";", extensions=(
+            ".sh", ".bash", ".bats", ".cgi", ".command", ".env", ".fcgi", ".ksh", ".tmux", ".tool", ".zsh",
+        ),
+        ladder=(("statement", "", ""),), subconstructs=(("function body", "__mt() ", ""),),
+    ),
     Language(
         "lua", tuned=True, extensions=(".lua",),
         ladder=(
@@ -384,6 +437,8 @@ _ROWS: tuple[Language, ...] = (
             ("expression", "__mt = ", "\n"),
             ("table field", "__mt = {", "}\n"),
         ),
+        # `self:$A` is a method's name as a call writes it: the grammar has it only before arguments
+        subconstructs=(("method", "", "()\n"),),
     ),
     # `new $T { $$$ }` is a call with a block at a script's top level and an instance with a
     # template body inside a class or object: both readings
@@ -398,7 +453,12 @@ _ROWS: tuple[Language, ...] = (
     ),
     # `$` is no tag name character, `µ` is: `<$A class="$B">$$$</$A>` reads as an element
     Language("html", tuned=True, extensions=(".html", ".htm", ".xhtml"), metavar_char=_MU),
-    Language("json", tuned=True, extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}"))),
+    # JSON has no name a metavariable could be: as a key or a value it is written as a string
+    # (`$A: $B` is a pair, as the CLI reads it)
+    Language(
+        "json", tuned=True, extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}")),
+        slots=((r"(?:^|[{\[,:])\s*", r"\s*(?:[,:}\]]|\Z)", '"', '"'),),
+    ),
     Language("yaml", names=("yml",), extensions=(".yaml", ".yml"), tuned=True),
     Language("toml", extensions=(".toml",)),
     Language("zig", extensions=(".zig",)),

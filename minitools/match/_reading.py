@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import IntEnum
 
 import tree_sitter
@@ -169,18 +169,21 @@ def _build(
     regexes: tuple[re.Pattern[str], ...],
     literal: bool,
     added: frozenset[int],
-    quoted: frozenset[int] = frozenset(),
+    quoted: Mapping[int, tuple[int, int]] | None = None,
 ) -> PNode | None:
     """The pattern node for `node`; `added` holds the offsets of tokens the compiler wrote
     into the fragment (a `;` after a `$$$` in statement position), which are left out, and
-    `quoted` those of the quotes it wrote around a metavariable where the grammar wants a
-    string (`from $M`): that string is the metavariable."""
+    `quoted` those of what it wrote around a metavariable in a slot (the quotes of `from "$M"`,
+    with their lengths): the node that makes is the metavariable."""
     if quoted and node.start_byte in quoted and node.is_named:
-        inner = (node.text or b"").decode("utf-8")[1:-1]
-        m = regexes[2].fullmatch(inner)
-        if m:
-            name = None if m.group(1).startswith("_") else m.group(1)
-            return PNode(node.kind_id, node.type, node.is_named, restore(inner), (), SINGLE, name)
+        opening, closing = quoted[node.start_byte]
+        data = (node.text or b"").rstrip()  # (a node may take the line break after it)
+        inner = data[opening : len(data) - closing].decode("utf-8")
+        for kind, rx in ((MULTI, regexes[0]), (SINGLE, regexes[2])):
+            m = rx.fullmatch(inner)
+            if m:
+                name = None if m.group(1) is None or m.group(1).startswith("_") else m.group(1)
+                return PNode(node.kind_id, node.type, node.is_named, restore(inner), (), kind, name)
     if node.is_extra and not node.is_error:
         return None  # comments and line continuations: the matcher skips them in the target too
     if node.is_missing:
@@ -424,35 +427,60 @@ def _names_a_keyword(p: PNode, grammar: tree_sitter.Language) -> bool:
     return False
 
 
-def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, tuple[int, ...]] | None:
-    """The fragment with each metavariable in the row's `string_slot` place that ends the statement
-    (`from $M`, not the `import $A` of `import $A from $M`) written as a string:
-    (bytes, offsets of the quotes opened), or None where there is none."""
-    slot = language_row(language).string_slot
-    if slot is None:
+def _quoted(fragment: str, language: str, char: str) -> tuple[bytes, dict[int, tuple[int, int]]] | None:
+    """The fragment with each metavariable in one of the row's `slots` written as that slot
+    wants it (`from $M` as `from "$M"`, not the `import $A` of `import $A from $M`): (bytes,
+    {offset of each written opening: (its length, the closing's length)}), or None where there
+    is none."""
+    slots = language_row(language).slots
+    if not slots:
         return None
-    out, opened, last = b"", [], 0
-    for m in re.finditer(rf"({slot})({re.escape(char)}[A-Z_][A-Z0-9_]*)(?=[ \t]*(?:[;)\n]|\Z))", fragment):
-        out += fragment[last : m.start(2)].encode("utf-8")
-        opened.append(len(out))
-        out += b'"' + m.group(2).encode("utf-8") + b'"'
-        last = m.end()
-    if not opened:
+    c = re.escape(char)
+    metavar = rf"{c}{c}{c}(?:[A-Z_][A-Z0-9_]*)?|{c}[A-Z_][A-Z0-9_]*"
+    places = sorted(
+        (m.start(2), m.end(2), opening, closing)
+        for before, after, opening, closing in slots
+        for m in re.finditer(rf"({before})({metavar})(?={after})", fragment)
+    )
+    out, written, last = b"", {}, 0
+    for start, end, opening, closing in places:
+        if start < last:
+            continue  # two slots at one metavariable: the first
+        out += fragment[last:start].encode("utf-8")
+        written[len(out)] = (len(opening.encode("utf-8")), len(closing.encode("utf-8")))
+        out += (opening + fragment[start:end] + closing).encode("utf-8")
+        last = end
+    if not written:
         return None
-    return out + fragment[last:].encode("utf-8"), tuple(opened)
+    return out + fragment[last:].encode("utf-8"), written
 
 
-def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...], tuple[int, ...]]]:
+def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tuple[int, ...], dict[int, tuple[int, int]]]]:
     """The fragment as written, and, where the language ends a statement with a token a
     `$$$` before `}` lacks (Dart reads `{ $$$ }` as a set literal), with that token written
-    after each such `$$$`; and with a metavariable where a string is wanted quoted (`string_slot`):
-    (bytes, offsets of the tokens written, offsets of the quotes written)."""
-    as_written = fragment.encode("utf-8")
-    quoted = _quoted(fragment, language, char)
-    more = [(quoted[0], (), quoted[1])] if quoted else []
-    end = language_row(language).statement_end
+    after each such `$$$`; with a metavariable in a slot written as the slot wants it (`slots`);
+    and a construct's head alone (`heads`) with the rest of the construct written after it, each
+    of those spellings too: (bytes, offsets of the tokens written, the slots' openings written,
+    as `_quoted` gives them)."""
+    row = language_row(language)
+    bases = [fragment, *(fragment + rest.replace("$", char) for head, rest in row.heads if re.fullmatch(head, fragment))]
+    out: list[tuple[bytes, tuple[int, ...], dict[int, tuple[int, int]]]] = []
+    for base in bases:
+        out.append((base.encode("utf-8"), (), {}))
+        ended = _ended(base, row.statement_end, char)
+        if ended is not None:
+            out.append((ended[0], ended[1], {}))
+        quoted = _quoted(base, language, char)
+        if quoted is not None:
+            out.append((quoted[0], (), quoted[1]))
+    return out
+
+
+def _ended(fragment: str, end: str | None, char: str) -> tuple[bytes, tuple[int, ...]] | None:
+    """The fragment with `end` (the row's `statement_end`) written after each `$$$` before a
+    `}`, and the offsets written; None where there is none."""
     if end is None:
-        return [(as_written, (), ()), *more]
+        return None
     c = re.escape(char)
     out, added, last = b"", [], 0
     for m in re.finditer(rf"{c}{c}{c}(?:[A-Z_][A-Z0-9_]*)?(?=\s*\}})", fragment):
@@ -461,8 +489,8 @@ def _spellings(fragment: str, language: str, char: str) -> list[tuple[bytes, tup
         out += end.encode("utf-8")
         last = m.end()
     if not added:
-        return [(as_written, (), ()), *more]
-    return [(as_written, (), ()), (out + fragment[last:].encode("utf-8"), tuple(added), ()), *more]
+        return None
+    return out + fragment[last:].encode("utf-8"), tuple(added)
 
 
 # the rungs whose readings a fragment that reads as an expression keeps
@@ -489,7 +517,8 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
     when a statement or expression needed less; and a fragment that
     reads as an expression means the expression, not a class member or declaration the same
     text can be (TypeScript `foo($A)` in a class body is a method signature), nor a type unless
-    the expression is one a type is spelled like (the row's `type_lookalikes`: `Promise<$T>`); a decorator
+    the expression is one a type is spelled like (the row's `type_lookalikes`: `Promise<$T>`), nor a class
+    member unless it is one a member is spelled like (`member_lookalikes`: C++ `~$A()`); a decorator
     or annotation reading stays (C# `[Obsolete]` is a collection expression too); a reading that
     is a bare metavariable is dropped when another keeps some of what the fragment writes
     (JavaScript `$A;` read as a class field named `$A` would match every node); and a fragment of
@@ -506,12 +535,14 @@ def _meant(readings: list[Reading], language: str) -> list[Reading]:
         readings = [r for r in readings if r.recovery != UNENDED]
     if any("expression" in r.rungs for r in readings):
         expressions = [r for r in readings if _EXPRESSION_RUNGS.intersection(r.rungs)]
-        lookalikes = language_row(language).type_lookalikes
-        typed = any(len(r.nodes) == 1 and r.nodes[0].kind in lookalikes for r in expressions)
+        row = language_row(language)
+        typed = any(len(r.nodes) == 1 and r.nodes[0].kind in row.type_lookalikes for r in expressions)
+        member = any(len(r.nodes) == 1 and r.nodes[0].kind in row.member_lookalikes for r in expressions)
         # a decorator or annotation rung accepts only that kind of node: such a reading is meant
         readings = [
             r for r in readings
-            if r in expressions or (typed and "type" in r.rungs) or HOLE_KINDS.keys() & set(r.rungs)
+            if r in expressions or (typed and "type" in r.rungs) or (member and "class member" in r.rungs)
+            or HOLE_KINDS.keys() & set(r.rungs)
         ]
     if not any(_writes_a_token(b) for r in readings for b in r.nodes):
         # metavariables alone (Java `$A $B`) say nothing of which construct is meant: the
@@ -579,7 +610,7 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
             if only is not None and (len(hole) != 1 or hole[0].type not in only):
                 continue
             at = frozenset(len(pre) + a for a in added)
-            opened = frozenset(len(pre) + q for q in quotes)
+            opened = {len(pre) + q: lengths for q, lengths in quotes.items()}
             built = tuple(b for b in (_build(n, restore, regexes, False, at, opened) for n in hole) if b is not None)
             if recovery == UNENDED and any(_names_a_keyword(b, load_language(language)) for b in built):
                 continue  # no declaration: Java `return $A, nil` as a field of type `return`

@@ -7,11 +7,14 @@ import re
 
 import tree_sitter
 
-from minitools.match import MetaVarEnv, Pattern, PNode, Regex, match_at_strictness, match_in_env
+from minitools.match import MetaVarEnv, Pattern, PNode, Regex, language_row, match_at_strictness, match_in_env
 from minitools.rules import _hidden as nav
-from minitools.rules._rule import GENERATION, Kinds, Rule, Traced
+from minitools.rules._rule import ANYTHING, GENERATION, Kinds, Needs, Rule, Traced, Word
 
 __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", "required_literal"]
+
+
+_IDENTIFIER = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class PatternRule(Rule):
@@ -35,17 +38,19 @@ class PatternRule(Rule):
     def pure(self) -> bool:
         return not self.pattern.metavar_names and not any(a.metavar_names for a in self.pattern.alternatives)
 
-    def tokens(self) -> frozenset[bytes]:
+    def tokens(self) -> Needs:
         literals = frozenset(self.pattern.literals)
-        if self.strictness in ("smart", "cst"):
-            return literals
         if self.strictness == "signature":
-            return frozenset()  # a named leaf matches whatever its text
-        # `ast` and `relaxed` may pass over the pattern's unnamed tokens: only the texts of its
-        # named leaves, written in every reading, are sure to be in a matching file
-        for tree in (self.pattern, *self.pattern.alternatives):
-            literals &= _named_leaves(tree.nodes)
-        return literals
+            return ANYTHING  # a named leaf matches whatever its text
+        if self.strictness not in ("smart", "cst"):
+            # `ast` and `relaxed` may pass over the pattern's unnamed tokens: only the texts of
+            # its named leaves, written in every reading, are sure to be in a matching file
+            for tree in (self.pattern, *self.pattern.alternatives):
+                literals &= _named_leaves(tree.nodes)
+        # a token the pattern writes as a leaf of code (not text inside a string or comment)
+        whole = language_row(self.pattern.language).whole_words
+        return (frozenset((t, whole and t not in self.pattern.loose and _IDENTIFIER.fullmatch(t) is not None)
+                          for t in literals),)
 
     def necessary(self) -> Rule | None:
         # matching with nothing bound is necessary for matching with anything bound, and its
@@ -82,11 +87,12 @@ class _Shape(Rule):
 
 
 class KindRule(Rule):
-    __slots__ = ("name", "ids")
+    __slots__ = ("name", "ids", "word")
 
-    def __init__(self, name: str, ids: frozenset[int]) -> None:
+    def __init__(self, name: str, ids: frozenset[int], word: Word | None = None) -> None:
         self.name = name
         self.ids = ids
+        self.word = word  # the keyword every node of the kind writes (the catalog's `kind_words`)
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         return env if node.kind_id in self.ids else None
@@ -94,24 +100,30 @@ class KindRule(Rule):
     def kinds(self) -> Kinds:
         return self.ids
 
+    def tokens(self) -> Needs:
+        return (frozenset({self.word}),) if self.word else ANYTHING
+
 
 class RegexRule(Rule):
     """The node's text holds a match of the expression (anywhere in it), found in time linear
     in the text (`_regex`)."""
 
-    __slots__ = ("regex", "_search")
+    __slots__ = ("regex", "_search", "_needs")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
         self._search = Regex(regex).search
+        self._needs: Needs | None = None
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         text = (node.text or b"").decode("utf-8", errors="replace")
         return env if self._search(text) else None
 
-    def tokens(self) -> frozenset[bytes]:
-        word = required_literal(self.regex)
-        return frozenset({word.encode("utf-8")}) if len(word) >= 3 else frozenset()
+    def tokens(self) -> Needs:
+        if self._needs is None:  # (the expression is read again to find its word)
+            word = required_literal(self.regex)
+            self._needs = (frozenset({(word.encode("utf-8"), False)}),) if len(word) >= 3 else ANYTHING
+        return self._needs
 
 
 def required_literal(regex: re.Pattern[str]) -> str:

@@ -9,7 +9,7 @@ import tree_sitter
 
 from minitools.match import PROBE_BYTES, MetaVarEnv
 from minitools.rules._relational import Relation
-from minitools.rules._rule import Kinds, Rule, Traced
+from minitools.rules._rule import ANYTHING, Kinds, Needs, Rule, Traced, all_of, any_of
 
 __all__ = ["All", "Any", "Not", "Matches"]
 
@@ -35,11 +35,12 @@ class All(_Several):
     """Every rule, in order. `reorder` (for a rule object's keys) sets the order once every
     utility is resolved, on first use."""
 
-    __slots__ = ("rules", "reorder", "traced")
+    __slots__ = ("rules", "reorder", "traced", "_needs")
 
     def __init__(self, rules: list[Rule], reorder: Callable[[list[Rule]], list[Rule]] | None = None) -> None:
         self.rules = rules
         self.reorder = reorder
+        self._needs: Needs | None = None  # (a utility used in many places is worked out once)
         # the order ast-grep tries them in: a rule object's relational keys last (after its
         # own and composite keys), an `all` list as written
         self.traced = rules if reorder is None else [
@@ -65,8 +66,10 @@ class All(_Several):
             labels += got[1]
         return env, labels, node
 
-    def tokens(self) -> frozenset[bytes]:
-        return frozenset().union(*(r.tokens() for r in self.rules))
+    def tokens(self) -> Needs:
+        if self._needs is None:
+            self._needs = all_of([r.tokens() for r in self.rules])
+        return self._needs
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -91,11 +94,12 @@ def _intersection(each: Iterator[Kinds]) -> Kinds:
 
 
 class Any(_Several):
-    __slots__ = ("rules", "_by_kind")
+    __slots__ = ("rules", "_by_kind", "_needs")
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
         self._by_kind: dict[int, list[Rule]] | None = None
+        self._needs: Needs | None = None
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         # only the rules that can match a node of this kind, in order (an `any` of several
@@ -126,9 +130,10 @@ class Any(_Several):
                 return got[0], got[1], node
         return None
 
-    def tokens(self) -> frozenset[bytes]:
-        sets = [r.tokens() for r in self.rules]
-        return frozenset.intersection(*sets) if sets else frozenset()
+    def tokens(self) -> Needs:
+        if self._needs is None:
+            self._needs = any_of([r.tokens() for r in self.rules])
+        return self._needs
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -205,8 +210,8 @@ class Matches(Rule):
     def parent_kinds(self) -> Kinds:
         return None if self.target is None else self.target.parent_kinds()
 
-    def tokens(self) -> frozenset[bytes]:
-        return frozenset() if self.target is None else self.target.tokens()
+    def tokens(self) -> Needs:
+        return ANYTHING if self.target is None else self.target.tokens()
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         assert self.target is not None, f"utility {self.name} was never resolved"

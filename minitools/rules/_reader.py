@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from minitools.match import ERROR_KIND, STRICTNESS, PatternError, compile_pattern, python_regex
+from minitools.match import ERROR_KIND, STRICTNESS, PatternError, compile_pattern, language_row, python_regex
 from minitools.rules._atomic import KindRule, NthChildRule, PatternRule, RangeRule, RegexRule
 from minitools.rules._composite import All, Matches, Not
 from minitools.rules._composite import Any as AnyRule
@@ -99,7 +99,9 @@ class RuleReader:
                 f'{where}: "{name}" is not a node kind of {self.language}; '
                 "see the kinds with `minitools ast-grep --debug-query` on a sample"
             )
-        return KindRule(name, ids)
+        row = language_row(self.language)
+        word = dict(row.kind_words).get(name)
+        return KindRule(name, ids, None if word is None else (word.encode("utf-8"), row.whole_words))
 
     def pattern(self, value: Any, where: str) -> Rule:
         if isinstance(value, Mapping):

@@ -11,7 +11,7 @@ import tree_sitter
 from minitools.match import MetaVarEnv
 from minitools.rules import _hidden as nav
 from minitools.rules._candidates import candidates
-from minitools.rules._rule import GENERATION, Kinds, Rule, Traced
+from minitools.rules._rule import GENERATION, Kinds, Needs, Rule, Traced
 
 __all__ = ["Relation", "Inside", "Has", "Precedes", "Follows"]
 
@@ -44,7 +44,7 @@ class Relation(Rule):
             return None
         return type(self)(inner, self.stop_by, self.field, self.language)
 
-    def tokens(self) -> frozenset[bytes]:
+    def tokens(self) -> Needs:
         return self.rule.tokens()  # the surrounding node is in the file too
 
     def ruled_out(self, node: tree_sitter.Node) -> bool:

@@ -24,10 +24,41 @@ import tree_sitter
 
 from minitools.match import MetaVarEnv
 
-__all__ = ["GENERATION", "Kinds", "Rule", "Traced", "new_file"]
+__all__ = ["ANYTHING", "GENERATION", "Kinds", "Needs", "Rule", "Traced", "Word", "all_of", "any_of", "new_file"]
 
 # kind ids a rule can match at; None: any kind
 Kinds = frozenset[int] | None
+# a word a file must contain, and whether as a whole word (not inside a longer identifier):
+# a token written like an identifier, where the language's catalog row says its tokens are
+Word = tuple[bytes, bool]
+# the words a file must contain for a rule to match in it: all the words of one of the sets
+Needs = tuple[frozenset[Word], ...]
+ANYTHING: Needs = (frozenset(),)
+# at most this many sets are kept: past it, the words every set shares (less sure, as sound)
+MAX_NEEDS = 16
+
+
+def any_of(parts: list[Needs]) -> Needs:
+    """What a file needs for one of the parts to match: one set of any part's."""
+    sets = list(dict.fromkeys(words for part in parts for words in part))
+    if not sets or any(not words for words in sets):
+        return ANYTHING
+    sets = [w for w in sets if not any(other < w for other in sets)]  # a set within another suffices
+    if len(sets) > MAX_NEEDS:
+        return (frozenset.intersection(*sets),)
+    return tuple(sets)
+
+
+def all_of(parts: list[Needs]) -> Needs:
+    """What a file needs for every part to match: a set of each part's, together."""
+    out: list[frozenset[Word]] = [frozenset()]
+    for part in parts:
+        out = list(dict.fromkeys(have | words for have in out for words in part))
+        if len(out) > MAX_NEEDS:
+            return (frozenset().union(*(frozenset.intersection(*p) for p in parts)),)
+    return any_of([tuple(out)])
+
+
 # a match with its secondary labels (in ast-grep's order) and the node the rule gives back
 Traced = tuple[MetaVarEnv, list[tree_sitter.Node], tree_sitter.Node]
 
@@ -84,10 +115,11 @@ class Rule:
         memoised test that rules nodes out before the full one runs."""
         return self if self.pure() else None
 
-    def tokens(self) -> frozenset[bytes]:
-        """Tokens a file must contain for this rule to match anywhere in it (the patterns'
-        own words): a file lacking one is not parsed for the rule."""
-        return frozenset()
+    def tokens(self) -> Needs:
+        """Words a file must contain for this rule to match anywhere in it (the patterns' own
+        words, the keyword a kind always writes): a file holding none of the sets whole is not
+        parsed for the rule."""
+        return ANYTHING
 
     def parent_kinds(self) -> Kinds:
         """The kinds the parent of every node this rule matches has (None: any): a scan

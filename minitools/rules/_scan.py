@@ -18,7 +18,7 @@ from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig, glob_matcher
 from minitools.rules._hidden import WALK, begin_file, hidden_ids
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
-from minitools.rules._rule import Rule, new_file
+from minitools.rules._rule import Rule, Word, new_file
 from minitools.rules._suppress import MARK, UNUSED_ID, UNUSED_MESSAGE, silencer, suppressions
 
 __all__ = ["Finding", "RuleSet", "scan_tree", "unused_config"]
@@ -66,6 +66,28 @@ class Finding(NamedTuple):
         return out
 
 
+_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_DIGITS = frozenset(b"0123456789")
+
+
+def _has_whole_word(text: bytes, source: bytes) -> bool:
+    """Whether `source` holds `text` as a word of its own: not followed by a letter, digit or
+    `_`, nor preceded by a word that starts with a letter or `_` (a number may come right
+    before a keyword: Python's `1if x else 2`). A search for each place it is: several times
+    faster than a look-behind expression."""
+    at = source.find(text)
+    while at >= 0:
+        end = at + len(text)
+        if end == len(source) or source[end] not in _WORD_BYTES:
+            start = at
+            while start and source[start - 1] in _WORD_BYTES:
+                start -= 1
+            if start == at or source[start] in _DIGITS:
+                return True
+        at = source.find(text, at + 1)
+    return False
+
+
 CHECK_EVERY = 1024  # candidates between two looks at the budget
 
 _METAVAR = re.compile(r"\$(\$\$)?([A-Z_][A-Z0-9_]*)")
@@ -90,9 +112,15 @@ class RuleSet:
         self._by_language: dict[str, list[RuleConfig]] = {}
         for config in self.configs:
             self._by_language.setdefault(config.language, []).append(config)
-        self._files = {id(c): (_Globs(c.files), _Globs(c.ignores)) for c in self.configs}
-        # the words a file must hold for each rule to match in it, longest (rarest) first
-        self._tokens = {id(c): sorted(c.rule.tokens(), key=len, reverse=True) for c in self.configs}
+        # rules of one project often share their globs: one matcher each, asked once a file
+        shared: dict[tuple[str, ...], _Globs] = {}
+        self._files = {id(c): (shared.setdefault(tuple(c.files), _Globs(c.files)),
+                               shared.setdefault(tuple(c.ignores), _Globs(c.ignores))) for c in self.configs}
+        # the words a file must hold for each rule to match in it: all of one set's, each set
+        # longest (rarest) word first
+        self._tokens = {id(c): [sorted(words, key=lambda w: len(w[0]), reverse=True) for words in c.rule.tokens()]
+                        for c in self.configs}
+        self._for_file: dict[tuple[str, str | None], list[RuleConfig]] = {}
         # whether a rule names a kind its grammar hides: its files get stand-ins (rules/_hidden.py)
         self._stand_ins = {id(c): names_hidden(c) for c in self.configs}
 
@@ -103,22 +131,44 @@ class RuleSet:
     def for_file(self, language: str, path: str | None) -> list[RuleConfig]:
         """The rules that apply to a file: its language's, less those whose `files` do not
         name it or whose `ignores` do (globs relative to the project's root)."""
+        known = self._for_file.get((language, path))
+        if known is not None:
+            return known  # (asked once to list a scan's files, again to scan each)
         out = []
+        hits: dict[int, bool] = {}
         for config in self._by_language.get(language, []):
             if path is not None:
                 files, ignores = self._files[id(config)]
-                if (config.files and not files.hits(path)) or ignores.hits(path):
+                if config.files:
+                    if id(files) not in hits:
+                        hits[id(files)] = files.hits(path)
+                    if not hits[id(files)]:
+                        continue
+                if id(ignores) not in hits:
+                    hits[id(ignores)] = ignores.hits(path)
+                if hits[id(ignores)]:
                     continue
             out.append(config)
+        self._for_file[(language, path)] = out
         return out
 
     def scan_source(self, source: bytes, language: str, path: str | None = None, budget: Budget | None = None,
                     unused: list[Finding] | None = None) -> list[Finding]:
-        """The findings in one file; a file lacking a word a rule's patterns write is not
-        searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
+        """The findings in one file; a file lacking the words a rule needs (`Rule.tokens`) is
+        not searched for that rule, and not parsed at all when no rule is left (nor, with `unused`,
         an `ast-grep-ignore` comment to report). UnsafeSource, before parsing, for a file its
         parser would crash on (match.parse_source)."""
-        configs = [c for c in self.for_file(language, path) if all(t in source for t in self._tokens[id(c)])]
+        present: dict[Word, bool] = {}  # each word looked for once a file (rules share words)
+
+        def has(word: Word) -> bool:
+            found = present.get(word)
+            if found is None:
+                text, whole = word
+                found = present[word] = _has_whole_word(text, source) if whole else text in source
+            return found
+
+        configs = [c for c in self.for_file(language, path)
+                   if any(all(has(t) for t in words) for words in self._tokens[id(c)])]
         if not configs and (unused is None or MARK not in source):
             return []
         tree = parse_source(language, source)

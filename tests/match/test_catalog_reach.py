@@ -106,6 +106,18 @@ FRAGMENTS = [
     ("yaml", "a.yml", "a: |\n  hello\nb: |\n  other\n", "|\n  hello", ["1:4"], False),
     ("solidity", "I.sol", 'import {A} from "./a.sol";\nimport {B} from "./b.sol";\n', 'import {$A} from "./a.sol";',
      ["1:1"], False),
+    # a slot: the metavariable written as the grammar wants it there (a JSON string, a Ruby constant)
+    ("json", "a.json", '{"a": 1, "b": [2]}\n', "$A: $B", ["1:2", "1:10"], True),
+    ("ruby", "a.rb", "module Foo\n  X = 1\nend\nclass Bar < Foo\nend\n", "module $A\n  $$$\nend", ["1:1"], True),
+    ("ruby", "a.rb", "module Foo\n  X = 1\nend\nclass Bar < Foo\nend\n", "class $A < $B\n  $$$\nend", ["4:1"], False),
+    ("swift", "a.swift", "switch x {\ncase 1: f()\ndefault: g()\n}\n", "switch $X { $$$ }", ["1:1"], False),
+    ("haskell", "a.hs", "f x = case x of\n  1 -> 2\n  _ -> 3\n", "case $X of $$$", ["1:7"], True),
+    ("lua", "m.lua", "self:init()\nlocal y = a.b\n", "self:$A", ["1:1"], True),
+    # a destructor's declarator (the expression reading found only `~f()`, the bitwise not of a call)
+    ("cpp", "a.cc", "class A {\n  ~A();\n};\nA::~A() {}\n", "~$A()", ["2:3"], True),
+    ("cpp", "a.cc", "template <typename T>\nT f(T t) { return t; }\n", "template <typename $T>", ["1:1"], True),
+    # `((i++))` is a test command to the grammar, `((a == 1))` an arithmetic expansion
+    ("bash", "a.sh", "((i++))\n((a == 1))\n", "(($A))", ["1:1", "2:1"], True),
 ]
 
 
