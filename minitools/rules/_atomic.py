@@ -9,7 +9,7 @@ import tree_sitter
 
 from minitools.match import MetaVarEnv, Pattern, PNode, Regex, language_row, match_at_strictness, match_in_env
 from minitools.rules import _hidden as nav
-from minitools.rules._rule import ANYTHING, GENERATION, Kinds, Needs, Rule, Traced, Word
+from minitools.rules._rule import ANYTHING, Kinds, Needs, Rule, Traced, Word
 
 __all__ = ["PatternRule", "KindRule", "RegexRule", "NthChildRule", "RangeRule", "required_literal"]
 
@@ -177,15 +177,15 @@ class NthChildRule(Rule):
             return None
         if self.step == 0:
             return env if self._at_position(node) else None
-        if self._generation != GENERATION[0]:
-            self._generation = GENERATION[0]
+        if self._generation != nav.SCOPE.generation:
+            self._generation = nav.SCOPE.generation
             self._places.clear()
         place = self._places.get(node.id)
         if place is None:
-            parent = nav.WALK.up(node)
+            parent = nav.SCOPE.up(node)
             if parent is None:
                 return None
-            siblings = nav.WALK.named_kids(parent)
+            siblings = nav.SCOPE.named_kids(parent)
             if self.of_rule is not None:
                 of_rule = self.of_rule
                 siblings = [s for s in siblings if of_rule.match(s, {}) is not None]
@@ -199,9 +199,9 @@ class NthChildRule(Rule):
         """Whether the node is at place `offset` exactly: the counted siblings before it (after
         it, `reverse`) are walked, and the walk stops once there are too many."""
         of_rule = self.of_rule
-        if nav.WALK.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
+        if nav.SCOPE.up(node) is None or (of_rule is not None and of_rule.match(node, {}) is None):
             return False
-        step = nav.WALK.next_named_sibling if self.reverse else nav.WALK.prev_named_sibling
+        step = nav.SCOPE.next_named_sibling if self.reverse else nav.SCOPE.prev_named_sibling
         place = 1
         n = step(node)
         while n is not None:

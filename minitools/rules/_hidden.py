@@ -3,14 +3,18 @@ grammar makes `expression_statement` a hidden supertype: `x = 1` is an `assignme
 under `module`, where ast-grep's grammar, and the rules written for it, see
 `module > expression_statement > assignment`. Tree-sitter still knows where the hidden node
 sits (a query for it captures the node it would wrap), so a rule that names such a kind gets a
-stand-in, a `Hidden` node, around each of those, and the rules walk the tree through `WALK`
-(`WALK.up`, `WALK.kids`, `WALK.next_sibling`, ...), which puts the stand-ins in place: the
+stand-in, a `Hidden` node, around each of those, and the rules walk the tree through `SCOPE`
+(`SCOPE.up`, `SCOPE.kids`, `SCOPE.next_sibling`, ...), which puts the stand-ins in place: the
 wrapped node's parent is its stand-in, the stand-in's only child is the node, and the
 stand-in is among the statements of the block. For any other language, or a scan whose rules
-name no hidden kind, the functions are the node's own fields."""
+name no hidden kind, the functions are the node's own fields.
+
+`SCOPE` is the file a thread's scan is in, begun by the scan for each file (`SCOPE.begin`): its
+walk, and its `generation`, which the rules' per-node memos belong to."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
@@ -22,7 +26,7 @@ import tree_sitter
 
 from minitools.match import language_row, load_language
 
-__all__ = ["Hidden", "Walk", "WALK", "hidden_kind", "begin_file", "in_field", "with_hidden", "hidden_ids"]
+__all__ = ["Hidden", "FileScope", "SCOPE", "hidden_kind", "in_field", "with_hidden", "hidden_ids"]
 
 @lru_cache(maxsize=16)
 def _ids(language: str) -> dict[str, int]:
@@ -37,7 +41,7 @@ def _ids(language: str) -> dict[str, int]:
 
 def hidden_kind(language: str, name: str) -> int | None:
     """The kind id of `name` when `language`'s grammar hides it and rules may name it; a scan
-    whose rules name one puts stand-ins in place (`begin_file`)."""
+    whose rules name one puts stand-ins in place (`FileScope.begin`)."""
     return _ids(language).get(name)
 
 
@@ -107,11 +111,18 @@ def _plain_field_kids(node: AnyNode, field: str) -> list[AnyNode]:
 _SIBLINGS = ("next_sibling", "prev_sibling", "next_named_sibling", "prev_named_sibling")
 
 
-class Walk(threading.local):
-    """How the rules walk the tree of the file this thread scans: the parent, the children
-    (all, named, of a field) and the siblings. By default the node's own fields; for a file
-    with stand-ins (`begin_file`), functions that put them in place. Thread-local: scans in
-    two threads (two tool calls at once) each walk their own file."""
+_GENERATIONS = itertools.count(1)  # one number per file begun, in any thread
+
+
+class FileScope(threading.local):
+    """The file this thread's scan is in. How the rules walk its tree: the parent, the children
+    (all, named, of a field) and the siblings, by default the node's own fields, for a file
+    with stand-ins functions that put them in place; and its `generation`: a rule's per-node
+    memos (a pure rule gives one answer per node, so relational rules that search far keep
+    their answers and the work stays linear in the file's size) hold while it is unchanged.
+    Thread-local: scans in two threads (two tool calls at once) each have their own file."""
+
+    generation: int = 0
 
     up: Callable[[AnyNode], AnyNode | None] = attrgetter("parent")
     kids: Callable[[AnyNode], list[AnyNode]] = attrgetter("children")
@@ -128,29 +139,30 @@ class Walk(threading.local):
     ordered: Sequence[Hidden] = ()
 
 
-WALK = Walk()
+    def begin(self, root: tree_sitter.Node, language: str, stand_ins: bool) -> None:
+        """Enter `root`'s file: a new generation (every rule's per-node answers are forgotten),
+        and the stand-ins of its tree in place when the scan's rules name a hidden kind of
+        `language` (`stand_ins`), else the tree walked as it is."""
+        self.generation = next(_GENERATIONS)
+        wrapped: dict[int, Hidden] = {}
+        if stand_ins:
+            for name, kid in _ids(language).items():
+                for node in tree_sitter.QueryCursor(_query(language, name)).captures(root).get("c", []):
+                    wrapped[node.id] = Hidden(node, kid, name)
+        if not wrapped:
+            for name in _NAMES:
+                self.__dict__.pop(name, None)  # back to the class's: the node's own fields
+            return
+        ordered = sorted(wrapped.values(), key=lambda h: (h.start_byte, -h.end_byte))
+        self.wrapped, self.starts, self.ordered = wrapped, [h.start_byte for h in ordered], ordered
+        self.up, self.field_kids = _up(wrapped), _field_kids(wrapped)
+        self.kids, self.named_kids = _kids(wrapped, "children"), _kids(wrapped, "named_children")
+        for name in _SIBLINGS:
+            setattr(self, name, _sibling(name, wrapped))
+
+
+SCOPE = FileScope()
 _NAMES = ("up", "kids", "named_kids", "field_kids", *_SIBLINGS, "wrapped", "starts", "ordered")
-
-
-def begin_file(root: tree_sitter.Node, language: str, stand_ins: bool) -> None:
-    """Put the stand-ins of `root`'s tree in place in this thread's `WALK`, when the scan's rules
-    name a hidden kind of `language` (`stand_ins`); else walk the tree as it is."""
-    wrapped: dict[int, Hidden] = {}
-    if stand_ins:
-        for name, kid in _ids(language).items():
-            for node in tree_sitter.QueryCursor(_query(language, name)).captures(root).get("c", []):
-                wrapped[node.id] = Hidden(node, kid, name)
-    walk = WALK
-    if not wrapped:
-        for name in _NAMES:
-            walk.__dict__.pop(name, None)  # back to the class's: the node's own fields
-        return
-    ordered = sorted(wrapped.values(), key=lambda h: (h.start_byte, -h.end_byte))
-    walk.wrapped, walk.starts, walk.ordered = wrapped, [h.start_byte for h in ordered], ordered
-    walk.up, walk.field_kids = _up(wrapped), _field_kids(wrapped)
-    walk.kids, walk.named_kids = _kids(wrapped, "children"), _kids(wrapped, "named_children")
-    for name in _SIBLINGS:
-        setattr(walk, name, _sibling(name, wrapped))
 
 
 @lru_cache(maxsize=16)
@@ -224,7 +236,7 @@ def hidden_ids(language: str) -> frozenset[int]:
 def with_hidden(found: list[tree_sitter.Node], root: AnyNode, kinds: frozenset[int]) -> list[AnyNode]:
     """`found` (the nodes of `kinds` under `root`, pre-order) with the stand-ins under `root`
     of the hidden kinds among `kinds`, each before the node it wraps."""
-    walk = WALK
+    walk = SCOPE
     if walk.wrapped is None:
         return found
     inner = cast(Hidden, root).inner if type(root) is Hidden else root

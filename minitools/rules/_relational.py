@@ -11,7 +11,7 @@ import tree_sitter
 from minitools.match import MetaVarEnv
 from minitools.rules import _hidden as nav
 from minitools.rules._candidates import candidates
-from minitools.rules._rule import GENERATION, Kinds, Needs, Rule, Traced
+from minitools.rules._rule import Kinds, Needs, Rule, Traced
 
 __all__ = ["Relation", "Inside", "Has", "Precedes", "Follows"]
 
@@ -70,8 +70,8 @@ class Relation(Rule):
         return self._pure
 
     def _memos(self) -> tuple[dict[int, bool], dict[int, bool]]:
-        if self._generation != GENERATION[0]:
-            self._generation = GENERATION[0]
+        if self._generation != nav.SCOPE.generation:
+            self._generation = nav.SCOPE.generation
             self._memo.clear()
             self._ok.clear()
         return self._memo, self._ok
@@ -136,15 +136,15 @@ class Relation(Rule):
 
 
 def _parent(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return nav.WALK.up(node)
+    return nav.SCOPE.up(node)
 
 
 def _next(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return nav.WALK.next_sibling(node)
+    return nav.SCOPE.next_sibling(node)
 
 
 def _previous(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    return nav.WALK.prev_sibling(node)
+    return nav.SCOPE.prev_sibling(node)
 
 
 class Inside(Relation):
@@ -156,7 +156,7 @@ class Inside(Relation):
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         if self.field is None:
             if self.stop_by == "neighbor":  # the parent alone, without the general walk
-                parent = nav.WALK.up(node)
+                parent = nav.SCOPE.up(node)
                 kinds = self.inner_kinds()
                 if parent is None or (kinds is not None and parent.kind_id not in kinds):
                     return None
@@ -168,7 +168,7 @@ class Inside(Relation):
         return Relation.match(self, node, env)
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        child, parent = node, nav.WALK.up(node)
+        child, parent = node, nav.SCOPE.up(node)
         field = self.field
         while parent is not None:
             if field is None or nav.in_field(parent, child, field):
@@ -177,7 +177,7 @@ class Inside(Relation):
                 return  # the stop node ends the search even where the field does not fit
             if self.stop_by == "neighbor":
                 return
-            child, parent = parent, nav.WALK.up(parent)
+            child, parent = parent, nav.SCOPE.up(parent)
 
 
 # a `has` first asks a node up to this size for its inner rule's probe (the node's text is copied)
@@ -223,7 +223,7 @@ class Has(Relation):
             if kids is None:
                 if n.id in memo:
                     continue
-                kids = nav.WALK.kids(n)
+                kids = nav.SCOPE.kids(n)
                 stack.append((n, kids))
                 stack.extend((c, None) for c in kids if c.id not in memo)
                 continue
@@ -231,7 +231,7 @@ class Has(Relation):
         return memo[node.id]
 
     def around(self, node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-        first = nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node)
+        first = nav.SCOPE.field_kids(node, self.field) if self.field else nav.SCOPE.kids(node)
         if self.stop_by == "neighbor":
             yield from first
             return
@@ -242,7 +242,7 @@ class Has(Relation):
             yield n
             if stop is not None and stop.match(n, {}) is not None:
                 continue  # the stop node was looked at; nothing below it is
-            stack.extend(reversed(nav.WALK.kids(n)))
+            stack.extend(reversed(nav.SCOPE.kids(n)))
 
     def match(self, node: tree_sitter.Node, env: MetaVarEnv) -> MetaVarEnv | None:
         # every node the inner rule matches holds its probe (a pattern's rarest token), and lies
@@ -259,7 +259,7 @@ class Has(Relation):
         rule = self.rule
         if self.stop_by == "neighbor":  # the children (of the field), those of the inner rule's kinds
             kinds = self.inner_kinds()
-            for other in nav.WALK.field_kids(node, self.field) if self.field else nav.WALK.kids(node):
+            for other in nav.SCOPE.field_kids(node, self.field) if self.field else nav.SCOPE.kids(node):
                 if kinds is None or other.kind_id in kinds:
                     got = rule.match(other, env)
                     if got is not None:

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import tree_sitter
 
 from minitools.match import Capture, MetaVarEnv, NodeMatch, node_match
-from minitools.rules._hidden import WALK
+from minitools.rules._hidden import SCOPE
 from minitools.rules._rule import Rule
 from minitools.rules._transform import Fix, Transform, apply_text_transform
 
@@ -110,15 +110,15 @@ class Rewriting:
 
         start, end = node.start_byte, node.end_byte
         if fix.expand_start is not None:
-            n = WALK.prev_sibling(node)
+            n = SCOPE.prev_sibling(node)
             while n is not None and fix.expand_start.match(n, env) is not None:
                 start = n.start_byte
-                n = WALK.prev_sibling(n)
+                n = SCOPE.prev_sibling(n)
         if fix.expand_end is not None:
-            n = WALK.next_sibling(node)
+            n = SCOPE.next_sibling(node)
             while n is not None and fix.expand_end.match(n, env) is not None:
                 end = n.end_byte
-                n = WALK.next_sibling(n)
+                n = SCOPE.next_sibling(n)
         template = Template.parse(fix.template)
         for name in template.names - set(metavars):
             metavars[name] = Capture("", m.start_byte, m.start_byte, m.start, m.start)
@@ -164,7 +164,7 @@ class Rewriting:
                     if edit[0] >= covered:
                         edits.append(edit)
                     break  # the first rewriter that matches wins
-            stack.extend(reversed(WALK.kids(n)))
+            stack.extend(reversed(SCOPE.kids(n)))
 
     def _match(self, rewriter: Rewriter, node: tree_sitter.Node) -> MetaVarEnv | None:
         if (rewriter.id, node.id) in self._active or len(self._active) >= MAX_NESTING:

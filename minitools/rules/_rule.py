@@ -24,7 +24,7 @@ import tree_sitter
 
 from minitools.match import MetaVarEnv
 
-__all__ = ["ANYTHING", "GENERATION", "Kinds", "Needs", "Rule", "Traced", "Word", "all_of", "any_of", "new_file"]
+__all__ = ["ANYTHING", "Kinds", "Needs", "Rule", "Traced", "Word", "all_of", "any_of"]
 
 # kind ids a rule can match at; None: any kind
 Kinds = frozenset[int] | None
@@ -61,17 +61,6 @@ def all_of(parts: list[Needs]) -> Needs:
 
 # a match with its secondary labels (in ast-grep's order) and the node the rule gives back
 Traced = tuple[MetaVarEnv, list[tree_sitter.Node], tree_sitter.Node]
-
-
-# Per-file memos: a rule that neither binds nor reads metavariables (a "pure" one) gives one
-# answer per node, so relational rules that search far (`stopBy: end`) keep their answers for
-# the file and the work stays linear in its size. `new_file()` starts a new generation.
-GENERATION = [0]
-
-
-def new_file() -> None:
-    """Forget every rule's per-node answers: the next nodes belong to another tree."""
-    GENERATION[0] += 1
 
 
 class Rule:

@@ -16,9 +16,9 @@ from minitools.match import Budget, MetaVarEnv, NodeMatch, node_match, parse_sou
 from minitools.rules._atomic import KindRule
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig, glob_matcher
-from minitools.rules._hidden import WALK, begin_file, hidden_ids
+from minitools.rules._hidden import SCOPE, hidden_ids
 from minitools.rules._rewriters import Rewriting, constrain, shown_text
-from minitools.rules._rule import Rule, Word, new_file
+from minitools.rules._rule import Rule, Word
 from minitools.rules._suppress import MARK, UNUSED_ID, UNUSED_MESSAGE, silencer, suppressions
 
 __all__ = ["Finding", "RuleSet", "scan_tree", "unused_config"]
@@ -214,8 +214,7 @@ def _scan_tree(
     configs: Sequence[RuleConfig], root: tree_sitter.Node, source: bytes, language: str, path: str | None,
     budget: Budget | None, found: list[tuple[int, int, int, Finding]], stand_ins: bool,
 ) -> None:
-    new_file()
-    begin_file(root, language, stand_ins)
+    SCOPE.begin(root, language, stand_ins)
     by_kind: dict[int, list[RuleConfig]] = {}
     for config in configs:
         for kid in config.kinds:
@@ -228,7 +227,7 @@ def _scan_tree(
         for config in by_kind.get(node.kind_id, ()):
             above = parents[id(config)]
             if above is not None:
-                parent = WALK.up(node)
+                parent = SCOPE.up(node)
                 if parent is None or parent.kind_id not in above:
                     continue
             env = config.rule.match(node, {})
