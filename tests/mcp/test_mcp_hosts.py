@@ -111,6 +111,40 @@ def test_claude_code_shows_the_model_what_minitools_wrote(project: Path, tmp_pat
         _check(model.results)
 
 
+def test_claude_code_follows_a_long_search_with_progress_that_has_a_total(tmp_path: Path) -> None:
+    # what minitools sends the host is recorded by a pass-through around its stdout; the search
+    # runs over the standard library's 1,800 files, long enough for several progress reports
+    from corpora import python_stdlib
+
+    claude = _need("claude")
+    root = python_stdlib()
+    home = tmp_path / "home"
+    home.mkdir()
+    sent = tmp_path / "sent.jsonl"
+    wrapper = tmp_path / "minitools-mcp"
+    wrapper.write_text(f'#!/bin/sh\nexec "{MINITOOLS}" mcp --root "{root}" | tee "{sent}"\n')
+    wrapper.chmod(0o755)
+    config = tmp_path / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {"minitools": {"command": str(wrapper), "args": []}}}))
+    env = dict(server_env(), HOME=str(home), ANTHROPIC_API_KEY="sk-stand-in", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
+               DISABLE_AUTOUPDATER="1", ENABLE_TOOL_SEARCH="false")
+    with StandIn([Step("ast_grep", {"pattern": "self.$A($$$B)", "language": "python"})]) as model:
+        env["ANTHROPIC_BASE_URL"] = model.url
+        run = subprocess.run([str(claude), "-p", "Use the minitools tools.", "--mcp-config", str(config), "--strict-mcp-config",
+                              "--allowedTools", "mcp__minitools__ast_grep", "--output-format", "json", "--model", "claude-sonnet-4-5"],
+                             cwd=root, env=env, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+        assert "matches of" in _texts(model.results[0]), model.results
+    messages = [json.loads(line) for line in sent.read_text().splitlines() if line.strip()]
+    progress = [m["params"] for m in messages if m.get("method") == "notifications/progress"]
+    assert progress, messages[-3:]  # the host sent a progress token, and minitools followed it
+    totals = {p.get("total") for p in progress}
+    assert len(totals) == 1 and next(iter(totals)) > 1000, progress  # files to search, known from the start
+    done = [p["progress"] for p in progress]
+    assert done == sorted(done) and done[-1] <= progress[0]["total"], progress
+    assert all(p["message"] == f"files searched: {p['progress']} of {p['total']}" for p in progress), progress
+
+
 def test_codex_shows_the_model_what_minitools_wrote(project: Path, tmp_path: Path) -> None:
     codex = _need("codex")
     home = tmp_path / "codex"
