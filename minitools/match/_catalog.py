@@ -267,9 +267,11 @@ _ROWS: tuple[Language, ...] = (
             ("class member", "class __MT {\n", "\n};"),
             ("class member", "class __MT {\n", ";\n};"),
             ("declaration", "", ""),
+            ("type", "", " __mt;"),
         ),
         subconstructs=tuple(r for r in _C_SUB if r[0] != "initializer entry"),
         specifiers=_C_SPECIFIERS | {"class_specifier"}, member_lookalikes=frozenset({"unary_expression"}),
+        type_lookalikes=frozenset({"qualified_identifier"}),  # `io_context::executor_type`
         heads=((r"template\s*<[^{};]*>", " $$$"),),
     ),
     Language(
