@@ -473,7 +473,10 @@ _ROWS: tuple[Language, ...] = (
             ("statement", "contract __MT { function __mt() public {\n", ";\n} }"),
             ("expression", "contract __MT { function __mt() public {\n__mt = ", ";\n} }"),
             ("class member", "contract __MT {\n", "\n}"),
+            ("type", "contract __MT { ", " __mt; }"),
         ),
+        subconstructs=(("parameter", "contract __MT { function __mt(", ") public {} }"),),
+        type_lookalikes=frozenset({"member_expression"}),  # `Checkpoints.Trace208`
     ),
     Language(
         "hcl", tuned=True, names=("terraform", "tf"), extensions=(".hcl", ".tf", ".tfvars"), metavar_char=_MU,
