@@ -15,6 +15,7 @@ import tree_sitter
 
 from minitools.match._catalog import HOLE_KINDS, SUB_CONSTRUCTS, language_row
 from minitools.match._grammars import UnsafeSource, check_safe, load_language, parser_for
+from minitools.match._unparseable import not_code_hint
 
 __all__ = ["PatternError", "PNode", "Reading", "read", "check_depth", "MAX_PATTERN_DEPTH", "METAVAR_IN_SOURCE", "MetaKind", "NONE", "SINGLE", "ANY", "MULTI"]
 
@@ -619,5 +620,6 @@ def read(fragment: str, language: str, char: str, source: str) -> list[Reading]:
                 reading.rungs.append(name)
                 reading.recovery = min(reading.recovery, recovery)
     if not found:
-        raise PatternError(f'pattern "{source}" is unparseable as {language}: tried {", ".join(tried)}')
+        raise PatternError(f'pattern "{source}" is unparseable as {language}: tried {", ".join(tried)}'
+                           + not_code_hint(source, language))
     return _meant(list(found.values()), language)

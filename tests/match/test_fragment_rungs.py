@@ -32,9 +32,9 @@ CLI_FINDS = [
     ("json", "ansible", "$A: $B", 64),  # a pair: a key or value metavariable is written as a string
     ("cpp", "cpp", "~$A()", 206),  # a destructor's declarator, beside the bitwise not of a call
     ("cpp", "cpp", "template <typename $T>", 2018),  # the head of a template declaration, any body
-    ("cpp", "cpp", "io_context::executor_type", 7),
+    ("cpp", "cpp", "io_context::executor_type", 7),  # a qualified type: the type rung, beside the expression
     ("solidity", "solidity", "Checkpoints.Trace208", 15),  # a library's type: the row's type rung
-    ("solidity", "solidity", "$A[] memory values", 57),  # a parameter: the row's parameter rung  # a qualified type: the row's type rung reads it beside the expression
+    ("solidity", "solidity", "$A[] memory values", 57),  # a parameter: the row's parameter rung
     ("bash", "bash", "(($A))", 229),  # `((i++))` is a test command, `((a == 1))` an arithmetic expansion
     ("haskell", "pygments", "case $X of $$$", 4),  # a case expression, any alternatives
 ]

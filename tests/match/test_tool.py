@@ -234,3 +234,24 @@ async def test_a_bare_rule_object_of_any_key_is_read_as_a_rule(tmp_path: Path) -
                                                       "kind": "expression_statement"}, "language": "python"})
     assert not r.ok and "does not say which node kinds it matches" in r.text and "add a kind" in r.text, r.text
     assert kinded.ok and [m["start"]["line"] for m in kinded.data["matches"]] == [1], kinded.text
+
+
+@pytest.mark.parametrize(("language", "suffix", "comment"), [("python", "py", "# TODO: fix"), ("rust", "rs", "// TODO: fix"),
+                                                              ("javascript", "js", "/* TODO: fix */")])
+async def test_a_comment_pattern_is_refused_with_a_rule_that_finds_the_comments(tmp_path: Path, language: str, suffix: str,
+                                                                                 comment: str) -> None:
+    (tmp_path / f"a.{suffix}").write_text(f"{comment}\nx\n")
+    async with Run(tmp_path) as run:
+        refused = await run.call("ast_grep", {"pattern": comment, "language": language})
+        assert not refused.ok and f"it reads as a {language} comment" in refused.text, refused.text
+        # the rule the refusal suggests, taken from its text, finds the comment
+        rule = json.loads(refused.text.split("give a rule such as ", 1)[1].split(" (the CLI", 1)[0])
+        found = await run.call("ast_grep", {"rule": {**rule, "language": language}})
+    assert found.ok and found.data["total"] == 1 and comment in found.text, found.text
+
+
+async def test_plain_words_are_refused_as_words_not_code(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    async with Run(tmp_path) as run:
+        refused = await run.call("ast_grep", {"pattern": "find the retry loop", "language": "python"})
+    assert not refused.ok and "reads as plain words, not code: search the text with grep" in refused.text, refused.text
