@@ -60,6 +60,9 @@ A row says:
   grammar cannot read as PHP it takes for inline HTML, so a whole-file rung reads any fragment so).
 - `tuned`: whether the matcher is tuned and tested for it against ast-grep on real code
   (docs/tools.md, "Languages"); the others are offered as the grammar reads them.
+- `deep_blocks_crash`: the grammar's scanner crashes the process on block collections nested past
+  what it holds (YAML): a file is measured from its text before any parse, and skipped or refused
+  past the limit (match/_yaml_nesting.py).
 """
 
 from __future__ import annotations
@@ -98,6 +101,7 @@ class Language(NamedTuple):
     unmeant: frozenset[str] = frozenset()
     comments_after: frozenset[str] = frozenset()
     tuned: bool = False
+    deep_blocks_crash: bool = False
 
     @property
     def rungs(self) -> tuple[Rung, ...]:
@@ -461,7 +465,7 @@ _ROWS: tuple[Language, ...] = (
         "json", tuned=True, extensions=(".json",), ladder=(("value", "", ""), ("object entry", "{", "}")),
         slots=((r"(?:^|[{\[,:])\s*", r"\s*(?:[,:}\]]|\Z)", '"', '"'),),
     ),
-    Language("yaml", names=("yml",), extensions=(".yaml", ".yml"), tuned=True),
+    Language("yaml", names=("yml",), extensions=(".yaml", ".yml"), tuned=True, deep_blocks_crash=True),
     Language("toml", extensions=(".toml",)),
     Language("zig", extensions=(".zig",)),
     Language("sql", extensions=(".sql",)),

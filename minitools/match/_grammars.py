@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import tree_sitter
 
+from minitools.match._catalog import language_row
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -123,6 +125,11 @@ def load_language(language: str) -> tree_sitter.Language:
         raise GrammarError(f"no grammar for {language!r} in {PACK}; run `minitools grammars list` to see the languages") from exc
 
 
+# grammars the pack loads without a file of their own under bindings/ (a fact of the pack's
+# build, not of the languages)
+_WITHOUT_BINDING = frozenset({"csharp", "embeddedtemplate", "yaml"})
+
+
 def available_languages() -> list[str]:
     """Every language id a grammar can be loaded for (vendored or pack)."""
     names = set(_manifest())
@@ -130,7 +137,7 @@ def available_languages() -> list[str]:
     if pack is not None:
         bindings = os.path.join(pack, "bindings")
         names.update(n.split(".")[0] for n in (os.listdir(bindings) if os.path.isdir(bindings) else ()) if n.endswith(".so"))
-        names.update({"csharp", "embeddedtemplate", "yaml"})
+        names.update(_WITHOUT_BINDING)
     return sorted(names)
 
 
@@ -153,7 +160,7 @@ def _locate(language: str) -> tuple[str, str] | None:
     pack = _pack_dir()
     if pack is not None:
         path = os.path.join(pack, "bindings", f"{language}.abi3.so")
-        if os.path.exists(path) or language in {"csharp", "embeddedtemplate", "yaml"}:
+        if os.path.exists(path) or language in _WITHOUT_BINDING:
             return "pack", path
     return None
 
@@ -251,9 +258,9 @@ def parse_source(language: str, source: bytes) -> tree_sitter.Tree:
 
 def check_safe(language: str, source: bytes) -> None:
     """UnsafeSource when parsing `source` as `language` would crash the process."""
-    if language != "yaml":
+    if not language_row(language).deep_blocks_crash:
         return
-    # loaded for YAML only: a search in another language does not pay its start-up
+    # loaded for such a grammar only: a search in another language does not pay its start-up
     from minitools.match._yaml_nesting import YAML_MAX_NESTING, yaml_nesting
 
     if yaml_nesting(source) > YAML_MAX_NESTING:

@@ -228,3 +228,32 @@ def _names_from(path: Path, line: int, module: str) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     return {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module == module
             and node.lineno == line for alias in node.names}
+
+
+def _names_a_language(node: ast.expr) -> bool:
+    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+    return name in ("language", "lang")
+
+
+def _literal_ids(node: ast.expr) -> bool:
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    return isinstance(node, (ast.Set, ast.Tuple, ast.List)) and any(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+
+
+def test_language_special_cases_live_in_the_language_catalog():
+    # a language is one row of match/_catalog.py: the matcher, the rules, the edits and the tools
+    # read row fields, they never compare a language id with a literal
+    catalog = PACKAGE / "match" / "_catalog.py"
+    bad = []
+    for part in ("match", "rules", "edits", "tools", "commands"):
+        for path in sorted((PACKAGE / part).rglob("*.py")):
+            if path == catalog or "__pycache__" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Compare):
+                    sides = [node.left, *node.comparators]
+                    if any(_names_a_language(s) for s in sides) and any(_literal_ids(s) for s in sides):
+                        bad.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno}")
+    assert not bad, "a language id compared outside the catalog (make it a row field):\n" + "\n".join(bad)
