@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from minitools.lsp._columns import from_lsp_column
 from minitools.lsp._documents import NotRegularFile, read_regular, uri_to_path
 from minitools.lsp._payloads import PeerPayloadError, check_workspace_edit
-from minitools.lsp._columns import from_lsp_column
 
 __all__ = ["GIT_DIR", "EditError", "FileChange", "plan_workspace_edit", "apply_plan", "apply_text_edits", "check_plan"]
 

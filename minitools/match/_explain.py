@@ -8,7 +8,7 @@ import tree_sitter
 
 from minitools.match._grammars import parse_source
 from minitools.match._pattern import Pattern
-from minitools.match._reading import ANY, MULTI, PNode
+from minitools.match._pnode import ANY, MULTI, PNode
 
 __all__ = ["explain_pattern", "line_tree", "source_tree"]
 

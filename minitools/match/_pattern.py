@@ -10,7 +10,9 @@ from functools import lru_cache
 
 from minitools.match._catalog import language_row
 from minitools.match._grammars import parser_for
-from minitools.match._reading import ANY, MAX_PATTERN_DEPTH, METAVAR_IN_SOURCE, MULTI, NONE, SINGLE, PatternError, PNode, read
+from minitools.match._metavars import METAVAR_IN_SOURCE
+from minitools.match._pnode import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode
+from minitools.match._reading import read
 
 __all__ = [
     "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",

@@ -24,7 +24,7 @@ import tree_sitter
 
 from minitools.match._matcher import MetaVarEnv, _bind, _slice, match_in_env, tick
 from minitools.match._pattern import Pattern
-from minitools.match._reading import ANY, MULTI, SINGLE, PNode
+from minitools.match._pnode import ANY, MULTI, SINGLE, PNode
 
 __all__ = ["STRICTNESS", "match_at_strictness"]
 

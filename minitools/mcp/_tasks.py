@@ -6,8 +6,8 @@
   ``tasks/list``; status changes are sent as ``notifications/tasks/status``.
 - the ``io.modelcontextprotocol/tasks`` extension of 2026-07-28: the client declares it in the
   request's capabilities and the server decides; here a call still running after
-  `McpServer.task_after` seconds becomes a task (``resultType: "task"``), a shorter one is
-  answered plainly. ``tasks/get`` carries the result (or the protocol error) once there is one;
+  `ToolMethods.task_after` seconds (_tool_methods.py) becomes a task (``resultType: "task"``),
+  a shorter one is answered plainly. ``tasks/get`` carries the result (or the protocol error) once there is one;
   status changes go to the client's ``subscriptions/listen`` streams (_listen.py).
 
 A task's call that asks the person (ask_user from a cell, the permission card of ``--approve

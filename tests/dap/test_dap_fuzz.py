@@ -135,7 +135,7 @@ def test_the_debug_tool_answers_any_adapter_with_a_result(tmp_path_factory: Any,
         async with Run(root, approve=lambda s, a: True, strict=True, resources={"debug": sup}, debug_timeout=0.01) as run:
             tool = run.registry.get("debug")
             assert tool is not None
-            tool.handler.__self__.frame_retry = 0  # type: ignore[attr-defined]
+            tool.handler.__self__.steps.frame_retry = 0  # type: ignore[attr-defined]
             link = Link(fuzzed_adapter(responses, fails, stops))
             slot = sup.slot(run.conversation_id)
             slot.session, slot.program = DAPSession.over("fuzz", link.bind), "prog.py"

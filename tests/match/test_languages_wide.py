@@ -37,7 +37,7 @@ import corpora
 from minitools.match import PatternError, Searcher
 from minitools.match._catalog import language_row
 from minitools.match._pattern import parser_for
-from minitools.match._reading import _hides_text
+from minitools.match._pattern_tree import hides_text as _hides_text
 from reference_tools import Found, ast_grep_cli, ast_grep_run, found_of, minitools_matches
 from test_cut_every_kind import _by_kind, _cut
 

@@ -31,7 +31,7 @@ import tree_sitter
 
 from minitools.match import NodeMatch, PatternError, compile_pattern, find_matches
 from minitools.match._pattern import Pattern, PNode, parser_for
-from minitools.match._reading import _hides_text
+from minitools.match._pattern_tree import hides_text as _hides_text
 
 REPO = Path(__file__).resolve().parents[2]
 CORPORA = Path(os.environ.get("MINITOOLS_PROPERTY_CORPORA", REPO / "benchmarks" / "corpora"))

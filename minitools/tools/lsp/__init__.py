@@ -2,10 +2,13 @@
 write-time diagnostics service (`RunContext.diagnostics`) that `Run.written` and `Run.wrap` call.
 
 The family is split by what each part holds: `_session` (the steps every action shares
-and the options), `_query` (navigation, symbols, code actions, status), `_diagnostics`
-(the `diagnostics` action for a file), `_checker` (`diagnostics "*"`, the project checker),
-`_written` (the write-time record), `_format` (pure formatting), `_position`
-(where a `symbol` points on its line) and `_outline` (a file's outline under the row cap).
+and the options), the queries by kind: `_navigation` (definition, references, hover, ...),
+`_hierarchy` (the call and type hierarchies), `_symbols` (a workspace search or a file's
+outline), `_code_action` (code actions listed and one applied) and `_servers` (the servers a
+query waits for, and status); `_diagnostics` (the `diagnostics` action for a file), `_checker`
+(`diagnostics "*"`, the project checker), `_written` (the write-time record), `_format` (pure
+formatting), `_position` (where a `symbol` points on its line) and `_outline` (a file's outline
+under the row cap).
 This module registers the tools, dispatches the actions and applies a rename.
 
 Positions are a 1-based `line` plus a `symbol` substring, never a column (docs/tools.md): a
@@ -38,9 +41,12 @@ from minitools.tools.lsp._code_action import CodeActions
 from minitools.tools.lsp._diagnostics import LSPDiagnostics
 from minitools.tools.lsp._extent import ServerExtents
 from minitools.tools.lsp._format import SYMBOL_KINDS
+from minitools.tools.lsp._hierarchy import HIERARCHIES, Hierarchies
+from minitools.tools.lsp._navigation import Navigation
 from minitools.tools.lsp._proposal import plan_edit, propose
-from minitools.tools.lsp._query import HIERARCHIES, LSPQueries
+from minitools.tools.lsp._servers import Servers
 from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._symbols import Symbols
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
@@ -160,16 +166,19 @@ class LSPFamily:
         self.s = session
         self.ctx = session.ctx
         self.record = WriteDiagnostics(session)
-        self.queries = LSPQueries(session)
+        self.servers = Servers(session)
+        self.navigation = Navigation(session, self.servers)
+        self.hierarchies = Hierarchies(session, self.servers)
+        self.symbols = Symbols(session, self.servers)
         self.diagnostics = LSPDiagnostics(session, self.record)
         self.checker = ProjectChecker(session)
-        self.code_action = CodeActions(session, self.queries)
+        self.code_action = CodeActions(session)
         session.ctx.warmups.append(self.warm_up)
-        navigate = {a: partial(self.queries.navigate, a) for a in NAVIGATION}
-        calls = {a: partial(self.queries.hierarchy, a) for a in HIERARCHIES}
+        navigate = {a: partial(self.navigation.navigate, a) for a in NAVIGATION}
+        calls = {a: partial(self.hierarchies.hierarchy, a) for a in HIERARCHIES}
         self.actions: dict[str, Action] = {
-            **navigate, **calls, "diagnostics": self.diagnose, "symbols": self.queries.symbols,
-            "code_actions": self.queries.code_actions, "status": self.status, "reload": self.reload,
+            **navigate, **calls, "diagnostics": self.diagnose, "symbols": self.symbols.symbols,
+            "code_actions": self.code_action.listing, "status": self.status, "reload": self.reload,
         }
         assert set(self.actions) == set(ACTIONS), "every action in the spec has a handler"
 
@@ -184,11 +193,11 @@ class LSPFamily:
     async def warm_up(self) -> None:
         """Start the servers the root's projects need, and wait for each to be ready, so the
         first query does not pay for it (`Run.warm_up`; `minitools mcp` does it at start)."""
-        for client in await self.queries.start_for_root():
-            await self.queries.make_ready(client)
+        for client in await self.servers.start_for_root():
+            await self.servers.make_ready(client)
 
     async def status(self, args: Mapping[str, Any]) -> ToolResult:
-        return self.queries.status()
+        return self.servers.status()
 
     async def reload(self, args: Mapping[str, Any]) -> ToolResult:
         stopped = await self.s.sup.reload()

@@ -2,13 +2,14 @@
 name, what the tool's description says of it, whether it is asked at a line and a symbol, and
 for a plain navigation the LSP request and the capability it needs. The action list, the
 description, the `symbol` parameter's list and the navigation table are read from these rows;
-the call and type hierarchies keep their own table (`HIERARCHIES`, `_query.py`)."""
+the call and type hierarchies keep their own table (`HIERARCHIES`, `_hierarchy.py`). `CAPS` holds
+the caps the descriptions state."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["LspAction", "LSP_ACTIONS", "ACTIONS", "NAVIGATION", "AT_SYMBOL", "described"]
+__all__ = ["LspAction", "LSP_ACTIONS", "ACTIONS", "NAVIGATION", "AT_SYMBOL", "CAPS", "described"]
 
 
 class LspAction(NamedTuple):
@@ -43,6 +44,9 @@ AT_SYMBOL: tuple[str, ...] = tuple(a.name for a in LSP_ACTIONS if a.at_symbol)
 NAVIGATION: dict[str, tuple[str, str]] = {  # action -> (LSP method, capability)
     a.name: (a.method, a.capability) for a in LSP_ACTIONS if a.method is not None and a.capability is not None
 }
+
+# the rows an action shows at most (a page; `offset` asks for the next)
+CAPS = {"references": 50, "workspace_symbols": 100, "document_symbols": 200, "code_actions": 50}
 
 
 def described() -> str:

@@ -1,8 +1,9 @@
-"""`lsp_code_action` (write tier): apply one of the code actions `lsp code_actions` lists. The
-action's workspace edit (its text edits, and the files it creates, renames or deletes) is staged
-exactly as `ast_edit` stages a rewrite (a diff and an `edit_id`; `resolve` writes every file or
-none and reports the diagnostics it introduced), never written here. An action that only runs a server command is refused: its changes would happen on
-the server's side, where they could not be shown first or undone."""
+"""The code actions a server offers at a line: `lsp code_actions` lists them, and
+`lsp_code_action` (write tier) applies one of them. The action's workspace edit (its text edits,
+and the files it creates, renames or deletes) is staged exactly as `ast_edit` stages a rewrite (a
+diff and an `edit_id`; `resolve` writes every file or none and reports the diagnostics it
+introduced), never written here. An action that only runs a server command is refused: its
+changes would happen on the server's side, where they could not be shown first or undone."""
 
 from __future__ import annotations
 
@@ -13,23 +14,71 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import EditError, PeerPayloadError, ServerGone, uri_to_path
+from minitools.lsp import EditError, PeerPayloadError, ServerGone, split_lines, to_lsp_column, uri_to_path
+from minitools.protocol import METHOD_NOT_FOUND
+from minitools.tools.lsp._actions import CAPS
 from minitools.tools.lsp._proposal import plan_edit, propose
-from minitools.tools.lsp._query import METHOD_NOT_FOUND, LSPQueries
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, Target
 from minitools.toolspec import ToolError, ToolResult
 from minitools.transport import RPCError
 
 __all__ = ["CodeActions"]
 
 class CodeActions:
-    def __init__(self, session: LSPSession, queries: LSPQueries) -> None:
+    def __init__(self, session: LSPSession) -> None:
         self.s = session
         self.ctx = session.ctx
-        self.queries = queries
+
+    async def offered(self, args: Mapping[str, Any], action: str) -> tuple[Target, list[dict[str, Any]], list[dict[str, Any]]]:
+        """The code actions the server offers at `line` (narrowed to `symbol`'s text when given),
+        for the diagnostics current on that line: (target, actions as the server sent them, diagnostics)."""
+        s = self.s
+        t = await s.target(args, action, position="line")
+        client, doc, line, at = t.client, t.doc, t.line, t.at
+        s.require(client, "codeActionProvider", "code actions")
+        # quick fixes are offered for the diagnostics we pass: make sure they are current
+        await s.fresh_diagnostics(client, doc, t.mark)
+        body = split_lines(doc.text)[line - 1]
+        end_col = len(body)
+        if at is not None:  # the text the symbol covers on the line
+            start = {"line": line - 1, "character": to_lsp_column(body, at.start, client.encoding)}
+            end_col = at.end
+        else:
+            start = {"line": line - 1, "character": 0}
+        end = {"line": line - 1, "character": to_lsp_column(body, end_col, client.encoding)}
+        on_line = [d for d in client.diagnostics.get(doc.uri, [])
+                   if d.get("range", {}).get("start", {}).get("line", -1) <= line - 1 <= d.get("range", {}).get("end", {}).get("line", -1)]
+        params = {"textDocument": {"uri": doc.uri}, "range": {"start": start, "end": end},
+                  "context": {"diagnostics": on_line, "triggerKind": 1}}
+        effect = "not applied; nothing was staged" if action == "lsp_code_action" else "not used"
+        result = await s.request(client, "textDocument/codeAction", params, action, effect=effect) or []
+        return t, [item for item in result if isinstance(item, dict)], on_line
+
+    async def listing(self, args: Mapping[str, Any]) -> ToolResult:
+        """The `lsp code_actions` action: the actions offered at `line`, numbered for `apply`."""
+        t, result, on_line = await self.offered(args, "code_actions")
+        client, line = t.client, t.line
+        symbol = args.get("symbol") or ""
+        actions = []
+        for item in result[: CAPS["code_actions"]]:
+            is_command = isinstance(item.get("command"), str)
+            actions.append({"title": item.get("title"), "kind": None if is_command else item.get("kind"),
+                            "preferred": bool(item.get("isPreferred")), "has_edit": "edit" in item,
+                            "command_only": is_command or ("edit" not in item and "command" in item and "data" not in item),
+                            "fixes": [d.get("message") for d in item.get("diagnostics", [])]})
+        where = f"{t.rel}:{line}" + (f' ("{symbol}")' if symbol else "")
+        if not actions:
+            text = f"{client.spec.id} offers no code actions at {where}."
+        else:
+            text = "\n".join([f"code actions at {where} ({len(result)}; lsp_code_action applies one by number or title)"] +
+                             [f"{i}. {a['title']}" + (f" [{a['kind']}]" if a["kind"] else "") + (" (preferred)" if a["preferred"] else "")
+                              + (" (a server command)" if a["command_only"] else "")
+                              for i, a in enumerate(actions, 1)])
+        return ToolResult(ok=True, text="\n".join(t.notes + [text]),
+                          data={"server": client.spec.id, "actions": actions, "diagnostics": on_line, "total": len(result)})
 
     async def apply(self, args: Mapping[str, Any]) -> ToolResult:
-        t, offered, _diagnostics = await self.queries.offered(args, "lsp_code_action")
+        t, offered, _diagnostics = await self.offered(args, "lsp_code_action")
         client = t.client
         where = f"{t.rel}:{t.line}"
         item = _choose(offered, args["action"], where, client.spec.id)
