@@ -19,9 +19,9 @@ from minitools.edits import StagedFile, read_regular_file
 from minitools.match import has_grammar, language_for_path, parse_errors
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
-from minitools.tools._position import address_properties, resolve_symbol
 from minitools.tools._search_args import shared_searcher
 from minitools.tools._staged import stage_proposal
+from minitools.tools._symbol_address import address_properties, resolve_symbol
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
 __all__ = ["build", "SYMBOL_EDIT_SPEC"]

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minitools.lsp import EditError, apply_plan, apply_text_edits, from_lsp_column, path_to_uri, plan_workspace_edit, to_lsp_column
-from minitools.tools._position import resolve_symbol
+from minitools.tools._symbol_address import resolve_symbol
 from minitools.toolspec import ToolError
 
 LINE = 's = "héllo😀"; g.greet(s)'

@@ -1,5 +1,5 @@
 """Breakpoints as the model gives them, kept on their code (docs/tools.md, "debug"): a line, a line
-with a `symbol` on it (checked as `lsp` checks a position, tools/_position.py), or a function by
+with a `symbol` on it (checked as `lsp` checks a position, tools/_symbol_address.py), or a function by
 name (tools/debug/_functions.py finds its first line).
 
 Each entry remembers the text of its line, and the family the file as it read. After the run
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from minitools.match import language_for_path
-from minitools.tools._position import Ambiguous, resolve_symbol
+from minitools.tools._symbol_address import Ambiguous, resolve_symbol
 from minitools.tools.debug._functions import FunctionSite, NoParser, find_functions, split_name
 from minitools.toolspec import ToolError
 

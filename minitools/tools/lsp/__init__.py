@@ -7,7 +7,7 @@ and the options), the queries by kind: `_navigation` (definition, references, ho
 outline), `_code_action` (code actions listed and one applied) and `_servers` (the servers a
 query waits for, and status); `_diagnostics` (the `diagnostics` action for a file), `_checker`
 (`diagnostics "*"`, the project checker), `_written` (the write-time record), `_format` (pure
-formatting), `_position` (where a `symbol` points on its line) and `_outline` (a file's outline
+formatting), the frame's `_symbol_address` (where a `symbol` points on its line) and `_outline` (a file's outline
 under the row cap).
 This module registers the tools, dispatches the actions and applies a rename.
 
@@ -34,7 +34,7 @@ from minitools.edits import EditStore, StagedEdit, StagedFile, StaleEdit, Unsafe
 from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan
 from minitools.text import plural
 from minitools.tools._context import RunContext
-from minitools.tools._position import address_properties
+from minitools.tools._symbol_address import address_properties
 from minitools.tools.lsp._actions import ACTIONS, AT_SYMBOL, NAVIGATION, described
 from minitools.tools.lsp._checker import ProjectChecker
 from minitools.tools.lsp._code_action import CodeActions

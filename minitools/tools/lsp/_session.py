@@ -27,7 +27,7 @@ from minitools.lsp import (
     to_lsp_column,
 )
 from minitools.tools._context import RunContext
-from minitools.tools._position import Ambiguous, Resolved, resolve_symbol
+from minitools.tools._symbol_address import Ambiguous, Resolved, resolve_symbol
 from minitools.toolspec import ToolError
 from minitools.transport import RPCError
 
