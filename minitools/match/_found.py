@@ -3,7 +3,7 @@
 A match a search builds holds its file's bytes by reference (one `SourceText` per file) and
 byte extents; its text, its captures' texts and its (line, column) positions are computed
 when read, so building a match costs the same whatever its size, and nested matches share
-one copy of the source instead of each copying its text (docs/architecture.md, "Matcher").
+one copy of the source instead of each copying its text (docs/tools.md, "How a pattern is read").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The hole of a scaffolded parse: the node, or run of sibling nodes, the fragment's bytes are
-(docs/architecture.md, "Matcher"); a statement-run node as the statements it holds, and which
+(docs/tools.md, "How a pattern is read"); a statement-run node as the statements it holds, and which
 runs of several siblings are statements or members a user means."""
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ class Reading:
 
 def meant(readings: list[Reading], language: str) -> list[Reading]:
     """The readings of a fragment the pattern matches, of the distinct trees the rungs gave
-    (docs/architecture.md, "Matcher"): a reading that takes a keyword for a name is dropped
+    (docs/tools.md, "How a pattern is read"): a reading that takes a keyword for a name is dropped
     when another takes it as the keyword (Rust `impl $T {}` read as a struct literal of a type
     named `impl`); a STRAINED reading when another needed less recovery, and an UNENDED one
     when a statement or expression needed less; and a fragment that

@@ -1,6 +1,6 @@
 """Pattern: a code fragment with metavariables, compiled through the scaffold ladder into
 trees of node kinds, literal tokens and metavariables, one per reading the pattern keeps
-(docs/architecture.md, "Matcher").
+(docs/tools.md, "How a pattern is read").
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = [
 
 class Pattern:
     """A compiled pattern: `nodes` is one node, or several for a hole that spans a run of
-    siblings (a Dart call is `identifier` + `selector`; docs/architecture.md, "Matcher")."""
+    siblings (a Dart call is `identifier` + `selector`; docs/tools.md, "How a pattern is read")."""
 
     __slots__ = ("source", "language", "rung", "nodes", "metavar_names", "literals", "anchors", "alternatives", "loose")
 
@@ -196,7 +196,7 @@ def compile_pattern(source: str, language: str) -> Pattern:
 
     Every rung that parses the fragment cleanly contributes its tree (equal trees once), the
     first as the Pattern itself and the rest as its `alternatives`: a match of any is a match
-    (docs/architecture.md, "Matcher"). Raises PatternError when no rung does, or when the
+    (docs/tools.md, "How a pattern is read"). Raises PatternError when no rung does, or when the
     pattern is a lone `$$$` sequence, which would match every node."""
     fragment = check_fragment(source)
     row = language_row(language)

@@ -2,7 +2,7 @@
 (`_spellings`) parsed in each rung's scaffold, the parse checked for errors (`_recovery`: those a
 metavariable alone causes are let through), the hole found (`_hole`), the pattern tree built
 (`_pattern_tree`); and which of the distinct readings the pattern keeps (`meant`;
-docs/architecture.md, "Matcher").
+docs/tools.md, "How a pattern is read").
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The parse/ERROR checks of a rung: how much error recovery a scaffolded parse of the fragment
-needed, where a metavariable alone caused it (docs/architecture.md, "Matcher")."""
+needed, where a metavariable alone caused it (docs/tools.md, "How a pattern is read")."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def recovery_needed(root: tree_sitter.Node, text: str, char: str, end: int) -> i
     """How much error recovery the scaffolded parse needed, where the pattern can live with it.
 
     Error recovery that only a metavariable causes does not reject the rung (as in the ast-grep
-    CLI; docs/architecture.md, "Matcher"). BENIGN: a zero-width MISSING statement terminator next
+    CLI; docs/tools.md, "How a pattern is read"). BENIGN: a zero-width MISSING statement terminator next
     to a metavariable (the `;` C wants after a `$$$` in statement position), an ERROR node whose text
     is exactly one `$$$` (`{ $$$A }` in a Java or Rust block: no grammar takes a bare name for a
     run of statements). STRAINED: an ERROR node that is exactly one single metavariable, where
