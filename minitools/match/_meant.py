@@ -1,5 +1,5 @@
-"""Which of the distinct trees the ladder gave a fragment the pattern keeps (docs/architecture.md,
-"Matcher"): a `Reading` per tree, and the rules that drop the readings a person does not mean."""
+"""Which of the distinct trees the ladder gave a fragment the pattern keeps (docs/tools.md, "How a
+pattern is read"): a `Reading` per tree, and the rules that drop the readings a person does not mean."""
 
 from __future__ import annotations
 
