@@ -18,8 +18,15 @@ class _Several(Rule):
     """A rule over several rules (`all`, `any`): it costs what its dearest costs, and is pure
     when every one is."""
 
-    __slots__ = ()
+    __slots__ = ("rules", "_needs")
     rules: list[Rule]
+    _needs: Needs | None
+    _join: Callable[[list[Needs]], Needs]  # how the words each rule needs combine: all of them, or any
+
+    def tokens(self) -> Needs:
+        if self._needs is None:  # worked out once: a utility used in many places is one object
+            self._needs = self._join([r.tokens() for r in self.rules])
+        return self._needs
 
     def cost(self) -> int:
         return max((r.cost() for r in self.rules), default=0)
@@ -35,7 +42,8 @@ class All(_Several):
     """Every rule, in order. `reorder` (for a rule object's keys) sets the order once every
     utility is resolved, on first use."""
 
-    __slots__ = ("rules", "reorder", "traced", "_needs")
+    __slots__ = ("reorder", "traced")
+    _join = staticmethod(all_of)
 
     def __init__(self, rules: list[Rule], reorder: Callable[[list[Rule]], list[Rule]] | None = None) -> None:
         self.rules = rules
@@ -66,10 +74,6 @@ class All(_Several):
             labels += got[1]
         return env, labels, node
 
-    def tokens(self) -> Needs:
-        if self._needs is None:
-            self._needs = all_of([r.tokens() for r in self.rules])
-        return self._needs
 
     def necessary(self) -> Rule | None:
         if self.pure():
@@ -94,7 +98,8 @@ def _intersection(each: Iterator[Kinds]) -> Kinds:
 
 
 class Any(_Several):
-    __slots__ = ("rules", "_by_kind", "_needs")
+    __slots__ = ("_by_kind",)
+    _join = staticmethod(any_of)
 
     def __init__(self, rules: list[Rule]) -> None:
         self.rules = rules
@@ -130,10 +135,6 @@ class Any(_Several):
                 return got[0], got[1], node
         return None
 
-    def tokens(self) -> Needs:
-        if self._needs is None:
-            self._needs = any_of([r.tokens() for r in self.rules])
-        return self._needs
 
     def necessary(self) -> Rule | None:
         if self.pure():

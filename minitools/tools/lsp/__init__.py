@@ -45,7 +45,7 @@ from minitools.tools.lsp._hierarchy import HIERARCHIES, Hierarchies
 from minitools.tools.lsp._navigation import Navigation
 from minitools.tools.lsp._proposal import plan_edit, propose
 from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.tools.lsp._symbols import Symbols
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
@@ -159,12 +159,11 @@ def build(ctx: RunContext) -> list[Tool]:
 Action = Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
 
 
-class LSPFamily:
+class LSPFamily(SessionPart):
     """The parts of the family over one session; `lsp` dispatches its actions through `actions`."""
 
     def __init__(self, session: LSPSession) -> None:
-        self.s = session
-        self.ctx = session.ctx
+        super().__init__(session)
         self.record = WriteDiagnostics(session)
         self.servers = Servers(session)
         self.navigation = Navigation(session, self.servers)

@@ -15,7 +15,7 @@ from typing import Any
 
 from minitools.lsp import ServerSpec, Unconfigured, find_binary, project_roots, read_regular
 from minitools.progress import ProgressState, progress_from
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["ProjectChecker", "abridge", "checker_counts"]
@@ -28,10 +28,9 @@ _TSC_ERROR = re.compile(r"\): error TS\d+:", re.MULTILINE)
 _PYFLAKES_PROBLEM = re.compile(r"^[^\s:][^:]*:\d+:(?:\d+:)? ", re.MULTILINE)
 
 
-class ProjectChecker:
+class ProjectChecker(SessionPart):
     def __init__(self, session: LSPSession) -> None:
-        self.ctx = session.ctx
-        self.sup = session.sup
+        super().__init__(session)
 
     async def run(self) -> ToolResult:
         timeout = float(self.ctx.option("lsp_checker_timeout", 120.0))

@@ -18,16 +18,15 @@ from minitools.lsp import EditError, PeerPayloadError, ServerGone, split_lines, 
 from minitools.protocol import METHOD_NOT_FOUND
 from minitools.tools.lsp._actions import CAPS
 from minitools.tools.lsp._proposal import plan_edit, propose
-from minitools.tools.lsp._session import LSPSession, Target
+from minitools.tools.lsp._session import LSPSession, SessionPart, Target
 from minitools.toolspec import ToolError, ToolResult
 from minitools.transport import RPCError
 
 __all__ = ["CodeActions"]
 
-class CodeActions:
+class CodeActions(SessionPart):
     def __init__(self, session: LSPSession) -> None:
-        self.s = session
-        self.ctx = session.ctx
+        super().__init__(session)
 
     async def offered(self, args: Mapping[str, Any], action: str) -> tuple[Target, list[dict[str, Any]], list[dict[str, Any]]]:
         """The code actions the server offers at `line` (narrowed to `symbol`'s text when given),

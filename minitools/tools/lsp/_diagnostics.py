@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.tools.lsp._written import WriteDiagnostics
 from minitools.toolspec import ToolError, ToolResult
 
@@ -16,11 +16,9 @@ __all__ = ["LSPDiagnostics"]
 CAP = 100  # errors and warnings listed for one file
 
 
-class LSPDiagnostics:
+class LSPDiagnostics(SessionPart):
     def __init__(self, session: LSPSession, record: WriteDiagnostics) -> None:
-        self.s = session
-        self.ctx = session.ctx
-        self.sup = session.sup
+        super().__init__(session)
         self.record = record
 
     async def check(self, args: Mapping[str, Any]) -> ToolResult:

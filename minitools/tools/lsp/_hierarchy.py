@@ -13,7 +13,7 @@ from minitools.text import page_note
 from minitools.tools.lsp._actions import CAPS
 from minitools.tools.lsp._format import location, symbol_kind
 from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["Hierarchy", "HIERARCHIES", "Hierarchies"]
@@ -53,10 +53,9 @@ HIERARCHIES = {
 }
 
 
-class Hierarchies:
+class Hierarchies(SessionPart):
     def __init__(self, session: LSPSession, servers: Servers) -> None:
-        self.s = session
-        self.ctx = session.ctx
+        super().__init__(session)
         self.servers = servers
 
     async def hierarchy(self, action: str, args: Mapping[str, Any]) -> ToolResult:

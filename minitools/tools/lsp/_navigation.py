@@ -13,7 +13,7 @@ from minitools.tools.lsp._actions import CAPS, NAVIGATION
 from minitools.tools.lsp._bodies import Body, bodies, format_body
 from minitools.tools.lsp._format import hover_text, locations
 from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.toolspec import ToolResult
 
 __all__ = ["Navigation"]
@@ -21,10 +21,9 @@ __all__ = ["Navigation"]
 WITH_BODIES = ("definition", "type_definition", "implementation")  # answers shown with the symbol's source
 
 
-class Navigation:
+class Navigation(SessionPart):
     def __init__(self, session: LSPSession, servers: Servers) -> None:
-        self.s = session
-        self.ctx = session.ctx
+        super().__init__(session)
         self.servers = servers
 
     async def navigate(self, action: str, args: Mapping[str, Any]) -> ToolResult:

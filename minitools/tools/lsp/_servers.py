@@ -11,19 +11,17 @@ from pathlib import Path
 
 from minitools.lsp import LSPClient, NoServer, ServerGone, project_roots
 from minitools.progress import ProgressState, progress_from
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.toolspec import ToolResult
 
 __all__ = ["Servers"]
 
 
-class Servers:
+class Servers(SessionPart):
     """The steps a query takes on its servers before it asks, and the `status` action."""
 
     def __init__(self, session: LSPSession) -> None:
-        self.s = session
-        self.ctx = session.ctx
-        self.sup = session.sup
+        super().__init__(session)
         # a project-wide query waits for a server's index (its work in progress) once per
         # server, bounded: later ones answer at once, marked incomplete while it still works
         self.index_timeout = float(self.ctx.option("lsp_index_timeout", 30.0))

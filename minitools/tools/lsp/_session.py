@@ -31,7 +31,7 @@ from minitools.tools._symbol_address import Ambiguous, Resolved, resolve_symbol
 from minitools.toolspec import ToolError
 from minitools.transport import RPCError
 
-__all__ = ["LSPSession", "Target"]
+__all__ = ["LSPSession", "Target", "SessionPart"]
 
 
 @dataclass
@@ -215,3 +215,13 @@ def _definition_places(answer: Any) -> frozenset[tuple[str, int, int]]:
         start = rng.get("start") or {}
         out.add((uri, int(start.get("line", 0)), int(start.get("character", 0))))
     return frozenset(out)
+
+
+class SessionPart:
+    """A part of the lsp family over its session: the session (`s`), the Run's context (`ctx`)
+    and the servers' supervisor (`sup`)."""
+
+    def __init__(self, session: LSPSession) -> None:
+        self.s = session
+        self.ctx = session.ctx
+        self.sup = session.sup

@@ -16,7 +16,7 @@ from minitools.tools.lsp._bodies import body_of, format_body
 from minitools.tools.lsp._format import location, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
 from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["Symbols"]
@@ -35,11 +35,9 @@ def _rank(row: Mapping[str, Any], query: str) -> tuple[int, int, int, str, int]:
     return match, _KIND_ORDER.get(row.get("kind", ""), len(_KIND_ORDER)), len(name), str(row.get("file", "")), row.get("line", 0)
 
 
-class Symbols:
+class Symbols(SessionPart):
     def __init__(self, session: LSPSession, servers: Servers) -> None:
-        self.s = session
-        self.ctx = session.ctx
-        self.sup = session.sup
+        super().__init__(session)
         self.servers = servers
 
     async def symbols(self, args: Mapping[str, Any]) -> ToolResult:

@@ -22,7 +22,7 @@ from minitools.text import plural
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
 from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
-from minitools.tools.lsp._session import LSPSession
+from minitools.tools.lsp._session import LSPSession, SessionPart
 
 __all__ = ["WriteDiagnostics", "new_instances"]
 
@@ -30,11 +30,9 @@ Key = tuple[str, str | None, str]
 Row = DiagnosticRow
 
 
-class WriteDiagnostics:
+class WriteDiagnostics(SessionPart):
     def __init__(self, session: LSPSession) -> None:
-        self.s = session
-        self.ctx = session.ctx
-        self.sup = session.sup
+        super().__init__(session)
         # file -> its diagnostics (rows) last reported or taken as the baseline
         self.ledger: dict[str, list[Row]] = {}
 
