@@ -215,3 +215,7 @@ if [ ! -d "$CORPORA/click" ]; then
     tar -xzf "$tmp"/dl/*.tar.gz -C "$tmp/out" --strip-components=1
     done_ click
 fi
+
+# the running interpreter's standard library without site-packages (the stdlib rows of
+# benchmarks/bench_match.py, and tests/rules/test_rule_prefilter.py's second corpus)
+"$PY" -c 'import sys; sys.path.insert(0, "benchmarks"); import bench_match; bench_match.fetch_stdlib()'
