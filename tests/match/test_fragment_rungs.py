@@ -33,7 +33,8 @@ CLI_FINDS = [
     ("cpp", "cpp", "~$A()", 206),  # a destructor's declarator, beside the bitwise not of a call
     ("cpp", "cpp", "template <typename $T>", 2018),  # the head of a template declaration, any body
     ("bash", "bash", "(($A))", 229),  # `((i++))` is a test command, `((a == 1))` an arithmetic expansion
-    ("haskell", "pygments", "case $X of $$$", 4),  # a case expression, any alternatives
+    ("haskell", "haskell", "case $X of $$$", 254),  # a case expression, any alternatives
+    ("haskell", "haskell", "type $T = $A", 45),  # a type synonym: its name must be capitalised (a slot)
 ]
 
 # (language, corpus folder, pattern, the CLI's rule for the construct it means): the CLI reads the
@@ -42,6 +43,14 @@ CLI_FINDS_NOTHING = [
     ("swift", "expo", "switch $X { $$$ }", {"kind": "switch_statement"}),
     ("ruby", "ruby", "class $C < $P\n  $$$B\nend", {"kind": "class", "has": {"field": "superclass", "kind": "superclass"}}),
     ("ruby", "ruby", "class $C < $P", {"kind": "class", "has": {"field": "superclass", "kind": "superclass"}}),
+    # a declared type's name and a constructor must be capitalised: the row's slots write them so
+    ("haskell", "haskell", "data $T = $$$C",
+     {"kind": "data_type", "has": {"kind": "data_constructors"}, "not": {"has": {"kind": "type_params"}}}),
+    # a keyword pair alone, read as a call's last argument; a clause alone, read in a case's block
+    ("elixir", "elixir", "endpoint: $E", {"kind": "pair", "has": {"kind": "keyword", "regex": "^endpoint:"}}),
+    ("elixir", "elixir", "{:error, $R} -> $B",
+     {"kind": "stab_clause", "has": {"kind": "arguments", "has": {"kind": "tuple", "regex": "^\\{:error,",
+                                                                   "not": {"has": {"nthChild": 3}}}}}),
 ]
 
 
