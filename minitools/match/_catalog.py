@@ -406,7 +406,14 @@ _ROWS: tuple[Language, ...] = (
     # and a data type's constructors must be capitalised: written so (`data $T = $$$C`)
     Language(
         "haskell", tuned=True, names=("hs",), extensions=(".hs",), metavar_char=_MU,
-        ladder=(("statement", "", ""),), subconstructs=(("case expression", "__mt = ", "\n"),),
+        ladder=(("statement", "", ""),),
+        # an alternative (`Nothing -> $A`) and a do block's statement (`$X <- $E`) are read where
+        # they stand, after another of their kind, so that the fragment alone is the hole
+        subconstructs=(
+            ("case expression", "__mt = ", "\n"),
+            ("alternative", "__mt = case __mt of\n  __mt -> __mt\n  ", "\n"),
+            ("do statement", "__mt = do\n  __mt\n  ", "\n"),
+        ),
         slots=(
             (r"\bof[ \t]+", r"\s*\Z", "", " -> __mt"),
             (r"^(?:data|newtype|type)[ \t]+", r"(?:\s|=|\Z)", "M", ""),

@@ -46,6 +46,12 @@ CLI_FINDS_NOTHING = [
     # a declared type's name and a constructor must be capitalised: the row's slots write them so
     ("haskell", "haskell", "data $T = $$$C",
      {"kind": "data_type", "has": {"kind": "data_constructors"}, "not": {"has": {"kind": "type_params"}}}),
+    # an alternative alone, read in a case expression after another; a do block's statement alone
+    ("haskell", "haskell", "Nothing -> $A",
+     {"kind": "alternative", "has": {"kind": "constructor", "regex": "^Nothing$"},
+      "not": {"has": {"kind": "guards", "stopBy": "end"}}}),
+    ("haskell", "haskell", "($A, $B) <- $E", {"kind": "bind", "inside": {"kind": "do"}, "has": {
+        "kind": "tuple", "has": {"nthChild": 2}, "not": {"has": {"nthChild": 3}}}}),
     # a keyword pair alone, read as a call's last argument; a clause alone, read in a case's block
     ("elixir", "elixir", "endpoint: $E", {"kind": "pair", "has": {"kind": "keyword", "regex": "^endpoint:"}}),
     ("elixir", "elixir", "{:error, $R} -> $B",
