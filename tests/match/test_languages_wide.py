@@ -344,7 +344,7 @@ def measure(language: str, tmp: Path) -> tuple[Tally, dict[str, Verdict]]:
 # The share of patterns that agree (deliberate differences counted), per language: measured on
 # the samples (docs/tools.md, "Languages"), less a point.
 FLOORS: dict[str, float] = {
-    "bash": 0.98, "cpp": 0.98, "csharp": 0.99, "css": 0.98, "elixir": 0.96, "haskell": 0.99, "hcl": 0.99,
+    "bash": 0.98, "cpp": 0.98, "csharp": 0.99, "css": 0.98, "elixir": 0.99, "haskell": 0.99, "hcl": 0.99,
     "html": 0.99, "json": 0.99, "kotlin": 0.97, "lua": 0.99, "nix": 0.99, "php": 0.97, "ruby": 0.99,
     "scala": 0.95, "solidity": 0.97, "swift": 0.97, "tsx": 0.99, "yaml": 0.99,
 }
