@@ -29,9 +29,10 @@
 #   css       Bootstrap, npm bootstrap (MIT): .scss and .css
 #   tsx       TanStack Router and Query, npm @tanstack/react-router and @tanstack/react-query (MIT): .tsx
 #   csharp    Python.NET's runtime, PyPI pythonnet sdist (MIT): .cs
-#   pygments  the example files of Pygments' tests, PyPI pygments sdist (BSD-2-Clause for Pygments;
-#             each example file is real code from the project it names): the only Elixir, Haskell,
-#             Nix and Scala code found in the registries this machine reaches, a few files each
+#   haskell   the libraries Hugs ships as Haskell sources: Cabal, fgl, parsec, mtl, haskell-src,
+#             QuickCheck and xhtml, Debian libhugs-*-bundled (BSD-3-Clause each): .hs
+# (Scala, Elixir and Nix sources are in none of the registries this machine reaches: a sample of a
+# public project of each is committed in tests/corpora/, its README says which)
 # and one whole project for the task benchmark (benchmarks/bench_tasks.py), its tests and configuration kept:
 #   click     Click 8.5.1's sdist, PyPI click (BSD-3-Clause), in benchmarks/corpora/click
 # and the code a real rule project runs on (bench_rules.py's rule-project row, with the rules of
@@ -52,7 +53,7 @@ DART_PACKAGE=tree-sitter-dart@1.0.0
 # the corpora beyond the eight: tests/corpora.py names the same folders
 EXPO_PACKAGE=expo-modules-core@58.2.0
 TSX_PACKAGES=(@tanstack/react-router@1.170.46 @tanstack/react-query@5.108.4)
-PYPI_SDISTS=(pythonnet==3.2.1 pygments==2.21.0)
+PYPI_SDISTS=(pythonnet==3.2.1)
 CLICK_SDIST=click==8.5.1  # benchmarks/tasks/_projects.py names the same folder
 DDTRACE_WHEEL=ddtrace==4.16.0  # benchmarks/rulesets/dd-trace-py/README.md names the same version
 
@@ -149,6 +150,8 @@ apt_corpus hcl ".hcl .tf .tfvars .json" golang-github-hashicorp-hcl-v2-dev golan
     golang-github-hashicorp-terraform-json-dev golang-github-hashicorp-go-getter-dev
 apt_corpus ansible ".yml .yaml .json" ansible-core
 apt_corpus html ".html" git-doc
+apt_corpus haskell ".hs" libhugs-cabal-bundled libhugs-fgl-bundled libhugs-parsec-bundled libhugs-mtl-bundled \
+    libhugs-haskell-src-bundled libhugs-quickcheck-bundled libhugs-xhtml-bundled
 
 if [ ! -d "$CORPORA/bash" ]; then
     tmp=$(fresh bash)
@@ -190,7 +193,6 @@ pypi_corpus() {
 }
 
 pypi_corpus csharp ".cs" "${PYPI_SDISTS[0]}"
-pypi_corpus pygments ".ex .exs .hs .nix .scala" "${PYPI_SDISTS[1]}"
 
 # the rule project's code: the wheel's Python files (its sdist needs a native build for its metadata)
 if [ ! -d "$CORPORA/ddtrace" ]; then

@@ -14,6 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 CORPORA = REPO / "benchmarks" / "corpora"
+COMMITTED = REPO / "tests" / "corpora"
 SETUP = "setup/15-corpora.sh"
 SKIPPED_DIRS = frozenset({"site-packages", "dist-packages", "node_modules", "__pycache__"})
 
@@ -83,6 +84,9 @@ def sample(root: Path, suffixes: tuple[str, ...], n: int, under: str = "", max_b
 
 
 def wide(name: str) -> Path:
-    """One of the corpora of the languages beyond the eight, benchmarks/corpora/NAME (the header of
-    setup/15-corpora.sh says what each holds and its licence)."""
-    return _found(CORPORA / name, f"the {name} corpus")
+    """One of the corpora of the languages beyond the eight: tests/corpora/NAME where it is
+    committed (a sample of a public project whose sources no registry ships; its README names the
+    project, commit and licence), else benchmarks/corpora/NAME (the header of setup/15-corpora.sh
+    says what each holds and its licence)."""
+    committed = COMMITTED / name
+    return committed if committed.is_dir() else _found(CORPORA / name, f"the {name} corpus")

@@ -398,14 +398,33 @@ _ROWS: tuple[Language, ...] = (
         # a switch's cases as a `$$$`: written as one case, which is then the metavariable
         slots=((r"\bswitch\b[^{]*\{\s*", r"\s*\}", "case ", ": break"),),
     ),
-    Language("elixir", names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU),
+    # a keyword pair (`endpoint: $E`) and a case's clause (`{:ok, $V} -> $B`) are read where
+    # they stand: a call's keywords (after another pair, so that the pair alone is the hole), a
+    # case's do block
+    Language(
+        "elixir", tuned=True, names=("ex", "exs"), extensions=(".ex", ".exs"), metavar_char=_MU,
+        ladder=(("statement", "", ""),),
+        subconstructs=(("keyword pair", "__mt(__mt: 1, ", ")"), ("clause", "case __mt do\n", "\nend")),
+    ),
     # a case expression is no declaration: it is read as a value bound to a name (only that: `_`
     # so read would be a typed hole, where the CLI finds wildcard patterns); its alternatives as a
-    # `$$$` are written as one alternative, which is then the metavariable
+    # `$$$` are written as one alternative, which is then the metavariable; a declared type's name
+    # and a data type's constructors must be capitalised: written so (`data $T = $$$C`)
     Language(
-        "haskell", names=("hs",), extensions=(".hs",), metavar_char=_MU,
-        ladder=(("statement", "", ""),), subconstructs=(("case expression", "__mt = ", "\n"),),
-        slots=((r"\bof[ \t]+", r"\s*\Z", "", " -> __mt"),),
+        "haskell", tuned=True, names=("hs",), extensions=(".hs",), metavar_char=_MU,
+        ladder=(("statement", "", ""),),
+        # an alternative (`Nothing -> $A`) and a do block's statement (`$X <- $E`) are read where
+        # they stand, after another of their kind, so that the fragment alone is the hole
+        subconstructs=(
+            ("case expression", "__mt = ", "\n"),
+            ("alternative", "__mt = case __mt of\n  __mt -> __mt\n  ", "\n"),
+            ("do statement", "__mt = do\n  __mt\n  ", "\n"),
+        ),
+        slots=(
+            (r"\bof[ \t]+", r"\s*\Z", "", " -> __mt"),
+            (r"^(?:data|newtype|type)[ \t]+", r"(?:\s|=|\Z)", "M", ""),
+            (r"(?:^data\b[^=\n]*=|[^|]\|)[ \t]*", r"\s*(?:\||\Z)", "M", ""),
+        ),
     ),
     Language(
         "css", tuned=True, extensions=(".css", ".scss"), metavar_char="_",
@@ -419,7 +438,7 @@ _ROWS: tuple[Language, ...] = (
         ),
     ),
     Language(
-        "nix", extensions=(".nix",), metavar_char="_",
+        "nix", tuned=True, extensions=(".nix",), metavar_char="_",
         ladder=(
             ("expression", "", ""),
             ("binding", "{\n", "\n}"),
@@ -449,7 +468,7 @@ _ROWS: tuple[Language, ...] = (
     # `new $T { $$$ }` is a call with a block at a script's top level and an instance with a
     # template body inside a class or object: both readings
     Language(
-        "scala", extensions=(".scala", ".sc", ".sbt"),
+        "scala", tuned=True, extensions=(".scala", ".sc", ".sbt"),
         ladder=(
             ("statement", "", ""),
             ("expression", "object __MT {\n  val __mt = ", "\n}"),

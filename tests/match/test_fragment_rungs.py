@@ -36,7 +36,8 @@ CLI_FINDS = [
     ("solidity", "solidity", "Checkpoints.Trace208", 15),  # a library's type: the row's type rung
     ("solidity", "solidity", "$A[] memory values", 57),  # a parameter: the row's parameter rung
     ("bash", "bash", "(($A))", 229),  # `((i++))` is a test command, `((a == 1))` an arithmetic expansion
-    ("haskell", "pygments", "case $X of $$$", 4),  # a case expression, any alternatives
+    ("haskell", "haskell", "case $X of $$$", 254),  # a case expression, any alternatives
+    ("haskell", "haskell", "type $T = $A", 45),  # a type synonym: its name must be capitalised (a slot)
 ]
 
 # (language, corpus folder, pattern, the CLI's rule for the construct it means): the CLI reads the
@@ -45,6 +46,20 @@ CLI_FINDS_NOTHING = [
     ("swift", "expo", "switch $X { $$$ }", {"kind": "switch_statement"}),
     ("ruby", "ruby", "class $C < $P\n  $$$B\nend", {"kind": "class", "has": {"field": "superclass", "kind": "superclass"}}),
     ("ruby", "ruby", "class $C < $P", {"kind": "class", "has": {"field": "superclass", "kind": "superclass"}}),
+    # a declared type's name and a constructor must be capitalised: the row's slots write them so
+    ("haskell", "haskell", "data $T = $$$C",
+     {"kind": "data_type", "has": {"kind": "data_constructors"}, "not": {"has": {"kind": "type_params"}}}),
+    # an alternative alone, read in a case expression after another; a do block's statement alone
+    ("haskell", "haskell", "Nothing -> $A",
+     {"kind": "alternative", "has": {"kind": "constructor", "regex": "^Nothing$"},
+      "not": {"has": {"kind": "guards", "stopBy": "end"}}}),
+    ("haskell", "haskell", "($A, $B) <- $E", {"kind": "bind", "inside": {"kind": "do"}, "has": {
+        "kind": "tuple", "has": {"nthChild": 2}, "not": {"has": {"nthChild": 3}}}}),
+    # a keyword pair alone, read as a call's last argument; a clause alone, read in a case's block
+    ("elixir", "elixir", "endpoint: $E", {"kind": "pair", "has": {"kind": "keyword", "regex": "^endpoint:"}}),
+    ("elixir", "elixir", "{:error, $R} -> $B",
+     {"kind": "stab_clause", "has": {"kind": "arguments", "has": {"kind": "tuple", "regex": "^\\{:error,",
+                                                                   "not": {"has": {"nthChild": 3}}}}}),
 ]
 
 

@@ -1,0 +1,7 @@
+package os
+trait ResourceApi {
+  def resource(implicit resRoot: ResourceRoot = Thread.currentThread().getContextClassLoader) = {
+    os.ResourcePath.resource(resRoot)
+  }
+
+}

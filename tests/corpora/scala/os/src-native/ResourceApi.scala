@@ -1,0 +1,2 @@
+package os
+trait ResourceApi

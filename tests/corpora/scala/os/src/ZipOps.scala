@@ -1,0 +1,1 @@
+package object zipplaceholders {} // keep package valid; real implementation is JVM-only

@@ -1,0 +1,5 @@
+package test.os
+
+object OsTestMain {
+  def main(args: Array[String]): Unit = {}
+}

@@ -1,0 +1,5 @@
+package os.watch
+
+abstract class Watcher extends AutoCloseable {
+  def run(): Unit
+}
