@@ -43,6 +43,7 @@ from minitools.match._one_file import (
     NodeMatch,
     SearchResult,
     find_matches,
+    has_word,
     node_match,
     parse_errors,
 )
@@ -141,6 +142,7 @@ __all__ = [
     "UnsafeSource",
     "parse_source",
     "charge",
+    "has_word",
 ]
 
 

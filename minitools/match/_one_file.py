@@ -28,6 +28,7 @@ __all__ = [
     "node_match",
     "parse_errors",
     "has_literals",
+    "has_word",
     "search_tree",
 ]
 
@@ -266,18 +267,21 @@ _WORD_START = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 _WORD = _WORD_START | frozenset(b"0123456789")
 
 
-def _has_word(source: bytes, word: bytes) -> bool:
+def has_word(source: bytes, word: bytes) -> bool:
     """Whether `word` (identifier-like) occurs as a whole token: a lexer never splits
     `subscriber` into `subscribe` + `r`, so occurrences glued to identifier characters
-    cannot be the token. Digits before are allowed (`1if` lexes as `1` `if` in Python);
-    non-ASCII neighbours count as boundaries: a false "maybe", never a false "no"."""
+    cannot be the token, nor one ending a word that starts with a letter or `_` (`x1if`). A
+    number may come right before (`1if` lexes as `1` `if` in Python); non-ASCII neighbours
+    count as boundaries: a false "maybe", never a false "no"."""
     n = len(word)
     pos = source.find(word)
     while pos != -1:
-        before = source[pos - 1] if pos else 0x20
-        after = source[pos + n] if pos + n < len(source) else 0x20
-        if before not in _WORD_START and after not in _WORD:
-            return True
+        if pos + n == len(source) or source[pos + n] not in _WORD:
+            start = pos
+            while start and source[start - 1] in _WORD:
+                start -= 1
+            if start == pos or source[start] not in _WORD_START:
+                return True
         pos = source.find(word, pos + 1)
     return False
 
@@ -287,7 +291,7 @@ def has_literals(pattern: Pattern, source: bytes) -> bool:
     but for text inside a string or comment)."""
     for lit in pattern.literals:
         if lit[0] in _WORD_START and all(c in _WORD for c in lit) and lit not in pattern.loose:
-            if not _has_word(source, lit):
+            if not has_word(source, lit):
                 return False
         elif lit not in source:
             return False

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import tree_sitter
 
-from minitools.match import Budget, MetaVarEnv, NodeMatch, node_match, parse_source, watched
+from minitools.match import Budget, MetaVarEnv, NodeMatch, has_word, node_match, parse_source, watched
 from minitools.rules._atomic import KindRule
 from minitools.rules._candidates import candidates
 from minitools.rules._config import RuleConfig, glob_matcher
@@ -64,28 +64,6 @@ class Finding(NamedTuple):
                 continue
             out.append((capture.start_byte, capture.end_byte, label.style, label.message))
         return out
-
-
-_WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_DIGITS = frozenset(b"0123456789")
-
-
-def _has_whole_word(text: bytes, source: bytes) -> bool:
-    """Whether `source` holds `text` as a word of its own: not followed by a letter, digit or
-    `_`, nor preceded by a word that starts with a letter or `_` (a number may come right
-    before a keyword: Python's `1if x else 2`). A search for each place it is: several times
-    faster than a look-behind expression."""
-    at = source.find(text)
-    while at >= 0:
-        end = at + len(text)
-        if end == len(source) or source[end] not in _WORD_BYTES:
-            start = at
-            while start and source[start - 1] in _WORD_BYTES:
-                start -= 1
-            if start == at or source[start] in _DIGITS:
-                return True
-        at = source.find(text, at + 1)
-    return False
 
 
 CHECK_EVERY = 1024  # candidates between two looks at the budget
@@ -164,7 +142,7 @@ class RuleSet:
             found = present.get(word)
             if found is None:
                 text, whole = word
-                found = present[word] = _has_whole_word(text, source) if whole else text in source
+                found = present[word] = has_word(source, text) if whole else text in source
             return found
 
         configs = [c for c in self.for_file(language, path)

@@ -20,6 +20,8 @@ def test_public_surface_is_pinned() -> None:
         # what the rule engine (minitools.rules) and the rule scan build on
         "Edit", "MetaVarEnv", "glob_regex", "match_in_env", "PROBE_BYTES", "node_match", "parser_for", "render", "explain_pattern",
         "line_tree", "source_tree", "FilesOutcome", "fork_available", "forked_search",
+        # the whole-word test the pattern pre-filter and the rule scan's word pre-filter share
+        "has_word",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
         # a rule scan's budget, watched inside a match, and charged with what its transforms build
