@@ -4,6 +4,7 @@ A card is validated (`Card.parse`) before anyone is asked; every port checks the
 against the card (`Answer.parse`), so an empty or foreign answer never reads as success.
 """
 
+from minitools.ask import _card
 from minitools.ask._card import (
     MAX_CONTEXT,
     MAX_DESCRIPTION,
@@ -29,17 +30,7 @@ __all__ = [
     "as_port",
     "QuestionTimeout",
     "NoPersonAttached",
-    "Card",
-    "Option",
-    "Answer",
-    "CardError",
-    "AnswerError",
     "render_card",
     "parse_reply",
-    "MAX_QUESTION",
-    "MAX_CONTEXT",
-    "MAX_OPTIONS",
-    "MAX_LABEL",
-    "MAX_DESCRIPTION",
-    "MAX_TEXT",
 ]
+__all__ += _card.__all__

@@ -9,6 +9,7 @@ Errors say who is at fault: RemoteProtocolError (the peer) or LocalProtocolError
 
 from __future__ import annotations
 
+from minitools.protocol import _errors, _framing, _jsonrpc, _sentinels, _websocket
 from minitools.protocol._errors import LocalProtocolError, MalformedMessage, ProtocolError, RemoteProtocolError
 from minitools.protocol._framing import Framer, LineFramer, encode_line, encode_message
 from minitools.protocol._handshake import accept_token
@@ -49,48 +50,6 @@ from minitools.protocol._websocket import (
     encode_frame,
 )
 
-__all__ = [
-    "ProtocolError",
-    "RemoteProtocolError",
-    "MalformedMessage",
-    "LocalProtocolError",
-    "NEED_DATA",
-    "CLOSED",
-    "Sentinel",
-    "Framer",
-    "LineFramer",
-    "encode_message",
-    "encode_line",
-    "JSONRPCId",
-    "Params",
-    "Request",
-    "Notification",
-    "Response",
-    "ErrorResponse",
-    "Envelope",
-    "parse_jsonrpc",
-    "to_json",
-    "PARSE_ERROR",
-    "INVALID_REQUEST",
-    "METHOD_NOT_FOUND",
-    "INVALID_PARAMS",
-    "INTERNAL_ERROR",
-    "SERVER_NOT_INITIALIZED",
-    "UNKNOWN_ERROR_CODE",
-    "REQUEST_FAILED",
-    "SERVER_CANCELLED",
-    "CONTENT_MODIFIED",
-    "REQUEST_CANCELLED",
-    "WebSocketClient",
-    "WebSocketState",
-    "WebSocketEvent",
-    "Accepted",
-    "TextMessage",
-    "BinaryMessage",
-    "Ping",
-    "Pong",
-    "CloseReceived",
-    "Opcode",
-    "encode_frame",
-    "accept_token",
-]
+# the package exports what its modules export, and the handshake's server-side token
+__all__ = ["accept_token"]
+__all__ += _errors.__all__ + _sentinels.__all__ + _framing.__all__ + _jsonrpc.__all__ + _websocket.__all__

@@ -27,3 +27,19 @@ def test_import_is_light():
             "print(','.join(heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_every_package_exports_what_it_names():
+    # A package whose export list is built from its modules' (`__all__ += _card.__all__`) is
+    # not checked by the linter: each name must be there, once.
+    import importlib
+    import pkgutil
+
+    for info in pkgutil.walk_packages(minitools.__path__, "minitools."):
+        if not info.ispkg:
+            continue
+        package = importlib.import_module(info.name)
+        names = getattr(package, "__all__", [])
+        assert len(names) == len(set(names)), (info.name, sorted(n for n in names if names.count(n) > 1))
+        missing = [n for n in names if not hasattr(package, n)]
+        assert not missing, (info.name, missing)
