@@ -15,7 +15,7 @@ from typing import Any
 
 from minitools.toolspec import JSONObject, ToolSpec
 
-__all__ = ["SchemaError", "validate", "drop_nulls", "as_meant", "apply_defaults", "export", "listed", "EXPORT_FORMATS"]
+__all__ = ["SchemaError", "validate", "drop_nulls", "as_meant", "apply_defaults", "export", "listed", "EXPORT_FORMATS", "parameters_schema", "result_schema"]
 
 _TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -36,6 +36,31 @@ class SchemaError(ValueError):
         self.field = field
         self.message = message
 
+
+
+
+def parameters_schema(properties: Mapping[str, Any], required: Iterable[str] = ()) -> JSONObject:
+    """A tool's parameters: an object of these properties and no others (a misspelt argument
+    is refused, not ignored)."""
+    schema: JSONObject = {"type": "object", "properties": dict(properties)}
+    if required:
+        schema["required"] = list(required)
+    schema["additionalProperties"] = False
+    return schema
+
+def result_schema(fields: Mapping[str, str], required: Iterable[str]) -> JSONObject:
+    """The output schema of a tool's `data`, a flat object, from each field's type spelled
+    short: "integer", "string?" (or null), "string[]" (an array of strings), "array"."""
+    properties: dict[str, Any] = {}
+    for name, spelled in fields.items():
+        kind = spelled.rstrip("?")
+        if kind.removesuffix("[]") not in _TYPES:
+            raise ValueError(f"field {name!r}: {spelled!r} is not a JSON type (string, integer, boolean, ...)")
+        if kind.endswith("[]"):
+            properties[name] = {"type": "array", "items": {"type": kind[:-2]}}
+        else:
+            properties[name] = {"type": [kind, "null"] if spelled.endswith("?") else kind}
+    return {"type": "object", "properties": properties, "required": list(required)}
 
 def _show(value: Any) -> str:
     import json

@@ -19,20 +19,12 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from minitools.schema import parameters_schema, result_schema
 from minitools.toolspec import Tier, ToolResult, ToolSpec
 
 __all__ = ["mcp_tool", "mcp_result", "WRITTEN_OUTPUT", "WRITTEN_PARAMETERS", "WRITTEN_DESCRIPTION"]
 
-WRITTEN_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "files": {"type": "array"},
-        "new": {"type": "array"},
-        "unavailable": {"type": "array"},
-        "checked": {"type": "boolean"},
-    },
-    "required": ["files", "checked"],
-}
+WRITTEN_OUTPUT = result_schema({"files": "array", "new": "array", "unavailable": "array", "checked": "boolean"}, required=["files", "checked"])
 
 WRITTEN_DESCRIPTION = (
     "Check files you changed with your own edit tools: they are synced through their language servers and only "
@@ -40,15 +32,10 @@ WRITTEN_DESCRIPTION = (
     "writing files; the writes of resolve (accepting an ast_edit) and lsp_rename report this themselves."
 )
 
-WRITTEN_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "paths": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1},
-                  "description": "The files you wrote, relative to the workspace root or absolute."},
-    },
-    "required": ["paths"],
-    "additionalProperties": False,
-}
+WRITTEN_PARAMETERS = parameters_schema({
+    "paths": {"type": "array", "minItems": 1, "items": {"type": "string", "minLength": 1},
+              "description": "The files you wrote, relative to the workspace root or absolute."},
+}, required=["paths"])
 
 
 def _annotations(spec: ToolSpec) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from minitools.text import plural
 from minitools.tools._context import RunContext, glob_folder, is_glob
 from minitools.toolspec import ToolError
 
-__all__ = ["RULE_PARAMETER", "compile_for", "compile_in", "language_arg", "languages_note", "one_of_pattern_or_rule", "read_rule_arg",
+__all__ = ["RULE_PARAMETER", "target_parameters", "compile_for", "compile_in", "language_arg", "languages_note", "one_of_pattern_or_rule", "read_rule_arg",
            "shared_searcher", "targets_for"]
 
 RULE_PARAMETER: dict[str, Any] = {
@@ -48,6 +48,23 @@ RULE_PARAMETER: dict[str, Any] = {
                    "id, message, severity.",
 }
 
+
+
+def target_parameters(to: str, verb: str) -> dict[str, Any]:
+    """The `path` and `language` parameters of a tool that works over the workspace's files:
+    `to` what the tool does to a file ("to search"), `verb` the same as a participle ("searched")."""
+    return {
+        "path": {
+            "type": "string",
+            "description": f"File or directory {to}, or a glob of files (src/**/*.ts), relative to the workspace "
+                           "root; defaults to the whole workspace.",
+        },
+        "language": {
+            "type": "string",
+            "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...). Without it, each "
+                           f"file is {verb} in the language its extension names.",
+        },
+    }
 
 def language_arg(args: Mapping[str, Any]) -> str | None:
     """The `language` argument as the pack's id, taken as callers write it ("TypeScript", "ts",

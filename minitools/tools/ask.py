@@ -25,6 +25,7 @@ from minitools.ask import (
     QuestionPort,
     QuestionTimeout,
 )
+from minitools.schema import parameters_schema, result_schema
 from minitools.tools._context import RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 from minitools.vibe import WORKER_ENV  # set in a worker's environment: workers get no ask_user
@@ -41,49 +42,36 @@ DESCRIPTION = (
     "instead, which ends your turn. Offer short, distinct options; a skip means: go on with a stated assumption."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "question": {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION,
-                     "description": "What to ask, as one clear question."},
-        "context": {"type": "string", "maxLength": MAX_CONTEXT,
-                    "description": "Optional: why you are asking and what depends on the answer."},
-        "options": {
-            "type": "array",
-            "maxItems": MAX_OPTIONS,
-            "description": "The choices, shown numbered. Labels must be non-empty and unique; the answer names them verbatim.",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "label": {"type": "string", "minLength": 1, "maxLength": MAX_LABEL,
-                              "description": "A short name for the choice."},
-                    "description": {"type": "string", "maxLength": MAX_DESCRIPTION,
-                                    "description": "Optional: what choosing it means."},
-                },
-                "required": ["label"],
-                "additionalProperties": False,
+PARAMETERS = parameters_schema({
+    "question": {"type": "string", "minLength": 1, "maxLength": MAX_QUESTION,
+                 "description": "What to ask, as one clear question."},
+    "context": {"type": "string", "maxLength": MAX_CONTEXT,
+                "description": "Optional: why you are asking and what depends on the answer."},
+    "options": {
+        "type": "array",
+        "maxItems": MAX_OPTIONS,
+        "description": "The choices, shown numbered. Labels must be non-empty and unique; the answer names them verbatim.",
+        "items": {
+            "type": "object",
+            "properties": {
+                "label": {"type": "string", "minLength": 1, "maxLength": MAX_LABEL,
+                          "description": "A short name for the choice."},
+                "description": {"type": "string", "maxLength": MAX_DESCRIPTION,
+                                "description": "Optional: what choosing it means."},
             },
-            "default": [],
+            "required": ["label"],
+            "additionalProperties": False,
         },
-        "allow_free_text": {"type": "boolean", "default": False,
-                            "description": "Whether the person may type their own answer instead of choosing."},
-        "multi_select": {"type": "boolean", "default": False,
-                         "description": "Whether several options may be chosen."},
+        "default": [],
     },
-    "required": ["question"],
-    "additionalProperties": False,
-}
+    "allow_free_text": {"type": "boolean", "default": False,
+                        "description": "Whether the person may type their own answer instead of choosing."},
+    "multi_select": {"type": "boolean", "default": False,
+                     "description": "Whether several options may be chosen."},
+}, required=["question"])
 
 # `data` of an answer (structured output, for clients that ask for it)
-OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "skipped": {"type": "boolean"},
-        "choices": {"type": "array", "items": {"type": "string"}},
-        "text": {"type": ["string", "null"]},
-    },
-    "required": ["skipped", "choices", "text"],
-}
+OUTPUT = result_schema({"skipped": "boolean", "choices": "string[]", "text": "string?"}, required=["skipped", "choices", "text"])
 
 SPEC = ToolSpec("ask_user", Tier.READ, DESCRIPTION, PARAMETERS, output_schema=OUTPUT)
 

@@ -15,6 +15,7 @@ from minitools.match import (
     no_files_note,
     search_languages,
 )
+from minitools.schema import parameters_schema, result_schema
 from minitools.text import page_note, plural
 from minitools.tools._context import RunContext
 from minitools.tools._search_args import (
@@ -26,6 +27,7 @@ from minitools.tools._search_args import (
     one_of_pattern_or_rule,
     read_rule_arg,
     shared_searcher,
+    target_parameters,
     targets_for,
 )
 from minitools.tools._search_thread import search_in_thread
@@ -44,75 +46,50 @@ DESCRIPTION = (
     "an ast-grep rule object."
 )
 
-PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "pattern": {"type": "string", "description": "A code fragment with metavariables, e.g. \"print($A)\"."},
-        "rule": RULE_PARAMETER,
-        "path": {
-            "type": "string",
-            "description": "File or directory to search, or a glob of files (src/**/*.ts), relative to the workspace "
-                           "root; defaults to the whole workspace.",
-        },
-        "language": {
-            "type": "string",
-            "description": "Grammar id (python, javascript, typescript, tsx, dart, rust, go, c, cpp, java, ...). Without it, each "
-                           "file is searched in the language its extension names.",
-        },
-        "code": {
-            "type": "string",
-            "description": "A snippet to search instead of files (with language, or a rule that names its own): to try a "
-                           "pattern or rule on a few lines. With explain, shows the snippet's syntax tree.",
-        },
-        "strictness": {
-            "type": "string",
-            "enum": ["smart", "relaxed", "ast", "signature", "cst"],
-            "description": "With pattern: how exactly it must match. smart (default): the code may add tokens and "
-                           "comments; relaxed: the pattern's punctuation may go missing too; ast: named nodes only, "
-                           "comments counted; signature: node kinds only, not their text; cst: every token.",
-        },
-        "max_results": {
-            "type": "integer",
-            "minimum": 1,
-            "default": 50,
-            "description": "How many matches to return (a page); the total is reported too (\"at least N\" when "
-                           "counting them all would cost too much).",
-        },
-        "offset": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Skip this many matches: the next page (a capped result names the offset of its next page).",
-        },
-        "explain": {
-            "type": "boolean",
-            "description": "Instead of searching, show how the pattern is read (its node kinds, where the metavariables "
-                           "sit) and, with a file path and line, that line's syntax tree: for fixing a pattern that "
-                           "finds nothing.",
-        },
-        "line": {"type": "integer", "minimum": 1, "description": "With explain and a file path: the line whose tree to show."},
+PARAMETERS = parameters_schema({
+    "pattern": {"type": "string", "description": "A code fragment with metavariables, e.g. \"print($A)\"."},
+    "rule": RULE_PARAMETER,
+    **target_parameters("to search", "searched"),
+    "code": {
+        "type": "string",
+        "description": "A snippet to search instead of files (with language, or a rule that names its own): to try a "
+                       "pattern or rule on a few lines. With explain, shows the snippet's syntax tree.",
     },
-    "additionalProperties": False,
-}
+    "strictness": {
+        "type": "string",
+        "enum": ["smart", "relaxed", "ast", "signature", "cst"],
+        "description": "With pattern: how exactly it must match. smart (default): the code may add tokens and "
+                       "comments; relaxed: the pattern's punctuation may go missing too; ast: named nodes only, "
+                       "comments counted; signature: node kinds only, not their text; cst: every token.",
+    },
+    "max_results": {
+        "type": "integer",
+        "minimum": 1,
+        "default": 50,
+        "description": "How many matches to return (a page); the total is reported too (\"at least N\" when "
+                       "counting them all would cost too much).",
+    },
+    "offset": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Skip this many matches: the next page (a capped result names the offset of its next page).",
+    },
+    "explain": {
+        "type": "boolean",
+        "description": "Instead of searching, show how the pattern is read (its node kinds, where the metavariables "
+                       "sit) and, with a file path and line, that line's syntax tree: for fixing a pattern that "
+                       "finds nothing.",
+    },
+    "line": {"type": "integer", "minimum": 1, "description": "With explain and a file path: the line whose tree to show."},
+})
 
 # `data` of a search (structured output, for clients that ask for it)
-OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "pattern": {"type": "string"},
-        "language": {"type": "string"},
-        "languages": {"type": "array", "items": {"type": "string"}},
-        "rung": {"type": ["string", "null"]},
-        "total": {"type": "integer"},
-        "files_searched": {"type": "integer"},
-        "files_matched": {"type": "integer"},
-        "skipped": {"type": "object"},
-        "truncated": {"type": "boolean"},
-        "exact": {"type": "boolean"},
-        "stopped": {"type": ["string", "null"]},
-        "matches": {"type": "array", "items": {"type": "object"}},
-    },
-    "required": ["pattern", "language", "total", "files_searched", "files_matched", "truncated", "matches"],
-}
+OUTPUT = result_schema(
+    {"pattern": "string", "language": "string", "languages": "string[]", "rung": "string?", "total": "integer",
+     "files_searched": "integer", "files_matched": "integer", "skipped": "object", "truncated": "boolean",
+     "exact": "boolean", "stopped": "string?", "matches": "object[]"},
+    required=["pattern", "language", "total", "files_searched", "files_matched", "truncated", "matches"],
+)
 
 SPEC = ToolSpec("ast_grep", Tier.READ, DESCRIPTION, PARAMETERS, parallel_safe=True, output_schema=OUTPUT)
 

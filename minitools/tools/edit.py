@@ -22,6 +22,7 @@ from minitools.edits import (
     scan_rule,
 )
 from minitools.match import PathError, Searcher, Template, TemplateError
+from minitools.schema import parameters_schema
 from minitools.text import plural
 from minitools.tools._context import RunContext
 from minitools.tools._search_args import (
@@ -31,6 +32,7 @@ from minitools.tools._search_args import (
     one_of_pattern_or_rule,
     read_rule_arg,
     shared_searcher,
+    target_parameters,
     targets_for,
 )
 from minitools.tools._search_thread import search_in_thread
@@ -46,37 +48,24 @@ AST_EDIT_DESCRIPTION = (
     "edit_id to accept (all files or none) or discard it. Instead of pattern and rewrite, a rule "
     "(an ast-grep rule object) with its fix may be given."
 )
-AST_EDIT_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "pattern": {"type": "string", "description": "What to match: a code fragment with metavariables, e.g. \"dispose($X)\"."},
-        "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\" "
-                    "(with rule: the fix, when the rule has none)."},
-        "rule": RULE_PARAMETER,
-        "path": {"type": "string", "description": "File or directory to rewrite in, or a glob of files (src/**/*.ts), "
-                 "relative to the workspace root; defaults to the whole workspace."},
-        "language": {"type": "string",
-                     "description": "Grammar id (python, javascript, typescript, dart, rust, go, c, java, ...); without "
-                     "it each file is rewritten in the language its extension names."},
-    },
-    "additionalProperties": False,
-}
+AST_EDIT_PARAMETERS = parameters_schema({
+    "pattern": {"type": "string", "description": "What to match: a code fragment with metavariables, e.g. \"dispose($X)\"."},
+    "rewrite": {"type": "string", "description": "What to put in its place, with the pattern's metavariables, e.g. \"$X.dispose()\" "
+                "(with rule: the fix, when the rule has none)."},
+    "rule": RULE_PARAMETER,
+    **target_parameters("to rewrite in", "rewritten"),
+})
 RESOLVE_DESCRIPTION = (
     "Accept or discard an edit staged by ast_edit, symbol_edit or lsp_code_action. accept re-reads every file and writes them all "
     "only if none changed since the edit was staged (otherwise nothing is written); discard drops it. "
     "Each edit resolves once. A file made read-only is not written unless force is true."
 )
-RESOLVE_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "edit_id": {"type": "string", "description": 'The id from the (proposed) result, e.g. "edit_1".'},
-        "action": {"type": "string", "enum": ["accept", "discard"], "description": "accept writes the edit; discard drops it."},
-        "force": {"type": "boolean", "default": False,
-                  "description": "accept: also write files that are read-only (as an editor's force-save)."},
-    },
-    "required": ["edit_id", "action"],
-    "additionalProperties": False,
-}
+RESOLVE_PARAMETERS = parameters_schema({
+    "edit_id": {"type": "string", "description": 'The id from the (proposed) result, e.g. "edit_1".'},
+    "action": {"type": "string", "enum": ["accept", "discard"], "description": "accept writes the edit; discard drops it."},
+    "force": {"type": "boolean", "default": False,
+              "description": "accept: also write files that are read-only (as an editor's force-save)."},
+}, required=["edit_id", "action"])
 
 AST_EDIT_SPEC = ToolSpec("ast_edit", Tier.WRITE, AST_EDIT_DESCRIPTION, AST_EDIT_PARAMETERS)
 RESOLVE_SPEC = ToolSpec("resolve", Tier.WRITE, RESOLVE_DESCRIPTION, RESOLVE_PARAMETERS)

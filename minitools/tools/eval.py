@@ -27,6 +27,7 @@ from minitools.kernel import (
     text_of,
 )
 from minitools.progress import ProgressState, progress_from
+from minitools.schema import parameters_schema, result_schema
 from minitools.tools._context import RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 
@@ -41,39 +42,23 @@ _DESCRIPTION = (
     "approval) and raises if the call fails; in JavaScript it returns a promise. input() is not available."
 )
 
-_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "code": {"type": "string", "description": "The cell to run."},
-        "description": {"type": "string", "description": "What the cell does, in a few words: it labels the cell in "
-                        "the transcript (a long one is shortened there)."},
-        "language": {"type": "string", "enum": list(LANGUAGES), "default": "python",
-                     "description": "python (default) or javascript."},
-        "reset": {"type": "boolean", "default": False,
-                  "description": "Discard the interpreter first and start clean (all variables are lost)."},
-    },
-    "required": ["code", "description"],
-    "additionalProperties": False,
-}
+_SCHEMA = parameters_schema({
+    "code": {"type": "string", "description": "The cell to run."},
+    "description": {"type": "string", "description": "What the cell does, in a few words: it labels the cell in "
+                    "the transcript (a long one is shortened there)."},
+    "language": {"type": "string", "enum": list(LANGUAGES), "default": "python",
+                 "description": "python (default) or javascript."},
+    "reset": {"type": "boolean", "default": False,
+              "description": "Discard the interpreter first and start clean (all variables are lost)."},
+}, required=["code", "description"])
 
 # `data` of a cell (structured output, for clients that ask for it)
-_OUTPUT: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "language": {"type": "string"},
-        "status": {"type": "string"},
-        "state_lost": {"type": "boolean"},
-        "error": {"type": ["object", "null"]},
-        "output_chars": {"type": "integer"},
-        "output_file": {"type": ["string", "null"]},
-        "images": {"type": "integer"},
-        "bridge_calls": {"type": "integer"},
-        "exit_code": {"type": ["integer", "null"]},
-        "notes": {"type": "array", "items": {"type": "string"}},
-        "label": {"type": "string"},
-    },
-    "required": ["language", "status"],
-}
+_OUTPUT = result_schema(
+    {"language": "string", "status": "string", "state_lost": "boolean", "error": "object?", "output_chars": "integer",
+     "output_file": "string?", "images": "integer", "bridge_calls": "integer", "exit_code": "integer?",
+     "notes": "string[]", "label": "string"},
+    required=["language", "status"],
+)
 
 SPEC = ToolSpec(name="eval", tier=Tier.EXEC, description=_DESCRIPTION, parameters=_SCHEMA, parallel_safe=False,
                 output_schema=_OUTPUT)

@@ -17,6 +17,7 @@ from typing import Any
 
 from minitools.edits import StagedFile, read_regular_file
 from minitools.match import has_grammar, language_for_path, parse_errors
+from minitools.schema import parameters_schema
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
 from minitools.tools._search_args import shared_searcher
@@ -40,20 +41,15 @@ SYMBOL_EDIT_SPEC = ToolSpec(
         "written: the edit is staged and the result shows a diff and an edit_id; call resolve to accept it (only "
         "if the file is unchanged since) or discard it. Code that does not parse there is refused."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
-            **address_properties("File the symbol is defined in, relative to the workspace root.",
-                                 "1-based line where the symbol is defined (its name).",
-                                 "Text of that line naming the symbol (as for lsp: "
-                                 "its identifier, or more of the line when it occurs several times)."),
-            "action": {"type": "string", "enum": list(ACTIONS), "description": "replace the whole definition "
-                       "(decorators and signature included) with `code`; insert_before or insert_after it."},
-            "code": {"type": "string", "minLength": 1, "description": "The new definition (replace) or the code to insert."},
-        },
-        "required": ["file", "line", "symbol", "action", "code"],
-        "additionalProperties": False,
-    },
+    parameters=parameters_schema({
+        **address_properties("File the symbol is defined in, relative to the workspace root.",
+                             "1-based line where the symbol is defined (its name).",
+                             "Text of that line naming the symbol (as for lsp: "
+                             "its identifier, or more of the line when it occurs several times)."),
+        "action": {"type": "string", "enum": list(ACTIONS), "description": "replace the whole definition "
+                   "(decorators and signature included) with `code`; insert_before or insert_after it."},
+        "code": {"type": "string", "minLength": 1, "description": "The new definition (replace) or the code to insert."},
+    }, required=["file", "line", "symbol", "action", "code"]),
 )
 
 

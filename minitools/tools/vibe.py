@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from minitools.progress import ProgressState, progress_from
+from minitools.schema import parameters_schema
 from minitools.tools._context import CALL_SURFACE, READ_ONLY_SURFACES, RunContext
 from minitools.toolspec import Tier, Tool, ToolError, ToolResult, ToolSpec
 from minitools.vibe import WORKER_ENV, CapReached, Roster, Status, VibeError, Worker, WorkerPool, as_roster
@@ -27,8 +28,7 @@ _ID = {"type": "string", "minLength": 1, "description": 'The worker id vibe_spaw
 
 
 def _spec(name: str, description: str, properties: dict[str, Any], required: list[str]) -> ToolSpec:
-    return ToolSpec(name, Tier.READ, description, {
-        "type": "object", "properties": properties, "required": required, "additionalProperties": False})
+    return ToolSpec(name, Tier.READ, description, parameters_schema(properties, required))
 
 
 SPECS = {

@@ -115,3 +115,14 @@ async def test_a_path_in_a_form_a_model_writes_says_which_path_it_stands_for(tmp
     async with Run(tmp_path, resources={"lsp": False}) as run:
         refused = await run.call("ast_grep", {"pattern": "print($A)", "path": path, "explain": True, "line": 1})
     assert not refused.ok and f'path "{path}" does not exist' in refused.text and hint in refused.text, refused.text
+
+
+def test_result_schema_spells_types_short_and_refuses_a_typo():
+    from minitools.schema import result_schema
+
+    schema = result_schema({"n": "integer", "why": "string?", "names": "string[]"}, required=["n"])
+    validate(schema, {"n": 1, "why": None, "names": ["a"]})
+    with pytest.raises(SchemaError):
+        validate(schema, {"n": 1, "names": [2]})
+    with pytest.raises(ValueError, match="'strnig' is not a JSON type"):
+        result_schema({"name": "strnig"}, required=[])

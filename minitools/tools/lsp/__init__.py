@@ -32,6 +32,7 @@ from typing import Any
 
 from minitools.edits import EditStore, StagedEdit, StagedFile, StaleEdit, UnsafeEdit, WriteFailed
 from minitools.lsp import EditError, FileChange, ServerCatalog, Supervisor, added_server, check_plan
+from minitools.schema import parameters_schema
 from minitools.text import plural
 from minitools.tools._context import RunContext
 from minitools.tools._symbol_address import address_properties
@@ -61,30 +62,25 @@ LSP_SPEC = ToolSpec(
         + described() + ". Results are path:line with the line's text; a capped list names the `offset` of its "
         "next page."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
-            "action": {"type": "string", "enum": list(ACTIONS), "description": "What to ask the server."},
-            **address_properties("File the question is about, relative to the workspace root; "
-                                 "\"*\" with diagnostics runs the whole-project checker.",
-                                 "1-based line number in `file` (with symbols: "
-                                 "list the entries inside the one at that line).",
-                                 "Text on `line` naming the symbol: its identifier "
-                                 "(a whole word found once on the line), or more of the line when it occurs several times; its "
-                                 "last identifier is the one meant. Required by " + ", ".join(AT_SYMBOL) + "."),
-            "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
-            "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
-                     "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
-            "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call and type lists: "
-                       "skip this many entries (a capped result names the offset of its next page)."},
-            "body": {"type": "boolean", "description": "definition, type_definition and implementation show the source "
-                     "of the symbol at each place they lead to (at most 3 places; a long body is cut, saying where the "
-                     "rest is); false leaves it out. With symbols, file and line: true shows the body of the entry "
-                     "at that line."},
-        },
-        "required": ["action"],
-        "additionalProperties": False,
-    },
+    parameters=parameters_schema({
+        "action": {"type": "string", "enum": list(ACTIONS), "description": "What to ask the server."},
+        **address_properties("File the question is about, relative to the workspace root; "
+                             "\"*\" with diagnostics runs the whole-project checker.",
+                             "1-based line number in `file` (with symbols: "
+                             "list the entries inside the one at that line).",
+                             "Text on `line` naming the symbol: its identifier "
+                             "(a whole word found once on the line), or more of the line when it occurs several times; its "
+                             "last identifier is the one meant. Required by " + ", ".join(AT_SYMBOL) + "."),
+        "query": {"type": "string", "description": "Name (or part of one) to search the workspace for, with symbols."},
+        "kind": {"type": "string", "enum": list(SYMBOL_KINDS[1:]),
+                 "description": "With symbols and `query`: only symbols of this kind (class, function, method, ...)."},
+        "offset": {"type": "integer", "minimum": 0, "description": "With references, symbols and the call and type lists: "
+                   "skip this many entries (a capped result names the offset of its next page)."},
+        "body": {"type": "boolean", "description": "definition, type_definition and implementation show the source "
+                 "of the symbol at each place they lead to (at most 3 places; a long body is cut, saying where the "
+                 "rest is); false leaves it out. With symbols, file and line: true shows the body of the entry "
+                 "at that line."},
+    }, required=["action"]),
 )
 
 RENAME_SPEC = ToolSpec(
@@ -96,18 +92,13 @@ RENAME_SPEC = ToolSpec(
         "file changed and its edit count, plus any new diagnostics. A rename that also creates, renames or "
         "deletes files is staged instead (a diff and an edit_id for resolve), never written at once."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
-            **address_properties("File where the symbol appears, relative to the workspace root.",
-                                 "1-based line number where the symbol appears.",
-                                 "Text of that line naming the symbol (as for lsp: "
-                                 "its last identifier is the one renamed)."),
-            "new_name": {"type": "string", "minLength": 1, "description": "The new name."},
-        },
-        "required": ["file", "line", "symbol", "new_name"],
-        "additionalProperties": False,
-    },
+    parameters=parameters_schema({
+        **address_properties("File where the symbol appears, relative to the workspace root.",
+                             "1-based line number where the symbol appears.",
+                             "Text of that line naming the symbol (as for lsp: "
+                             "its last identifier is the one renamed)."),
+        "new_name": {"type": "string", "minLength": 1, "description": "The new name."},
+    }, required=["file", "line", "symbol", "new_name"]),
     parallel_safe=False,
 )
 
@@ -120,19 +111,14 @@ CODE_ACTION_SPEC = ToolSpec(
         "resolve accepts it (all files or none, with the diagnostics it introduced) or discards it. Actions that "
         "only run a server command are refused."
     ),
-    parameters={
-        "type": "object",
-        "properties": {
-            **address_properties("File the action is for, relative to the workspace root.",
-                                 "1-based line, as given to code_actions.",
-                                 "Text on that line, as given to code_actions "
-                                 "(optional: the whole line otherwise)."),
-            "action": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}],
-                       "description": "The action's number in the code_actions list (from 1), or its title."},
-        },
-        "required": ["file", "line", "action"],
-        "additionalProperties": False,
-    },
+    parameters=parameters_schema({
+        **address_properties("File the action is for, relative to the workspace root.",
+                             "1-based line, as given to code_actions.",
+                             "Text on that line, as given to code_actions "
+                             "(optional: the whole line otherwise)."),
+        "action": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}],
+                   "description": "The action's number in the code_actions list (from 1), or its title."},
+    }, required=["file", "line", "action"]),
     parallel_safe=False,
 )
 
