@@ -14,11 +14,18 @@ if TYPE_CHECKING:
     from minitools.config import Config
     from minitools.match import Regex
 
-__all__ = ["add_config", "add_root", "print_result", "fail_usage", "id_filter", "read_config"]
+__all__ = ["add_config", "add_root", "add_surface", "print_result", "fail_usage", "id_filter", "read_config"]
 
 
 def add_root(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=".", help="the workspace root (default: the current directory)")
+
+
+def add_surface(parser: argparse.ArgumentParser, default: str | None = "full", help: str | None = None) -> None:
+    from minitools.registry import Surface
+
+    parser.add_argument("--surface", default=default, choices=[s.value for s in Surface],
+                        help=help or "which tools are seen (plan and readonly: read-tier tools only)")
 
 
 def add_config(parser: argparse.ArgumentParser) -> None:

@@ -8,8 +8,7 @@ import json
 import sys
 from typing import Any
 
-from minitools.commands._common import add_root, fail_usage, print_result
-from minitools.registry import Surface
+from minitools.commands._common import add_root, add_surface, fail_usage, print_result
 
 NAME = "call"
 HELP = "call one tool with JSON arguments (exit 0 ok, 1 tool error, 2 usage)"
@@ -19,7 +18,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("tool", help="the tool's name (see `minitools tools`)")
     parser.add_argument("arguments", nargs="?", default="{}", help="a JSON object of arguments (default {})")
     add_root(parser)
-    parser.add_argument("--surface", default="full", choices=[s.value for s in Surface])
+    add_surface(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--yes", action="store_true",
                         help="approve write and exec tools without asking (otherwise the terminal asks, "

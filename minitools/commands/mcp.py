@@ -6,9 +6,8 @@ import argparse
 import asyncio
 import sys
 
-from minitools.commands._common import add_config, fail_usage
+from minitools.commands._common import add_config, add_surface, fail_usage
 from minitools.config import load_config
-from minitools.registry import Surface
 
 NAME = "mcp"
 HELP = "serve the tools to an MCP client (Claude Code, Codex, Cursor, ...) over stdio"
@@ -18,8 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=None,
                         help="the workspace root (default: the client's first MCP root, else the current directory)")
     add_config(parser)
-    parser.add_argument("--surface", default=None, choices=[s.value for s in Surface],
-                        help="which tools the client sees (plan and readonly: read-tier tools only)")
+    add_surface(parser, None, "which tools the client sees (plan and readonly: read-tier tools only)")
     parser.add_argument("--approve", choices=["host", "ask", "none"], default=None,
                         help="how write/exec calls are approved: by the host, which gates calls by their annotations "
                         "(default); by a permission card the client shows through elicitation (refused when the client "

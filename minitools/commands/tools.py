@@ -7,8 +7,7 @@ import asyncio
 import json
 import sys
 
-from minitools.commands._common import add_root, fail_usage
-from minitools.registry import Surface
+from minitools.commands._common import add_root, add_surface, fail_usage
 from minitools.schema import EXPORT_FORMATS, listed
 
 NAME = "tools"
@@ -17,7 +16,7 @@ HELP = "list the tools a surface sees (plan and readonly show read-tier tools on
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_root(parser)
-    parser.add_argument("--surface", default="full", choices=[s.value for s in Surface])
+    add_surface(parser)
     parser.add_argument("--json", action="store_true", help="print the schemas as JSON")
     parser.add_argument("--format", default="jsonschema", choices=EXPORT_FORMATS,
                         help="with --json: the agent-API shape to export (default: plain JSON Schema, "
