@@ -66,7 +66,7 @@ class McpServer:
         self.workspace = Workspace(partial(make_run, self), root, self.request_client,
                                    lambda: self.lifecycle.client_capabilities)
         self.tool_methods = ToolMethods(self.lifecycle, self.workspace, self.tasks, self.exchanges, self._send_notification,
-                                        surface=surface, progress_interval=progress_interval)
+                                        surface, progress_interval)
         self.task_methods = TaskMethods(endpoint, self.lifecycle, self.tasks, self.subscriptions)
         self._register(endpoint)
 

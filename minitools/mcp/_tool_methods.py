@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 from minitools.mcp._lifecycle import TOOL_ERRORS_SINCE, Lifecycle
@@ -31,20 +32,18 @@ TASK_AFTER = 2.0
 ASK_TOOL = "ask_user"
 
 
+@dataclass
 class ToolMethods:
     """The tools methods of one connection, over the Run its `Workspace` serves."""
 
-    def __init__(self, lifecycle: Lifecycle, workspace: Workspace, tasks: TaskBook, exchanges: Exchanges,
-                 notify: Callable[[str, dict[str, Any]], Awaitable[None]], *, surface: Surface,
-                 progress_interval: float) -> None:
-        self.lifecycle = lifecycle
-        self.workspace = workspace
-        self.tasks = tasks
-        self.exchanges = exchanges
-        self.notify = notify
-        self.surface = surface
-        self.progress_interval = progress_interval
-        self.task_after = TASK_AFTER  # seconds a call runs plainly before it becomes a task (the extension)
+    lifecycle: Lifecycle
+    workspace: Workspace
+    tasks: TaskBook
+    exchanges: Exchanges
+    notify: Callable[[str, dict[str, Any]], Awaitable[None]]
+    surface: Surface
+    progress_interval: float
+    task_after: float = TASK_AFTER  # seconds a call runs plainly before it becomes a task (the extension)
 
     def specs(self) -> list[ToolSpec]:
         """The tools this client sees: the surface's, without ask_user when it cannot elicit."""
