@@ -15,7 +15,7 @@ from typing import Any
 
 from minitools.lsp import ServerSpec, Unconfigured, find_binary, project_roots, read_regular
 from minitools.progress import ProgressState, progress_from
-from minitools.tools.lsp._session import LSPSession, SessionPart
+from minitools.tools.lsp._session import SessionPart
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["ProjectChecker", "abridge", "checker_counts"]
@@ -29,9 +29,6 @@ _PYFLAKES_PROBLEM = re.compile(r"^[^\s:][^:]*:\d+:(?:\d+:)? ", re.MULTILINE)
 
 
 class ProjectChecker(SessionPart):
-    def __init__(self, session: LSPSession) -> None:
-        super().__init__(session)
-
     async def run(self) -> ToolResult:
         timeout = float(self.ctx.option("lsp_checker_timeout", 120.0))
         prefer = self.ctx.option("lsp_servers", None) or {}

@@ -25,9 +25,6 @@ from minitools.transport import RPCError
 __all__ = ["CodeActions"]
 
 class CodeActions(SessionPart):
-    def __init__(self, session: LSPSession) -> None:
-        super().__init__(session)
-
     async def offered(self, args: Mapping[str, Any], action: str) -> tuple[Target, list[dict[str, Any]], list[dict[str, Any]]]:
         """The code actions the server offers at `line` (narrowed to `symbol`'s text when given),
         for the diagnostics current on that line: (target, actions as the server sent them, diagnostics)."""

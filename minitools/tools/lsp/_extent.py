@@ -13,7 +13,7 @@ from minitools.lsp import NoServer, from_lsp_column, split_lines, to_lsp_column
 from minitools.tools._extent import NotADefinition, SymbolExtent
 from minitools.tools.lsp._format import symbol_kind
 from minitools.tools.lsp._outline import Node, symbol_tree
-from minitools.tools.lsp._session import LSPSession, SessionPart
+from minitools.tools.lsp._session import SessionPart
 from minitools.toolspec import ToolError
 
 __all__ = ["ServerExtents"]
@@ -21,9 +21,6 @@ __all__ = ["ServerExtents"]
 
 class ServerExtents(SessionPart):
     """`SymbolService` over the session's servers."""
-
-    def __init__(self, session: LSPSession) -> None:
-        super().__init__(session)
 
     async def extent(self, path: Path, text: str, line: int, column: int) -> SymbolExtent | None:
         s = self.s

@@ -12,8 +12,7 @@ from minitools.protocol import METHOD_NOT_FOUND
 from minitools.text import page_note
 from minitools.tools.lsp._actions import CAPS
 from minitools.tools.lsp._format import location, symbol_kind
-from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession, SessionPart
+from minitools.tools.lsp._servers import ServerQueries
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["Hierarchy", "HIERARCHIES", "Hierarchies"]
@@ -53,11 +52,7 @@ HIERARCHIES = {
 }
 
 
-class Hierarchies(SessionPart):
-    def __init__(self, session: LSPSession, servers: Servers) -> None:
-        super().__init__(session)
-        self.servers = servers
-
+class Hierarchies(ServerQueries):
     async def hierarchy(self, action: str, args: Mapping[str, Any]) -> ToolResult:
         """`incoming_calls` (who calls the symbol, at which line), `outgoing_calls` (what it calls),
         `supertypes` and `subtypes` (what the type extends, what extends it), through the server's

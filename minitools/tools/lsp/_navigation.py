@@ -12,8 +12,7 @@ from minitools.text import page_note
 from minitools.tools.lsp._actions import CAPS, NAVIGATION
 from minitools.tools.lsp._bodies import Body, bodies, format_body
 from minitools.tools.lsp._format import hover_text, locations
-from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession, SessionPart
+from minitools.tools.lsp._servers import ServerQueries
 from minitools.toolspec import ToolResult
 
 __all__ = ["Navigation"]
@@ -21,11 +20,7 @@ __all__ = ["Navigation"]
 WITH_BODIES = ("definition", "type_definition", "implementation")  # answers shown with the symbol's source
 
 
-class Navigation(SessionPart):
-    def __init__(self, session: LSPSession, servers: Servers) -> None:
-        super().__init__(session)
-        self.servers = servers
-
+class Navigation(ServerQueries):
     async def navigate(self, action: str, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
         t = await s.target(args, action)

@@ -14,7 +14,7 @@ from minitools.progress import ProgressState, progress_from
 from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.toolspec import ToolResult
 
-__all__ = ["Servers"]
+__all__ = ["Servers", "ServerQueries"]
 
 
 class Servers(SessionPart):
@@ -108,3 +108,11 @@ def _indexing(client: LSPClient) -> ProgressState | None:
         return None
     percent = next((w.percentage for w in client.progress.active.values() if w.percentage is not None), None)
     return (f"waiting for {client.spec.id}: {doing}", percent, None if percent is None else 100)
+
+
+class ServerQueries(SessionPart):
+    """A part of the lsp family that asks the servers, through the steps `servers` takes first."""
+
+    def __init__(self, session: LSPSession, servers: Servers) -> None:
+        super().__init__(session)
+        self.servers = servers

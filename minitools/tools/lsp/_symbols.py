@@ -15,8 +15,7 @@ from minitools.tools.lsp._actions import CAPS
 from minitools.tools.lsp._bodies import body_of, format_body
 from minitools.tools.lsp._format import location, symbol_kind
 from minitools.tools.lsp._outline import enclosing, outline_rows, symbol_tree
-from minitools.tools.lsp._servers import Servers
-from minitools.tools.lsp._session import LSPSession, SessionPart
+from minitools.tools.lsp._servers import ServerQueries
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["Symbols"]
@@ -35,11 +34,7 @@ def _rank(row: Mapping[str, Any], query: str) -> tuple[int, int, int, str, int]:
     return match, _KIND_ORDER.get(row.get("kind", ""), len(_KIND_ORDER)), len(name), str(row.get("file", "")), row.get("line", 0)
 
 
-class Symbols(SessionPart):
-    def __init__(self, session: LSPSession, servers: Servers) -> None:
-        super().__init__(session)
-        self.servers = servers
-
+class Symbols(ServerQueries):
     async def symbols(self, args: Mapping[str, Any]) -> ToolResult:
         s = self.s
         query = args.get("query")
