@@ -97,8 +97,51 @@ _POSIX = {
 
 def python_regex(text: str) -> str:
     """A Rust regular expression as Python's `re` reads it: the few spellings that differ
-    (`\\z`, POSIX classes, `(?<name>...)` groups; Rust has no look-around to confuse them with)."""
-    out = text.replace(r"\z", r"\Z")
+    (`\\z`, POSIX classes, `(?<name>...)` groups; Rust has no look-around to confuse them with),
+    and `$`, which in Rust ends the text where Python's also holds before a final newline."""
+    out = _end_of_text(text.replace(r"\z", r"\Z"))
     for posix, spelled in _POSIX.items():
         out = out.replace(posix, spelled)
     return re.sub(r"\(\?<(?=[A-Za-z_])", "(?P<", out)
+
+
+_MULTI_LINE = re.compile(r"\(\?[a-zA-Z]*m[a-zA-Z]*[:)]")  # a flag group that turns on `m`
+
+
+def _end_of_text(text: str) -> str:
+    """`text` with each `$` that is an anchor (not escaped, not in a class) spelled `\\Z`,
+    unless the expression turns on multi-line mode, where `$` means the same in both."""
+    if "$" not in text or _MULTI_LINE.search(text):
+        return text
+    out: list[str] = []
+    i, n, in_class = 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            out.append(text[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            if text.startswith("[:", i):  # a POSIX class inside a class: [[:alpha:]]
+                end = text.find(":]", i + 2)
+                if end != -1:
+                    out.append(text[i:end + 2])
+                    i = end + 2
+                    continue
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            out.append(ch)
+            i += 1
+            for lead in ("^", "]"):  # `[]a]` and `[^]a]`: a leading `]` is a member
+                if text.startswith(lead, i):
+                    out.append(lead)
+                    i += 1
+            continue
+        elif ch == "$":
+            out.append(r"\Z")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)

@@ -214,3 +214,15 @@ def test_a_replace_that_backtracks_exponentially_runs_in_linear_time(tmp_path: P
     ours = _replaced(tmp_path, [sys.executable, "-m", "minitools", "ast-grep"], f"{name} = 1\nb{'a' * 41} = 2\n",
                      "(a|aa)+$", "<$1>")
     assert ours == theirs and len(ours) == 2
+
+
+@pytest.mark.parametrize("regex", ["1$", "(?m)1$", r"1\n$", "[$]", r"\$x", r"= 1\z", "^x"])
+def test_the_end_of_the_text_is_rusts(tmp_path: Path, regex: str) -> None:
+    # a module's text ends with its final newline: Rust's `$` (ast-grep's) holds only at the
+    # very end, where Python's also holds before that newline; `(?m)` makes them the same
+    (tmp_path / "a.py").write_text("x = 1\ny = '$x'\nz = 1\n")
+    rule = inline_rule("python", {"any": [{"kind": "module"}, {"kind": "string_content"}], "regex": regex})
+    theirs = scan_findings([ast_grep_cli(), "scan", "--inline-rules", rule, "--json=stream", "."], tmp_path)
+    ours = scan_findings([sys.executable, "-m", "minitools", "ast-grep", "scan", "--inline-rules", rule, "--json=stream", "."],
+                         tmp_path)
+    assert ours == theirs
