@@ -347,6 +347,6 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
 
 
 if __name__ == "__main__":
-    from minitools.cli import leave, run_command, standalone_parser
+    from minitools.commands import leave, run_command, standalone_parser
 
     leave(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))

@@ -342,6 +342,6 @@ def _update_all(searcher: Any, findings: list[tuple[str, Any]], sources: dict[st
 
 
 if __name__ == "__main__":
-    from minitools.cli import run_command, standalone_parser
+    from minitools.commands import run_command, standalone_parser
 
     sys.exit(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))

@@ -110,6 +110,6 @@ def _write_snapshots(outcomes: list[Any], where: dict[str, Path], root: Path) ->
 
 
 if __name__ == "__main__":
-    from minitools.cli import run_command, standalone_parser
+    from minitools.commands import run_command, standalone_parser
 
     sys.exit(run_command(main, standalone_parser(sys.modules[__name__]).parse_intermixed_args()))
