@@ -354,6 +354,16 @@ class LSPClient:
         await self.rpc.notify("textDocument/didSave", {"textDocument": {"uri": doc.uri}, "text": doc.text})
 
     @_maps_wire_errors
+    async def close(self, uri: str) -> None:
+        """Close an open document (didClose): the server stops tracking its text, and what it
+        published for it is kept as an unopened file's. A document not open is left alone."""
+        if self.documents.pop(uri, None) is None:
+            return
+        self._unopened[uri] = None
+        assert self.rpc is not None
+        await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+    @_maps_wire_errors
     async def resync_stale(self) -> list[Document]:
         """Re-send every open document whose file changed on disk; close those deleted or no
         longer regular files (a FIFO put in a document's place is never read)."""
@@ -364,10 +374,7 @@ class LSPClient:
             try:
                 changed.append(await self.sync(doc.path))
             except OSError:  # gone, no longer a regular file (NotRegularFile), unreadable
-                del self.documents[uri]
-                self._unopened[uri] = None
-                assert self.rpc is not None
-                await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+                await self.close(uri)
         return changed
 
     # Requests -------------------------------------------------------------------------
