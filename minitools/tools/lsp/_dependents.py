@@ -187,7 +187,11 @@ class Dependents(SessionPart):
         """The files that may depend on `path` (best first, at most the cap), and what was left
         out; `skip` are the written files."""
         doc = await client.sync(path)
-        names = await _defined_names(client, doc.uri) or [w for w in [path.stem] if _IDENTIFIER.fullmatch(w)]
+        try:
+            names = await _defined_names(client, doc.uri)
+        except (asyncio.TimeoutError, RPCError, PeerPayloadError):  # busy or no such request: by its name alone
+            names = []
+        names = names or [w for w in [path.stem] if _IDENTIFIER.fullmatch(w)]
         words = [n.encode() for n in names]
         opened = [d for d in client.documents.values() if str(d.path) not in skip]
         open_hits = [(sum(has_word(d.text.encode(), w) for w in words), str(d.path)) for d in opened]
@@ -242,10 +246,12 @@ class Dependents(SessionPart):
                 out[(id(client), uri)] = _Before(client.diagnostics_mark(uri), client.diagnostics.get(uri), doc.text)
         return out
 
-    async def check(self, written: set[str], clients: Sequence[LSPClient], before: Snapshot) -> DependentsReport:
-        """The new diagnostics of the files that may depend on `written`, whose servers have been
-        sent the written files' new text: those found before the write, and (for written files
-        no baseline was taken for) the documents their servers have open."""
+    async def check(self, written: set[str], clients: Sequence[LSPClient], changed: Sequence[LSPClient],
+                    before: Snapshot) -> DependentsReport:
+        """The new diagnostics of the files that may depend on `written`, whose servers (`clients`)
+        have been sent the written files' text, new text to those in `changed`: the files found
+        before the write, and (for written files no baseline was taken for) the documents their
+        servers have open. A server sent no new text republishes nothing: what it had stands."""
         report = DependentsReport()
         deps = [d for d in self.pending.values() if d.writers & written]
         for dep in deps:
@@ -262,7 +268,8 @@ class Dependents(SessionPart):
             for dep in deps[cap:]:
                 await self._close(dep)
             deps = deps[:cap]
-        entries = await asyncio.gather(*(self._check_one(d, before) for d in deps))
+        moved = {id(c) for c in changed}
+        entries = await asyncio.gather(*(self._check_one(d, before, id(d.client) in moved) for d in deps))
         for dep in deps:
             await self._close(dep)
         for entry in entries:
@@ -292,13 +299,15 @@ class Dependents(SessionPart):
                 taken.add(rel)
         return out
 
-    async def _check_one(self, dep: _Dependent, before: Snapshot) -> FileCheck:
+    async def _check_one(self, dep: _Dependent, before: Snapshot, changed: bool) -> FileCheck:
         client, server = dep.client, dep.client.spec.id
         had = before.get((id(client), dep.uri))
         if had is None or dep.baseline is None:
             return {"file": dep.rel, "server": server, "checked": False, "unavailable": "no baseline before the write"}
+        # nothing new sent to its server: the last publish stands (a mark one below it)
+        mark = had.mark if changed or had.mark == 0 else had.mark - 1
         try:
-            found = await client.wait_diagnostics(dep.uri, had.mark, timeout=self.s.dependents_wait,
+            found = await client.wait_diagnostics(dep.uri, mark, timeout=self.s.dependents_wait,
                                                   quiet=self.s.diag_quiet)
         except ServerGone as exc:
             self.sup.acknowledge_crash(client)

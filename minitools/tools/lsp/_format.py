@@ -62,7 +62,7 @@ def format_diagnostic(d: DiagnosticRow) -> str:
 
 def listed(rows: list[DiagnosticRow], cap: int, indent: str = "  ") -> list[str]:
     """`rows` as lines under a file's heading, at most `cap` of them, and how many more."""
-    lines = [indent + format_diagnostic(d) for d in rows[:cap]]
+    lines = [indent + format_diagnostic(d).replace("\n", "\n" + indent) for d in rows[:cap]]
     if len(rows) > cap:
         lines.append(f"{indent}... and {len(rows) - cap} more")
     return lines

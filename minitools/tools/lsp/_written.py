@@ -106,7 +106,7 @@ class WriteDiagnostics(SessionPart):
         checks, others = await asyncio.gather(
             asyncio.gather(*(self._check_written(s, renamed) for s in synced)),
             self.dependents.check({s["file"] if isinstance(s, dict) else s.rel for s in synced},
-                                  [s.client for s in sent], before))
+                                  [s.client for s in sent], [s.client for s in sent if s.changed], before))
         for entry in checks:
             files.append(entry)
             new_all.extend(entry.get("new", []))
@@ -194,9 +194,10 @@ class WriteDiagnostics(SessionPart):
             return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
         except OSError as exc:  # replaced meanwhile by a FIFO (NotRegularFile, never read), or gone
             return {"file": rel, "checked": False, "reason": _unreadable(exc)}
-        if doc.version == version and mark > 0:
+        changed = doc.version != version
+        if not changed and mark > 0:
             mark -= 1  # nothing new was sent: the last publish stands for this text
-        return _Synced(rel, client, uri, doc, mark, baseline)
+        return _Synced(rel, client, uri, doc, mark, baseline, changed)
 
     async def _wait(self, synced: _Synced) -> list[dict[str, Any]] | str:
         """The diagnostics published after the sync, or why there are none."""
@@ -264,3 +265,4 @@ class _Synced:
     doc: Document
     mark: int
     baseline: list[Row] | None
+    changed: bool = True  # the server was sent new text (else what it published stands)
