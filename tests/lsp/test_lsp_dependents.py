@@ -94,6 +94,17 @@ async def test_typescript_importers_are_checked(tmp_path: Path, run_factory: Any
     assert r.data["others"]["new"] == [] and "new in other files" not in r.text, r.text
 
 
+async def test_a_header_change_reports_the_files_that_include_it(c_project: Path, run_factory: Any) -> None:
+    run = run_factory(c_project)
+    base = await run.before_write(["util.h"])
+    assert sorted(f["file"] for f in base.data["others"]["files"]) == ["main.c", "util.c"], base.text
+    (c_project / "util.h").write_text((c_project / "util.h").read_text().replace("int add(int a, int b);", "int add(int a);"))
+    r = await run.written(["util.h"])
+    assert [line for line, _ in other_errors(r, "main.c")] == [3], r.text  # add(p.x, p.y): one argument too many
+    assert [line for line, _ in other_errors(r, "util.c")] == [2], r.text  # the definition no longer matches
+    assert "new in other files (this write broke them):" in r.text and "main.c:3:" in r.text, r.text
+
+
 async def test_documents_opened_for_the_baseline_are_closed(shapes: Path, run_factory: Any) -> None:
     run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]})
     # c.py is open before (a query opened it): it stays open; b.py is opened for its baseline only
@@ -125,6 +136,11 @@ async def test_the_cap(shapes: Path, run_factory: Any) -> None:
     (shapes / "a.py").write_text(NARROW)
     r = await run.written(["a.py"])
     assert other_errors(r, "b.py") and not other_errors(r, "c.py") and note in r.text, r.text
+    # the time cap: a workspace read for no time at all finds nothing, and says so
+    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]}, lsp_dependents_scan=1e-9)
+    base = await run.before_write(["a.py"])
+    assert "others" not in base.data or base.data["others"]["files"] == [], base.text
+    assert "other files of a.py: the workspace was read for 1e-09 s (lsp_dependents_scan); 3 files not read" in base.text
 
 
 async def test_a_single_file_server_checks_no_other_file(shapes: Path, run_factory: Any) -> None:
