@@ -44,7 +44,6 @@ class FileCheck(TypedDict, total=False):
     baseline: bool  # a baseline existed (check) / was taken (before_write)
     unavailable: str
     reason: str
-    silent: bool  # another file its server sent nothing for, as it does for a file that stays clean
 
 
 class Unavailable(TypedDict):

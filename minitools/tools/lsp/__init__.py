@@ -22,8 +22,8 @@ for a new server's first publish, its only readiness signal, 10), `lsp_diagnosti
 (per file, 20), `lsp_checker_timeout` (120), `lsp_index_timeout` (the first project-wide
 query's wait for a server's index, 30), `lsp_path` (extra directories searched for server
 binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order),
-`lsp_dependents` (files that depend on a written one, checked with it, 20; 0: none),
-`lsp_dependents_wait` (seconds their diagnostics are waited for, 2), `lsp_dependents_scan`
+`lsp_dependents` (files that depend on a written one, checked with it, 8; 0: none),
+`lsp_dependents_wait` (seconds their diagnostics are waited for, 4), `lsp_dependents_scan`
 (seconds the workspace is read to find them, 0.5).
 """
 

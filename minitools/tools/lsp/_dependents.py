@@ -19,12 +19,21 @@ import asyncio
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from minitools.lsp import LSPClient, NoServer, PeerPayloadError, ServerGone, check_result, path_to_uri, read_regular
+from minitools.lsp import (
+    LSPClient,
+    NoServer,
+    PeerPayloadError,
+    ServerGone,
+    check_result,
+    disk_stamp,
+    path_to_uri,
+    read_regular,
+)
 from minitools.match import has_word, walk_files
 from minitools.text import plural
 from minitools.tools._records import DiagnosticRow, FileCheck
@@ -34,7 +43,7 @@ from minitools.tools.lsp._outline import CALLABLE, symbol_tree
 from minitools.tools.lsp._session import LSPSession, SessionPart
 from minitools.transport import RPCError
 
-__all__ = ["Dependents", "DependentsReport", "Snapshot", "scan_for_names"]
+__all__ = ["Dependents", "DependentsReport", "Sent", "Snapshot", "scan_for_names"]
 
 MAX_NAMES = 64  # a written file's symbols looked for in the others
 MAX_FILE_BYTES = 1 << 20  # a larger file is not read for them
@@ -58,6 +67,8 @@ class _Before:
 
 
 Snapshot = dict[tuple[int, str], _Before]  # (id of the client, uri) -> the document before the write
+# a written file whose new text its server was sent: (client, uri, mark, whether it may stay unpublished)
+Sent = tuple[LSPClient, str, int, bool]
 
 
 @dataclass
@@ -90,7 +101,7 @@ class DependentsReport:
     new: list[Row] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
-    def lines(self, cap: int, wait: float) -> list[str]:
+    def lines(self, cap: int) -> list[str]:
         """The report as the model reads it, under its own heading."""
         out: list[str] = []
         broken = [e for e in self.files if e.get("new")]
@@ -102,22 +113,18 @@ class DependentsReport:
         for entry in self.files:
             if entry.get("new_minor"):
                 out.append(f"  {entry['file']}: {entry['new_minor']} new hints/information (not listed)")
-        silent = [e for e in self.files if e.get("silent")]
-        if silent:
-            out.append(f"other files: {_names(silent)}: no word from {silent[0]['server']} within {wait:g} s (it sends "
-                       "nothing for a file that stays clean, so most likely still clean)")
         out += [f"other files: {e['file']}: not checked: {e['unavailable']}" for e in self.files if e.get("unavailable")]
         out += self.notes
         checked = [e for e in self.files if e.get("checked")]
         if checked and not broken:
-            out.append(f"checked {plural(len(checked), 'other file')} that may depend on it ({_names(checked)}): "
-                       "no new diagnostics")
+            out.append(f"checked {plural(len(checked), 'other file')} that may depend on it "
+                       f"({_listed([e['file'] for e in checked])}): no new diagnostics")
         return out
 
 
-def _names(entries: Sequence[FileCheck]) -> str:
-    shown = ", ".join(e["file"] for e in entries[:SHOWN_NAMES])
-    return shown + (f" and {len(entries) - SHOWN_NAMES} more" if len(entries) > SHOWN_NAMES else "")
+def _listed(files: Sequence[str]) -> str:
+    shown = ", ".join(files[:SHOWN_NAMES])
+    return shown + (f" and {len(files) - SHOWN_NAMES} more" if len(files) > SHOWN_NAMES else "")
 
 
 class Dependents(SessionPart):
@@ -126,6 +133,9 @@ class Dependents(SessionPart):
         self.ledger = ledger  # the write-time record's: one ledger for written and other files
         self.pending: dict[str, _Dependent] = {}  # found before a write, checked after it
         self.found: dict[str, list[str]] = {}  # written file -> what finding its dependents left out
+        # another file -> its disk stamp when its ledger entry was made here (that entry is its
+        # baseline while the file is unchanged)
+        self.seen: dict[str, tuple[int, int] | None] = {}
 
     # Before the write ----------------------------------------------------------------
 
@@ -143,7 +153,7 @@ class Dependents(SessionPart):
         while len(self.pending) > 4 * cap:
             await self._let_go(next(iter(self.pending.values())))
         notes: list[str] = []
-        waits: list[tuple[_Dependent, int]] = []
+        waits: dict[int, tuple[LSPClient, dict[str, int], list[_Dependent]]] = {}  # per server
         for path, rel in written:
             self.found[rel] = []
             try:
@@ -168,16 +178,24 @@ class Dependents(SessionPart):
                     continue
                 self.pending[dep_rel] = dep
                 if mark is not None:
-                    waits.append((dep, mark))
-        for (dep, _), found in zip(waits, await asyncio.gather(*(self._baseline(d, m) for d, m in waits))):
-            if found is not None:
-                dep.baseline = found
-            elif dep.baseline is None:
-                # no baseline in time: it cannot be told what the write broke there; not kept open
-                self.pending.pop(dep.rel, None)
-                notes.append(f"other files: {dep.rel}: no baseline: {dep.client.spec.id} published nothing within "
-                             f"{self.s.dependents_wait:g} s")
-                await self._close(dep)
+                    group = waits.setdefault(id(client), (client, {}, []))
+                    group[1][dep.uri] = mark
+                    group[2].append(dep)
+        # each server's files are waited for together: it checks them in turn
+        settled = await asyncio.gather(*(self._settled(client, marks) for client, marks, _ in waits.values()))
+        for (client, _, deps), (found, failure) in zip(waits.values(), settled):
+            lost = []
+            for dep in deps:
+                published = None if found is None else found.get(dep.uri)
+                doc = client.documents.get(dep.uri)
+                if published is not None and doc is not None:
+                    dep.baseline = [diagnostic_row(client, dep.rel, doc.text, d) for d in published]
+                else:  # no baseline in time: what the write broke there cannot be told; not kept open
+                    await self._let_go(dep)
+                    lost.append(dep.rel)
+            if lost:
+                why = failure or f"{client.spec.id} was not done checking them within {self.s.dependents_wait:g} s"
+                notes.append(f"other files: no baseline for {_listed(lost)}: {why} (lsp_dependents_wait)")
         entries = [{"file": d.rel, "server": d.client.spec.id, "baseline": True, "total": len(d.baseline or [])}
                    for d in self.pending.values() if d.writers & rels]
         notes += [note for rel in rels for note in self.found.get(rel, [])]
@@ -214,27 +232,31 @@ class Dependents(SessionPart):
 
     async def _open(self, client: LSPClient, path: Path, rel: str, writer: str) -> tuple[_Dependent, int | None]:
         """`path` as a dependent, opened (or re-sent) when its server does not have its current
-        text; the mark to wait from for its baseline (None: what it published stands)."""
+        text; the mark to wait from for its baseline (None: it has one already). What it
+        published stands for an open document; for one the server does not have, what the last
+        check found stands when the file is as it was then (its disk stamp), as a written file's
+        ledger entry does (docs/tools.md): only a file never checked is waited for."""
         uri = path_to_uri(path)
         doc = client.documents.get(uri)
         if doc is not None and not doc.is_stale() and uri in client.diagnostics:
             rows = [diagnostic_row(client, rel, doc.text, d) for d in client.diagnostics[uri]]
             return _Dependent(rel, path, client, uri, {writer}, False, rows), None
+        stamp = disk_stamp(path)
+        known = self.ledger.get(rel) if stamp is not None and self.seen.get(rel) == stamp else None
         mark = client.diagnostics_mark(uri)
         await client.sync(path)
-        return _Dependent(rel, path, client, uri, {writer}, doc is None, self.ledger.get(rel)), mark
+        return _Dependent(rel, path, client, uri, {writer}, doc is None, known), None if known is not None else mark
 
-    async def _baseline(self, dep: _Dependent, mark: int) -> list[Row] | None:
+    async def _settled(self, client: LSPClient, marks: dict[str, int], optional: Collection[str] = ()
+                       ) -> tuple[dict[str, list[dict[str, Any]] | None] | None, str]:
+        """What `client` published for each of `marks`' uris once it is done with them (None: it
+        was not within `lsp_dependents_wait`), and why nothing ("": it did not fail)."""
         try:
-            found = await dep.client.wait_diagnostics(dep.uri, mark, timeout=self.s.dependents_wait,
-                                                      quiet=self.s.diag_quiet)
-        except ServerGone:
-            self.sup.acknowledge_crash(dep.client)
-            return None
-        doc = dep.client.documents.get(dep.uri)
-        if found is None or doc is None:
-            return None
-        return [diagnostic_row(dep.client, dep.rel, doc.text, d) for d in found]
+            return await client.wait_settled(marks, timeout=self.s.dependents_wait, quiet=self.s.diag_quiet,
+                                             optional=optional), ""
+        except ServerGone as exc:
+            self.sup.acknowledge_crash(client)
+            return None, f"{client.spec.id} crashed: {exc}"
 
     # After the write -----------------------------------------------------------------
 
@@ -246,12 +268,14 @@ class Dependents(SessionPart):
                 out[(id(client), uri)] = _Before(client.diagnostics_mark(uri), client.diagnostics.get(uri), doc.text)
         return out
 
-    async def check(self, written: set[str], clients: Sequence[LSPClient], changed: Sequence[LSPClient],
+    async def check(self, written: set[str], clients: Sequence[LSPClient], sent: Sequence[Sent],
                     before: Snapshot) -> DependentsReport:
         """The new diagnostics of the files that may depend on `written`, whose servers (`clients`)
-        have been sent the written files' text, new text to those in `changed`: the files found
-        before the write, and (for written files no baseline was taken for) the documents their
-        servers have open. A server sent no new text republishes nothing: what it had stands."""
+        have been sent the written files' text: the files found before the write, and (for written
+        files no baseline was taken for) the documents their servers have open. `sent` are the
+        written files whose new text a server was sent (client, uri, mark, and whether it may stay
+        unpublished): once their server has published for them and is done, a dependent it did not
+        publish for again is as it was (a server republishes what the change made it check)."""
         report = DependentsReport()
         deps = [d for d in self.pending.values() if d.writers & written]
         for dep in deps:
@@ -268,8 +292,12 @@ class Dependents(SessionPart):
             for dep in deps[cap:]:
                 await self._close(dep)
             deps = deps[:cap]
-        moved = {id(c) for c in changed}
-        entries = await asyncio.gather(*(self._check_one(d, before, id(d.client) in moved) for d in deps))
+        groups: dict[int, list[_Dependent]] = {}
+        for dep in deps:
+            groups.setdefault(id(dep.client), []).append(dep)
+        found = await asyncio.gather(*(self._check_server(group, before, [w for w in sent if w[0] is group[0].client])
+                                       for group in groups.values()))
+        entries = [entry for group in found for entry in group]
         for dep in deps:
             await self._close(dep)
         for entry in entries:
@@ -299,28 +327,46 @@ class Dependents(SessionPart):
                 taken.add(rel)
         return out
 
-    async def _check_one(self, dep: _Dependent, before: Snapshot, changed: bool) -> FileCheck:
+    async def _check_server(self, deps: list[_Dependent], before: Snapshot, sent: Sequence[Sent]) -> list[FileCheck]:
+        """The entries of one server's dependents, waited for together (it checks them in turn),
+        with the written files it was sent new text of (it has taken the change in once it has
+        published for them)."""
+        client, server = deps[0].client, deps[0].client.spec.id
+        entries: list[FileCheck] = []
+        marks: dict[str, int] = {}
+        for dep in deps:
+            had = before.get((id(client), dep.uri))
+            if had is None or dep.baseline is None:
+                entries.append({"file": dep.rel, "server": server, "checked": False,
+                                "unavailable": "no baseline before the write"})
+            else:  # nothing new sent to its server: the last publish stands (a mark one below it)
+                marks[dep.uri] = had.mark if sent or had.mark == 0 else had.mark - 1
+        optional = set(marks)
+        checked = list(marks)
+        for _, uri, mark, may_stay in sent:
+            marks[uri] = mark
+            if may_stay:
+                optional.add(uri)
+        found, failure = await self._settled(client, marks, optional) if checked else ({}, "")
+        for dep in deps:
+            if dep.uri in checked:
+                entries.append(self._judged(dep, found, failure))
+        return entries
+
+    def _judged(self, dep: _Dependent, found: dict[str, list[dict[str, Any]] | None] | None, failure: str) -> FileCheck:
+        """A dependent's entry: its new diagnostics against its baseline, or why there are none."""
         client, server = dep.client, dep.client.spec.id
-        had = before.get((id(client), dep.uri))
-        if had is None or dep.baseline is None:
-            return {"file": dep.rel, "server": server, "checked": False, "unavailable": "no baseline before the write"}
-        # nothing new sent to its server: the last publish stands (a mark one below it)
-        mark = had.mark if changed or had.mark == 0 else had.mark - 1
-        try:
-            found = await client.wait_diagnostics(dep.uri, mark, timeout=self.s.dependents_wait,
-                                                  quiet=self.s.diag_quiet)
-        except ServerGone as exc:
-            self.sup.acknowledge_crash(client)
-            return {"file": dep.rel, "server": server, "checked": False, "unavailable": f"{server} crashed: {exc}"}
         doc = client.documents.get(dep.uri)
-        if found is None or doc is None:
-            if client.spec.silent_when_clean and not dep.baseline:
-                return {"file": dep.rel, "server": server, "checked": False, "silent": True}
-            return {"file": dep.rel, "server": server, "checked": False,
-                    "unavailable": f"{server} sent nothing for it within {self.s.dependents_wait:g} s"}
-        rows = [diagnostic_row(client, dep.rel, doc.text, d) for d in found]
+        if failure or found is None or doc is None:
+            why = failure or f"{server} was not done checking it within {self.s.dependents_wait:g} s (lsp_dependents_wait)"
+            return {"file": dep.rel, "server": server, "checked": False, "unavailable": why}
+        published = found.get(dep.uri)
+        baseline = dep.baseline or []
+        # not published again: the change did not make its server check it, and what it had stands
+        rows = baseline if published is None else [diagnostic_row(client, dep.rel, doc.text, d) for d in published]
         self.ledger[dep.rel] = rows
-        fresh = new_instances(rows, dep.baseline)
+        self.seen[dep.rel] = doc.stamp
+        fresh = new_instances(rows, baseline)
         new = [r for r in fresh if r["severity"] in ("error", "warning")]
         return {"file": dep.rel, "server": server, "checked": True, "new": new, "new_minor": len(fresh) - len(new),
                 "total": len(rows), "baseline": True}

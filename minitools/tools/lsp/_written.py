@@ -105,8 +105,9 @@ class WriteDiagnostics(SessionPart):
         sent = [s for s in synced if isinstance(s, _Synced)]
         checks, others = await asyncio.gather(
             asyncio.gather(*(self._check_written(s, renamed) for s in synced)),
-            self.dependents.check({s["file"] if isinstance(s, dict) else s.rel for s in synced},
-                                  [s.client for s in sent], [s.client for s in sent if s.changed], before))
+            self.dependents.check({s["file"] if isinstance(s, dict) else s.rel for s in synced}, [s.client for s in sent],
+                                  [(s.client, s.uri, s.mark, s.client.spec.silent_when_clean and not s.baseline)
+                                   for s in sent if s.changed], before))
         for entry in checks:
             files.append(entry)
             new_all.extend(entry.get("new", []))
@@ -139,7 +140,7 @@ class WriteDiagnostics(SessionPart):
         elif not lines:
             lines = [f"no file was checked ({plural(len(skipped), 'file')} left out)"]
         lines += skipped
-        lines += others.lines(cap, self.s.dependents_wait)
+        lines += others.lines(cap)
         no_baseline = [e["file"] for e in checked if e.get("baseline") is False]
         return Written("\n".join(lines), files, new_all, unavailable, bool(checked), no_baseline,
                        others=others.files, others_new=others.new, others_notes=others.notes)
