@@ -8,10 +8,11 @@ import, an include and a call all name what they use), and the documents that se
 has open. At most `lsp_dependents` files (0: none); the workspace is read for at most
 `lsp_dependents_scan` seconds. A server whose diagnostics of a file depend on that file alone
 (its catalog row's `single_file_diagnostics`) is not asked. After the change a server republishes
-the open files it affects (basedpyright, typescript-language-server and clangd do; docs/reference.md):
-each is waited for at most `lsp_dependents_wait` seconds, beside the written files' own wait. A
-file opened only for its baseline is closed again after the check, so the server's open set does
-not grow over a run."""
+the open files it affects (basedpyright, typescript-language-server and clangd do; docs/reference.md).
+A server's files are waited for together, before the write and after it (beside the written
+files' own wait), until it is done with them, for at most `lsp_dependents_wait` seconds
+(`LSPClient.wait_settled`). A file opened only for its baseline is closed again after the check,
+so the server's open set does not grow over a run."""
 
 from __future__ import annotations
 
@@ -112,7 +113,7 @@ class DependentsReport:
                 out += listed(entry["new"], cap, "    ")
         for entry in self.files:
             if entry.get("new_minor"):
-                out.append(f"  {entry['file']}: {entry['new_minor']} new hints/information (not listed)")
+                out.append(f"other files: {entry['file']}: {entry['new_minor']} new hints/information (not listed)")
         out += [f"other files: {e['file']}: not checked: {e['unavailable']}" for e in self.files if e.get("unavailable")]
         out += self.notes
         checked = [e for e in self.files if e.get("checked")]
