@@ -30,6 +30,8 @@ TS_FILES = {
     "main.ts": 'import { area } from "./geometry";\n\nconsole.log(area(2, 3));\n',
 }
 TS_NARROW = "export function area(w: number): number {\n  return w;\n}\n"
+# the servers' checks end the waits; a long bound only keeps a loaded machine from failing them
+PYRIGHT = {"lsp_servers": {"python": ["basedpyright"]}, "lsp_dependents_wait": 15}
 
 
 @pytest.fixture
@@ -51,7 +53,7 @@ async def test_a_removed_parameter_reports_the_callers(shapes: Path, run_factory
     # e.py names `area` but its own: the server does not check it again after a.py's change, and
     # it is as it was (checked, nothing new), not waited for until the time runs out
     (shapes / "e.py").write_text("def area() -> int:\n    return 0\n\n\nprint(area())\n")
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]})
+    run = run_factory(shapes, **PYRIGHT)
     base = await run.before_write(["a.py"])
     assert sorted(f["file"] for f in base.data["others"]["files"]) == ["b.py", "c.py", "e.py"], base.text
     assert "and for 3 other files that may depend on them: b.py, c.py, e.py" in base.text
@@ -72,7 +74,7 @@ async def test_a_removed_parameter_reports_the_callers(shapes: Path, run_factory
 
 
 async def test_a_write_that_breaks_nothing_reports_no_other_file(shapes: Path, run_factory: Any) -> None:
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]})
+    run = run_factory(shapes, **PYRIGHT)
     await run.before_write(["a.py"])
     (shapes / "a.py").write_text(BODY_ONLY)
     r = await run.written(["a.py"])
@@ -99,7 +101,7 @@ async def test_typescript_importers_are_checked(tmp_path: Path, run_factory: Any
 
 
 async def test_a_header_change_reports_the_files_that_include_it(c_project: Path, run_factory: Any) -> None:
-    run = run_factory(c_project)
+    run = run_factory(c_project, lsp_dependents_wait=15)
     base = await run.before_write(["util.h"])
     assert sorted(f["file"] for f in base.data["others"]["files"]) == ["main.c", "util.c"], base.text
     (c_project / "util.h").write_text((c_project / "util.h").read_text().replace("int add(int a, int b);", "int add(int a);"))
@@ -110,7 +112,7 @@ async def test_a_header_change_reports_the_files_that_include_it(c_project: Path
 
 
 async def test_documents_opened_for_the_baseline_are_closed(shapes: Path, run_factory: Any) -> None:
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]})
+    run = run_factory(shapes, **PYRIGHT)
     # c.py is open before (a query opened it): it stays open; b.py is opened for its baseline only
     assert (await run.call("lsp", {"action": "diagnostics", "file": "c.py"})).ok
     await run.before_write(["a.py"])
@@ -124,7 +126,7 @@ async def test_documents_opened_for_the_baseline_are_closed(shapes: Path, run_fa
 
 
 async def test_the_cap(shapes: Path, run_factory: Any) -> None:
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]}, lsp_dependents=0)
+    run = run_factory(shapes, **PYRIGHT, lsp_dependents=0)
     base = await run.before_write(["a.py"])
     assert "others" not in base.data and "other file" not in base.text, base.text
     (shapes / "a.py").write_text(NARROW)
@@ -133,7 +135,7 @@ async def test_the_cap(shapes: Path, run_factory: Any) -> None:
     assert set(client_of(run).documents) == {path_to_uri(shapes / "a.py")}  # nothing else was opened
     # a cap of one: the first of the two is checked, and the result says one was left out
     (shapes / "a.py").write_text(AREA)
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]}, lsp_dependents=1)
+    run = run_factory(shapes, **PYRIGHT, lsp_dependents=1)
     base = await run.before_write(["a.py"])
     note = "other files of a.py: 1 more file may depend on it; the first 1 were checked (lsp_dependents)"
     assert note in base.text and [f["file"] for f in base.data["others"]["files"]] == ["b.py"], base.text
@@ -141,7 +143,7 @@ async def test_the_cap(shapes: Path, run_factory: Any) -> None:
     r = await run.written(["a.py"])
     assert other_errors(r, "b.py") and not other_errors(r, "c.py") and note in r.text, r.text
     # the time cap: a workspace read for no time at all finds nothing, and says so
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]}, lsp_dependents_scan=1e-9)
+    run = run_factory(shapes, **PYRIGHT, lsp_dependents_scan=1e-9)
     base = await run.before_write(["a.py"])
     assert "others" not in base.data or base.data["others"]["files"] == [], base.text
     assert "other files of a.py: the workspace was read for 1e-09 s (lsp_dependents_scan); 3 files not read" in base.text
@@ -159,7 +161,7 @@ async def test_a_single_file_server_checks_no_other_file(shapes: Path, run_facto
 
 
 async def test_wrap_carries_the_other_files(shapes: Path, run_factory: Any) -> None:
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]})
+    run = run_factory(shapes, **PYRIGHT)
 
     def write_file(path: str, text: str) -> str:
         (shapes / path).write_text(text)
@@ -173,7 +175,7 @@ async def test_wrap_carries_the_other_files(shapes: Path, run_factory: Any) -> N
 
 
 async def test_an_accepted_ast_edit_reports_the_callers(shapes: Path, run_factory: Any) -> None:
-    run = run_factory(shapes, lsp_servers={"python": ["basedpyright"]})
+    run = run_factory(shapes, **PYRIGHT)
     r = await run.call("ast_edit", {"pattern": "def area($W, $H) -> int:\n    $$$BODY",
                                     "rewrite": "def area($W) -> int:\n    $$$BODY", "language": "python", "path": "a.py"})
     assert r.ok, r.text
