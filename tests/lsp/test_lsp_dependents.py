@@ -4,6 +4,7 @@ calls it, is reported under its own heading; nothing twice, nothing already ther
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -196,3 +197,15 @@ async def test_a_server_that_never_answers_does_not_fail_the_write(py_project: P
     (py_project / "b.py").write_text("def helper(x: int, y: int) -> int:\n    return x * y\n")
     r = await run.written(["b.py"])
     assert r.ok and r.data["others"]["files"] == [] and "diagnostics unavailable" in r.text, r.text
+
+
+async def test_a_server_crash_between_baseline_and_check_does_not_fail_the_write(shapes: Path, run_factory: Any) -> None:
+    run = run_factory(shapes, **PYRIGHT)
+    await run.before_write(["a.py"])
+    client = client_of(run)
+    client.child.kill_now()
+    await asyncio.wait_for(client.rpc.connection.wait_closed(), 10)
+    (shapes / "a.py").write_text(NARROW)
+    r = await run.written(["a.py"])  # a.py goes to a new server; the old one's files are said to be lost
+    assert r.ok and "other files: b.py: not checked: basedpyright crashed after their baseline was taken" in r.text, r.text
+    assert {f["file"]: f["checked"] for f in r.data["others"]["files"]} == {"b.py": False, "c.py": False}, r.text

@@ -17,6 +17,7 @@ so the server's open set does not grow over a run."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import time
@@ -333,6 +334,9 @@ class Dependents(SessionPart):
         with the written files it was sent new text of (it has taken the change in once it has
         published for them)."""
         client, server = deps[0].client, deps[0].client.spec.id
+        if not client.alive:  # it took their baseline, and has gone since
+            return [{"file": dep.rel, "server": server, "checked": False,
+                     "unavailable": f"{server} crashed after their baseline was taken"} for dep in deps]
         entries: list[FileCheck] = []
         marks: dict[str, int] = {}
         for dep in deps:
@@ -377,13 +381,12 @@ class Dependents(SessionPart):
         await self._close(dep)
 
     async def _close(self, dep: _Dependent) -> None:
-        """Close a file opened only for its baseline (a server gone has closed it already)."""
-        if not dep.opened:
+        """Close a file opened only for its baseline (a server gone has let it go already; its
+        crash is said by the next call that needs it)."""
+        if not dep.opened or not dep.client.alive:
             return
-        try:
+        with contextlib.suppress(ServerGone):
             await dep.client.close(dep.uri)
-        except ServerGone:
-            self.sup.acknowledge_crash(dep.client)
 
 
 async def _defined_names(client: LSPClient, uri: str) -> list[str]:
