@@ -65,8 +65,8 @@ class ServerSpec:
     # its diagnostics of a file depend on that file alone (a linter's, syntax errors): a write is
     # not checked for the files that depend on it (docs/tools.md, "Write-time diagnostics")
     single_file_diagnostics: bool = False
-    # it publishes nothing for a file whose diagnostics stay empty (no empty list again): silence
-    # after a write is what a file that stays clean gets
+    # it publishes nothing for a file whose diagnostics stay empty (no empty list again): a written
+    # file clean before may stay unpublished, and the check of its dependents does not wait for it
     silent_when_clean: bool = False
 
     def language_id_of(self, path: str | os.PathLike[str]) -> str:
