@@ -52,6 +52,10 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= 10_000_000
 
 
+def _count_or_zero(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000_000
+
+
 def _bool(value: object) -> bool:
     return isinstance(value, bool)
 
@@ -127,6 +131,7 @@ _adapters = _entries("an adapter", _ADAPTER_FIELDS)
 
 _SECONDS = "a number of seconds above 0 (at most a day)"
 _COUNT = "a whole number above 0"
+_COUNT_OR_ZERO = "a whole number, 0 or more"
 
 KEYS: tuple[Key, ...] = (
     Key("lsp", "timeout", "lsp_timeout", _SECONDS, _seconds, "how long an lsp request waits for its server (30)"),
@@ -137,6 +142,12 @@ KEYS: tuple[Key, ...] = (
     Key("lsp", "diagnostics_timeout", "lsp_diagnostics_timeout", _SECONDS, _seconds,
         "how long diagnostics of a file wait for the server (8)"),
     Key("lsp", "diagnostics_cap", "lsp_diagnostics_cap", _COUNT, _count, "diagnostics shown per file (20)"),
+    Key("lsp", "dependents", "lsp_dependents", _COUNT_OR_ZERO, _count_or_zero,
+        "files that depend on a written file, checked with it after a write (8; 0: none)"),
+    Key("lsp", "dependents_wait", "lsp_dependents_wait", _SECONDS, _seconds,
+        "how long those files' diagnostics are waited for, before and after a write (4)"),
+    Key("lsp", "dependents_scan", "lsp_dependents_scan", _SECONDS, _seconds,
+        "how long the workspace is read for files that name a written file's symbols (0.5)"),
     Key("lsp", "checker_timeout", "lsp_checker_timeout", _SECONDS, _seconds,
         'how long diagnostics "*" lets the project checker run (120)'),
     Key("lsp", "prefer", "lsp_servers", "a table of language = [server ids] (python = [\"pylsp\"])", _preferences,

@@ -62,6 +62,12 @@ class ServerSpec:
     # that publishes for the opened file before it begins (intelephense) would otherwise be asked
     # before it has read the project; the first project query waits this long for the index to begin
     announces_index: float = 0.0
+    # its diagnostics of a file depend on that file alone (a linter's, syntax errors): a write is
+    # not checked for the files that depend on it (docs/tools.md, "Write-time diagnostics")
+    single_file_diagnostics: bool = False
+    # it publishes nothing for a file whose diagnostics stay empty (no empty list again): a written
+    # file clean before may stay unpublished, and the check of its dependents does not wait for it
+    silent_when_clean: bool = False
 
     def language_id_of(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId this server is told for `path` (didOpen)."""
@@ -82,9 +88,10 @@ CATALOG: tuple[ServerSpec, ...] = (
                checker=("basedpyright",), unconfigured=_PYRIGHT_STANDARD),
     ServerSpec("pyright", ("pyright-langserver", "--stdio"), ("python",), _PY_EXT, _PY_MARKERS, checker=("pyright",),
                unconfigured=_PYRIGHT_STANDARD),
-    ServerSpec("pylsp", ("pylsp",), ("python",), _PY_EXT, _PY_MARKERS, checker=("pyflakes", "."), columns="code_points"),
+    ServerSpec("pylsp", ("pylsp",), ("python",), _PY_EXT, _PY_MARKERS, checker=("pyflakes", "."), columns="code_points",
+               single_file_diagnostics=True),
     ServerSpec("jedi-language-server", ("jedi-language-server",), ("python",), _PY_EXT, _PY_MARKERS,
-               checker=("pyflakes", "."), columns="code_points"),
+               checker=("pyflakes", "."), columns="code_points", single_file_diagnostics=True),
     ServerSpec("typescript-language-server", ("typescript-language-server", "--stdio"), ("typescript", "javascript"), _TS_EXT,
                ("tsconfig.json", "jsconfig.json", "package.json"), checker=("tsc", "--noEmit", "--pretty", "false"),
                extension_languages=dict.fromkeys((".js", ".jsx", ".mjs", ".cjs"), "javascript"),
@@ -92,7 +99,7 @@ CATALOG: tuple[ServerSpec, ...] = (
                # rename the symbol itself at an import site, not just alias the import
                # (docs/reference.md, typescript-language-server)
                init_options={"preferences": {"providePrefixAndSuffixTextForRename": False}},
-               node_file_option=("tsserver", "typescript/lib/tsserver.js")),
+               node_file_option=("tsserver", "typescript/lib/tsserver.js"), silent_when_clean=True),
     ServerSpec("clangd", ("clangd", "--log=error"), ("c", "cpp"), _C_EXT,
                ("compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile", "meson.build"),
                extension_languages=dict.fromkeys((".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx"), "cpp")),
@@ -104,20 +111,23 @@ CATALOG: tuple[ServerSpec, ...] = (
     # a PHP project often has no composer.json: without one the server serves from the workspace root
     ServerSpec("intelephense", ("intelephense", "--stdio"), ("php",), (".php", ".phtml"), ("composer.json",),
                marker_optional=True, announces_index=3.0),
-    ServerSpec("bash-language-server", ("bash-language-server", "start"), ("bash",), (".sh", ".bash"), ()),
+    ServerSpec("bash-language-server", ("bash-language-server", "start"), ("bash",), (".sh", ".bash"), (),
+               single_file_diagnostics=True),
     # no schema is fetched: the schema store is off (no network at run time); a file's own
     # `# yaml-language-server: $schema=` comment still names a local schema
     ServerSpec("yaml-language-server", ("yaml-language-server", "--stdio"), ("yaml",), (".yaml", ".yml"), (),
                settings={"yaml": {"schemaStore": {"enable": False}, "validate": True, "hover": True,
-                                  "completion": True}}),
+                                  "completion": True}}, single_file_diagnostics=True),
     ServerSpec("vscode-json-language-server", ("vscode-json-language-server", "--stdio"), ("json",), (".json", ".jsonc"),
-               (), language_ids={".jsonc": "jsonc"}, init_options={"provideFormatter": False}),
+               (), language_ids={".jsonc": "jsonc"}, init_options={"provideFormatter": False},
+               single_file_diagnostics=True),
     ServerSpec("vscode-css-language-server", ("vscode-css-language-server", "--stdio"), ("css",), (".css", ".scss", ".less"),
                (), language_ids={".scss": "scss", ".less": "less"}, init_options={"provideFormatter": False},
-               settings={lang: {"validate": True} for lang in ("css", "scss", "less")}),
+               settings={lang: {"validate": True} for lang in ("css", "scss", "less")}, single_file_diagnostics=True),
     ServerSpec("vscode-html-language-server", ("vscode-html-language-server", "--stdio"), ("html",), (".html", ".htm"),
                (), init_options={"provideFormatter": False},
-               settings={"html": {"validate": {"scripts": True, "styles": True}}, "css": {"validate": True}}),
+               settings={"html": {"validate": {"scripts": True, "styles": True}}, "css": {"validate": True}},
+               single_file_diagnostics=True),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))

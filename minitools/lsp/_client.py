@@ -15,7 +15,7 @@ import contextlib
 import functools
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -354,6 +354,16 @@ class LSPClient:
         await self.rpc.notify("textDocument/didSave", {"textDocument": {"uri": doc.uri}, "text": doc.text})
 
     @_maps_wire_errors
+    async def close(self, uri: str) -> None:
+        """Close an open document (didClose): the server stops tracking its text, and what it
+        published for it is kept as an unopened file's. A document not open is left alone."""
+        if self.documents.pop(uri, None) is None:
+            return
+        self._unopened[uri] = None
+        assert self.rpc is not None
+        await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+    @_maps_wire_errors
     async def resync_stale(self) -> list[Document]:
         """Re-send every open document whose file changed on disk; close those deleted or no
         longer regular files (a FIFO put in a document's place is never read)."""
@@ -364,10 +374,7 @@ class LSPClient:
             try:
                 changed.append(await self.sync(doc.path))
             except OSError:  # gone, no longer a regular file (NotRegularFile), unreadable
-                del self.documents[uri]
-                self._unopened[uri] = None
-                assert self.rpc is not None
-                await self.rpc.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+                await self.close(uri)
         return changed
 
     # Requests -------------------------------------------------------------------------
@@ -439,6 +446,41 @@ class LSPClient:
             event = self._diag_event
             closed = self.rpc.connection.wait_closed() if self.rpc and self.rpc.connection else asyncio.sleep(wait)
             waiters = [asyncio.ensure_future(event.wait()), asyncio.ensure_future(closed)]
+            try:
+                await asyncio.wait(waiters, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+
+    @_maps_wire_errors
+    async def wait_settled(self, marks: Mapping[str, int], *, timeout: float, quiet: float,
+                           optional: Collection[str] = ()) -> dict[str, list[dict[str, Any]] | None] | None:
+        """What the server published for each uri of `marks` after its mark (None: nothing), once
+        it is done with them all: each has been published for (but those in `optional`, which a
+        server publishes for only when it had to check them again), it reports no work in
+        progress, and it has published for none of them for `quiet` seconds. A server checks files
+        in turn, and basedpyright publishes a file it is still checking as an empty list first
+        (docs/reference.md), so one file's quiet period is not enough for many. None when the
+        server is not done with them within `timeout`: what it published may be part of a check."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        deadline = started + timeout
+        while True:
+            now = loop.time()
+            answered = {uri for uri, mark in marks.items() if self._diag_seq.get(uri, 0) > mark}
+            waiting = set(marks) - answered - set(optional)
+            settle = max([started, *(self._diag_time[uri] for uri in answered)]) + quiet
+            if not waiting and not self.progress.busy and now >= settle:
+                return {uri: list(self.diagnostics.get(uri, [])) if uri in answered else None for uri in marks}
+            if now >= deadline:
+                return None
+            if not self.alive:
+                err = self.exit_error
+                raise err if err is not None else ConnectionClosed(f"{self.spec.id} is not running", peer=self.spec.id)
+            wait = deadline - now if waiting or self.progress.busy else min(settle, deadline) - now
+            closed = self.rpc.connection.wait_closed() if self.rpc and self.rpc.connection else asyncio.sleep(wait)
+            waiters = [asyncio.ensure_future(self._diag_event.wait()), asyncio.ensure_future(self.progress.wait_changed()),
+                       asyncio.ensure_future(closed)]
             try:
                 await asyncio.wait(waiters, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
             finally:

@@ -83,6 +83,10 @@ class WorkProgress:
         more = len(self.active) - len(shown)
         return "; ".join(shown) + (f"; and {more} more" if more else "")
 
+    async def wait_changed(self) -> None:
+        """Until the next begin, report or end of any work."""
+        await self._changed.wait()
+
     async def wait_idle(self, timeout: float, gone: Awaitable[Any] | None = None) -> bool:
         """Wait up to `timeout` seconds for every piece of work to end, or for `gone` (the
         connection closing); whether the server is idle."""

@@ -59,7 +59,7 @@ from minitools.match._pattern import (
     parser_for,
 )
 from minitools.match._regex import Regex, python_regex
-from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named
+from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named, walk_files
 
 if TYPE_CHECKING:
     from minitools.match._explain import explain_pattern, line_tree, source_tree
@@ -122,6 +122,7 @@ __all__ = [
     "match_in_env",
     "PROBE_BYTES",
     "language_for_path",
+    "walk_files",
     "language_named",
     "LANGUAGE_NAMES",
     "line_tree",

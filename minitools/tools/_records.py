@@ -59,9 +59,13 @@ class Baseline:
     text: str
     files: list[dict[str, Any]] = field(default_factory=list)
     reason: str = ""  # set when no baseline could be taken at all
+    others: list[dict[str, Any]] = field(default_factory=list)  # the files that may depend on them
+    notes: list[str] = field(default_factory=list)  # what finding those left out, or why not
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"files": self.files}
+        if self.others or self.notes:
+            out["others"] = {"files": self.others, "notes": self.notes}
         if self.reason:
             out["reason"] = self.reason
         return out
@@ -72,7 +76,8 @@ class Baseline:
 
 @dataclass(frozen=True)
 class Written:
-    """The diagnostics a write introduced, per written file (`Run.written`)."""
+    """The diagnostics a write introduced, per written file (`Run.written`), and in the files
+    that depend on them (`others`, `others_new`; `others_notes` says what was left out)."""
 
     text: str
     files: list[FileCheck] = field(default_factory=list)
@@ -81,15 +86,20 @@ class Written:
     checked: bool = False
     no_baseline: list[str] = field(default_factory=list)
     reason: str = ""  # set when nothing could be checked at all
+    others: list[FileCheck] = field(default_factory=list)
+    others_new: list[DiagnosticRow] = field(default_factory=list)
+    others_notes: list[str] = field(default_factory=list)
 
     @property
     def worth_showing(self) -> bool:
-        """New diagnostics, or the honest "diagnostics unavailable" (never silently clean)."""
-        return bool(self.new or self.unavailable)
+        """New diagnostics here or in another file, or the honest "diagnostics unavailable"
+        (never silently clean)."""
+        return bool(self.new or self.unavailable or self.others_new)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"files": self.files, "new": self.new, "unavailable": self.unavailable,
-                               "checked": self.checked, "no_baseline": self.no_baseline}
+                               "checked": self.checked, "no_baseline": self.no_baseline,
+                               "others": {"files": self.others, "new": self.others_new, "notes": self.others_notes}}
         if self.reason:
             out["reason"] = self.reason
         return out

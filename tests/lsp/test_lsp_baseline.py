@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from minitools.tools.lsp._written import new_instances
+from minitools.tools.lsp._ledger import new_instances
 from minitools.toolspec import ToolResult
 
 PY_OLD = "def f() -> None:\n    print(undefined_thing)\n"

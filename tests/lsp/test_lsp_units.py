@@ -159,3 +159,16 @@ def test_a_refusal_on_a_minified_line_is_bounded() -> None:
     message = str(caught.value)
     assert "occurs as a whole word 16000 times" in message and "; and 15990 more" in message
     assert len(message) < 2000 and "(103600 more characters)" in message
+
+
+def test_which_servers_diagnose_across_files() -> None:
+    # a write is checked for the files that depend on it only where a file's diagnostics can
+    # depend on another file (docs/tools.md, "Write-time diagnostics"); measured per server in
+    # docs/reference.md (pylsp republishes no other file; typescript-language-server nothing for a
+    # file that stays clean)
+    from minitools.lsp import CATALOG
+
+    assert {s.id for s in CATALOG if s.single_file_diagnostics} == {
+        "pylsp", "jedi-language-server", "bash-language-server", "yaml-language-server", "vscode-json-language-server",
+        "vscode-css-language-server", "vscode-html-language-server"}
+    assert [s.id for s in CATALOG if s.silent_when_clean] == ["typescript-language-server"]

@@ -57,12 +57,16 @@ async def test_second_file_broken_by_the_first(py_project: Path, run_factory: An
     run = run_factory(py_project, lsp_servers={"python": ["basedpyright"]})
     r = await run.written(["a.py", "b.py"])
     assert r.data["checked"], r.text  # the first check reports what is there (a.py has warnings)
-    # b.py drops helper; a.py, untouched by this write, now imports a name that is gone
+    # b.py drops helper; a.py, untouched by this write, now imports a name that is gone: said with
+    # this write, under the other files (a.py is open since the first check: its publish is the baseline)
     (py_project / "b.py").write_text("def other(x: int) -> int:\n    return x\n")
     r = await run.written(["b.py"])
     assert r.data["new"] == [], r.text
+    assert any("helper" in d["message"] for d in r.data["others"]["new"] if d["severity"] == "error"), r.text
+    assert "new in other files (this write broke them):" in r.text and "a.py:1:" in r.text, r.text
+    # and not again when a.py is written next
     r = await run.written(["a.py"])
-    assert any("helper" in msg for _, msg in new_messages(r)), r.text
+    assert not any("helper" in msg for _, msg in new_messages(r)), r.text
 
 
 async def test_wrap_carries_the_new_diagnostics(py_project: Path, run_factory: Any) -> None:

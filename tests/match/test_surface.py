@@ -22,6 +22,8 @@ def test_public_surface_is_pinned() -> None:
         "line_tree", "source_tree", "FilesOutcome", "fork_available", "forked_search",
         # the whole-word test the pattern pre-filter and the rule scan's word pre-filter share
         "has_word",
+        # the workspace walk (ignore files, hidden and dependency folders), for the files a write may break
+        "walk_files",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
         "PNode", "STRICTNESS", "match_at_strictness",
         # a rule scan's budget, watched inside a match, and charged with what its transforms build

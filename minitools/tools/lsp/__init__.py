@@ -6,7 +6,8 @@ and the options), the queries by kind: `_navigation` (definition, references, ho
 `_hierarchy` (the call and type hierarchies), `_symbols` (a workspace search or a file's
 outline), `_code_action` (code actions listed and one applied) and `_servers` (the servers a
 query waits for, and status); `_diagnostics` (the `diagnostics` action for a file), `_checker`
-(`diagnostics "*"`, the project checker), `_written` (the write-time record), `_format` (pure
+(`diagnostics "*"`, the project checker), `_written` (the write-time record), `_dependents` (the
+files a write may break besides those it wrote), `_ledger` (what is new to the run), `_format` (pure
 formatting), the frame's `_symbol_address` (where a `symbol` points on its line) and `_outline` (a file's outline
 under the row cap).
 This module registers the tools, dispatches the actions and applies a rename.
@@ -20,7 +21,10 @@ ends when the server has sent nothing for this long and is idle, 3), `lsp_ready_
 for a new server's first publish, its only readiness signal, 10), `lsp_diagnostics_cap`
 (per file, 20), `lsp_checker_timeout` (120), `lsp_index_timeout` (the first project-wide
 query's wait for a server's index, 30), `lsp_path` (extra directories searched for server
-binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order).
+binaries), `lsp_servers` (``{"python": ["pylsp"]}``: candidates to use, in order),
+`lsp_dependents` (files that depend on a written one, checked with it, 8; 0: none),
+`lsp_dependents_wait` (seconds their diagnostics are waited for, 4), `lsp_dependents_scan`
+(seconds the workspace is read to find them, 0.5).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from minitools.lsp import LSPClient, from_lsp_column, path_to_uri, read_regular,
 from minitools.tools._records import DiagnosticRow, LocationRow
 
 __all__ = ["SEVERITY", "SYMBOL_KINDS", "hover_text", "symbol_kind", "diagnostic_row",
-           "format_diagnostic", "location", "locations"]
+           "format_diagnostic", "listed", "location", "locations"]
 
 SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 SYMBOL_KINDS = ["", "file", "module", "namespace", "package", "class", "method", "property", "field", "constructor",
@@ -58,6 +58,14 @@ def format_diagnostic(d: DiagnosticRow) -> str:
     code = f" [{d['code']}]" if d.get("code") else ""
     source = f" ({d['source']})" if d.get("source") else ""
     return f"{d['file']}:{d['line']}:{d['column']}: {d['severity']}{code}: {d['message']}{source}\n    {d['text']}"
+
+
+def listed(rows: list[DiagnosticRow], cap: int, indent: str = "  ") -> list[str]:
+    """`rows` as lines under a file's heading, at most `cap` of them, and how many more."""
+    lines = [indent + format_diagnostic(d).replace("\n", "\n" + indent) for d in rows[:cap]]
+    if len(rows) > cap:
+        lines.append(f"{indent}... and {len(rows) - cap} more")
+    return lines
 
 
 # Locations ----------------------------------------------------------------------------

@@ -16,9 +16,9 @@ from typing import Any
 
 from minitools.tools._records import LocationRow
 
-__all__ = ["Node", "symbol_tree", "enclosing", "outline_rows"]
+__all__ = ["CALLABLE", "Node", "symbol_tree", "enclosing", "outline_rows"]
 
-_CALLABLE = {6, 9, 12}  # SymbolKind method, constructor, function: what is inside them is local
+CALLABLE = {6, 9, 12}  # SymbolKind method, constructor, function: what is inside them is local
 Locate = Callable[[str, dict[str, Any]], LocationRow]  # (uri, range) -> file, line, column, text
 
 
@@ -100,7 +100,7 @@ def outline_rows(nodes: list[Node], cap: int, locate: Locate, kind: Callable[[An
     def rank(items: list[Node], depth: int, local: bool) -> None:
         for node in items:
             ranked.append((local, depth, len(ranked), node))
-            rank(node.children, depth + 1, local or node.item.get("kind") in _CALLABLE)
+            rank(node.children, depth + 1, local or node.item.get("kind") in CALLABLE)
 
     rank(nodes, 0, False)
     ranked.sort(key=lambda r: r[:3])

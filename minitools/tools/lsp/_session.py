@@ -68,6 +68,11 @@ class LSPSession:
         self.diag_idle = float(ctx.option("lsp_diagnostics_idle", 3.0))
         self.diag_cap = int(ctx.option("lsp_diagnostics_cap", 20))
         self.ready_timeout = float(ctx.option("lsp_ready_timeout", 10.0))
+        # the files a write may break besides those it wrote: how many at most (0: none), how
+        # long their diagnostics are waited for, how long the workspace is read to find them
+        self.dependents_cap = int(ctx.option("lsp_dependents", 8))
+        self.dependents_wait = float(ctx.option("lsp_dependents_wait", 4.0))
+        self.dependents_scan = float(ctx.option("lsp_dependents_scan", 0.5))
 
     async def target(self, args: Mapping[str, Any], action: str,
                      position: Literal["symbol", "line", "none"] = "symbol") -> Target:

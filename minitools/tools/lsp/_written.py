@@ -1,8 +1,9 @@
 """The write-time diagnostics record: after a write, sync and save each written file through
 its server and report only the diagnostics that are new to this run (docs/tools.md,
-"Write-time diagnostics"), against a baseline taken before the write (`before_write`). It
-is the run's `RunContext.diagnostics` service, which `Run.before_write`, `Run.written`,
-`Run.wrap`, `ast_edit`'s accept and `lsp_rename` call."""
+"Write-time diagnostics"), against a baseline taken before the write (`before_write`); and,
+beside them, the files that depend on them (`_dependents`). It is the run's
+`RunContext.diagnostics` service, which `Run.before_write`, `Run.written`, `Run.wrap`,
+`ast_edit`'s accept and `lsp_rename` call."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import os
 import re
 import stat
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,12 +21,13 @@ from minitools.lsp import Document, LSPClient, NoServer, NotRegularFile, ServerG
 from minitools.text import plural
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
-from minitools.tools.lsp._format import diagnostic_row, format_diagnostic
+from minitools.tools.lsp._dependents import Dependents
+from minitools.tools.lsp._format import diagnostic_row, listed
+from minitools.tools.lsp._ledger import Ledger, new_instances
 from minitools.tools.lsp._session import LSPSession, SessionPart
 
-__all__ = ["WriteDiagnostics", "new_instances"]
+__all__ = ["WriteDiagnostics"]
 
-Key = tuple[str, str | None, str]
 Row = DiagnosticRow
 
 
@@ -34,7 +35,8 @@ class WriteDiagnostics(SessionPart):
     def __init__(self, session: LSPSession) -> None:
         super().__init__(session)
         # file -> its diagnostics (rows) last reported or taken as the baseline
-        self.ledger: dict[str, list[Row]] = {}
+        self.ledger: Ledger = {}
+        self.dependents = Dependents(session, self.ledger)
 
     def shown(self, rel: str, rows: list[Row]) -> None:
         """`rows` (all diagnostics of `rel`) were shown to the model: none of them is new any more."""
@@ -49,22 +51,28 @@ class WriteDiagnostics(SessionPart):
         the check after the write says so."""
         entries: list[dict[str, Any]] = []
         pending: list[_Synced] = []
+        existing: list[tuple[Path, str]] = []  # whose dependents may break
         for raw in paths:
             path, rel, reason = self._place(raw, must_exist=False)
             if reason:
                 entries.append({"file": rel, "baseline": False, "reason": reason})
             elif rel in self.ledger:
                 entries.append({"file": rel, "baseline": True, "from": "earlier check"})
+                existing += [(path, rel)] if path.exists() else []
             elif not path.exists():
                 self.ledger[rel] = []
                 entries.append({"file": rel, "baseline": True, "from": "new file"})
             else:
+                existing.append((path, rel))
                 synced = await self._send(path, rel, save=False)
                 if isinstance(synced, dict):
                     entries.append(dict(synced, baseline=False))
                 else:
                     pending.append(synced)
-        for synced, found in zip(pending, await asyncio.gather(*(self._wait(s) for s in pending))):
+        # the dependents' baseline is taken while the written files' is waited for
+        found_all, (others, notes) = await asyncio.gather(asyncio.gather(*(self._wait(s) for s in pending)),
+                                                          self.dependents.before(existing))
+        for synced, found in zip(pending, found_all):
             if isinstance(found, str):
                 entries.append({"file": synced.rel, "server": synced.client.spec.id, "baseline": False, "reason": found})
                 continue
@@ -74,7 +82,11 @@ class WriteDiagnostics(SessionPart):
         taken = sum(1 for e in entries if e["baseline"])
         lines = [f"baseline taken for {taken} of {plural(len(entries), 'file')}"]
         lines += [f"  {e['file']}: no baseline: {e['reason']}" for e in entries if not e["baseline"]]
-        return Baseline("\n".join(lines), entries)
+        if others:
+            lines.append(f"and for {plural(len(others), 'other file')} that may depend on them: "
+                         f"{', '.join(e['file'] for e in others)}")
+        lines += notes
+        return Baseline("\n".join(lines), entries, others=others, notes=notes)
 
     async def written(self, paths: Sequence[str], renamed: tuple[str, str] | None = None) -> Written:
         """Sync and save `paths` through their servers; report only diagnostics new to the ledger.
@@ -86,9 +98,17 @@ class WriteDiagnostics(SessionPart):
         new_all: list[Row] = []
         unavailable: list[Unavailable] = []
         # Every file is sent before any is checked: diagnostics of one file of a multi-file
-        # write (a rename, an accepted edit) depend on the others' new text.
+        # write (a rename, an accepted edit) depend on the others' new text. The files that
+        # depend on them are waited for beside them, from their state before the first was sent.
+        before = self.dependents.snapshot()
         synced = [await self._sync_written(raw) for raw in paths]
-        for entry in await asyncio.gather(*(self._check_written(s, renamed) for s in synced)):
+        sent = [s for s in synced if isinstance(s, _Synced)]
+        checks, others = await asyncio.gather(
+            asyncio.gather(*(self._check_written(s, renamed) for s in synced)),
+            self.dependents.check({s["file"] if isinstance(s, dict) else s.rel for s in synced}, [s.client for s in sent],
+                                  [(s.client, s.uri, s.mark, s.client.spec.silent_when_clean and not s.baseline)
+                                   for s in sent if s.changed], before))
+        for entry in checks:
             files.append(entry)
             new_all.extend(entry.get("new", []))
             if entry.get("unavailable"):
@@ -106,9 +126,7 @@ class WriteDiagnostics(SessionPart):
             elif entry.get("new"):
                 lines.append(f"{entry['file']}: {plural(len(entry['new']), 'new diagnostic')} ({entry['server']})")
             if entry.get("new"):
-                lines.extend("  " + format_diagnostic(d) for d in entry["new"][:cap])
-                if len(entry["new"]) > cap:
-                    lines.append(f"  ... and {len(entry['new']) - cap} more")
+                lines += listed(entry["new"], cap)
             if entry.get("new_minor"):
                 lines.append(f"{entry['file']}: {entry['new_minor']} new hints/information (not listed)")
         checked = [e for e in files if e.get("checked")]
@@ -122,8 +140,10 @@ class WriteDiagnostics(SessionPart):
         elif not lines:
             lines = [f"no file was checked ({plural(len(skipped), 'file')} left out)"]
         lines += skipped
+        lines += others.lines(cap)
         no_baseline = [e["file"] for e in checked if e.get("baseline") is False]
-        return Written("\n".join(lines), files, new_all, unavailable, bool(checked), no_baseline)
+        return Written("\n".join(lines), files, new_all, unavailable, bool(checked), no_baseline,
+                       others=others.files, others_new=others.new, others_notes=others.notes)
 
     # Steps --------------------------------------------------------------------------
 
@@ -175,9 +195,10 @@ class WriteDiagnostics(SessionPart):
             return {"file": rel, "server": client.spec.id, "checked": False, "unavailable": f"{client.spec.id} crashed: {exc}"}
         except OSError as exc:  # replaced meanwhile by a FIFO (NotRegularFile, never read), or gone
             return {"file": rel, "checked": False, "reason": _unreadable(exc)}
-        if doc.version == version and mark > 0:
+        changed = doc.version != version
+        if not changed and mark > 0:
             mark -= 1  # nothing new was sent: the last publish stands for this text
-        return _Synced(rel, client, uri, doc, mark, baseline)
+        return _Synced(rel, client, uri, doc, mark, baseline, changed)
 
     async def _wait(self, synced: _Synced) -> list[dict[str, Any]] | str:
         """The diagnostics published after the sync, or why there are none."""
@@ -235,46 +256,6 @@ def _renamed(rows: list[Row], renamed: tuple[str, str] | None) -> list[Row]:
             for row in rows]
 
 
-def new_instances(rows: list[Row], previous: list[Row]) -> list[Row]:
-    """The rows that are new against `previous`, those whose line text is new first.
-
-    A diagnostic is known by its key — severity, code and message, position deliberately left
-    out (docs/tools.md), so one that merely moved is not new. When a key has more instances
-    than before, the new ones are those on a line whose text no earlier instance had; then,
-    only when the count needs more, copies of an old line elsewhere; last, those on an
-    unchanged line (the same text at the same line number)."""
-    before: dict[Key, list[Row]] = {}
-    for row in previous:
-        before.setdefault(_key(row), []).append(row)
-    groups: dict[Key, list[Row]] = {}
-    for row in rows:
-        groups.setdefault(_key(row), []).append(row)
-    fresh_text: list[Row] = []
-    old_text: list[Row] = []
-    for key, group in groups.items():
-        old = before.get(key, [])
-        count = len(group) - len(old)
-        if count <= 0:
-            continue
-        texts = {r["text"] for r in old}
-        places = Counter((r["text"], r["line"]) for r in old)
-        new_text = [r for r in group if r["text"] not in texts]
-        moved, unchanged = [], []
-        for row in group:
-            if row["text"] in texts:
-                place = (row["text"], row["line"])
-                if places[place] > 0:
-                    places[place] -= 1
-                    unchanged.append(row)
-                else:
-                    moved.append(row)
-        chosen = (new_text + moved + unchanged)[:count]
-        fresh_text += chosen[: len(new_text)]
-        old_text += chosen[len(new_text):]
-    order = {id(r): i for i, r in enumerate(rows)}
-    return sorted(fresh_text, key=lambda r: order[id(r)]) + sorted(old_text, key=lambda r: order[id(r)])
-
-
 @dataclass
 class _Synced:
     """A written file sent to its server, whose diagnostics are still to come."""
@@ -285,9 +266,4 @@ class _Synced:
     doc: Document
     mark: int
     baseline: list[Row] | None
-
-
-def _key(row: Row) -> Key:
-    # the ledger key: severity, code and message — position deliberately left out
-    # (docs/tools.md), so a diagnostic that merely moved is not new; kept per file
-    return (row["severity"], row["code"], row["message"])
+    changed: bool = True  # the server was sent new text (else what it published stands)
