@@ -3,7 +3,8 @@
 # python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
 # typescript-language-server + typescript@5, intelephense, bash-language-server, yaml-language-server
 # and vscode-langservers-extracted (JSON, CSS, HTML) from npm into ./node_modules (package-lock.json),
-# clangd (and clangd-16) from apt. Idempotent: each step checks before it installs.
+# clangd (and clangd-16) and Perl::LanguageServer (libperl-languageserver-perl) from apt. Idempotent:
+# each step checks before it installs.
 source "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 
@@ -28,3 +29,5 @@ command -v shellcheck >/dev/null || apt_install shellcheck
 # clangd 16 answers the type hierarchy (14, the default clangd here, has only its own older extension):
 # tests/lsp/test_lsp_hierarchy.py configures it as the clangd server
 command -v clangd-16 >/dev/null || apt_install clangd-16
+# Perl::LanguageServer is a perl module (the lsp catalog's probe loads it)
+perl -MPerl::LanguageServer -e 1 2>/dev/null || apt_install libperl-languageserver-perl

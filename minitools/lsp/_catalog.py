@@ -62,6 +62,13 @@ class ServerSpec:
     # that publishes for the opened file before it begins (intelephense) would otherwise be asked
     # before it has read the project; the first project query waits this long for the index to begin
     announces_index: float = 0.0
+    # arguments after argv[0] that exit 0 only when the server is installed: its binary is an
+    # interpreter every machine has (perl), the server a module of it
+    probe: tuple[str, ...] = ()
+    # the settings are also sent as workspace/didChangeConfiguration after initialized: a server
+    # that never asks workspace/configuration and starts its work only on that notification
+    # (Perl::LanguageServer: its parser and syntax checker)
+    push_settings: bool = False
 
     def language_id_of(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId this server is told for `path` (didOpen)."""
@@ -76,6 +83,8 @@ _PY_EXT = (".py", ".pyi")
 _TS_EXT = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _C_EXT = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
 _TS_IDS = {".tsx": "typescriptreact", ".jsx": "javascriptreact"}
+# where a server that would keep a cache in the project keeps it instead
+_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "minitools"
 
 CATALOG: tuple[ServerSpec, ...] = (
     ServerSpec("basedpyright", ("basedpyright-langserver", "--stdio"), ("python",), _PY_EXT, _PY_MARKERS,
@@ -118,6 +127,14 @@ CATALOG: tuple[ServerSpec, ...] = (
     ServerSpec("vscode-html-language-server", ("vscode-html-language-server", "--stdio"), ("html",), (".html", ".htm"),
                (), init_options={"provideFormatter": False},
                settings={"html": {"validate": {"scripts": True, "styles": True}}, "css": {"validate": True}}),
+    # Perl::LanguageServer is a module of perl, not a binary (probe: the module loads); it starts its
+    # parser and syntax checker only on didChangeConfiguration, and keeps its parse cache in
+    # cacheDir, else in the project's .vscode/perl-lang (docs/reference.md, Perl::LanguageServer)
+    ServerSpec("perl-language-server", ("perl", "-MPerl::LanguageServer", "-e", "Perl::LanguageServer::run", "--"),
+               ("perl",), (".pl", ".pm", ".t", ".psgi"), ("cpanfile", "Makefile.PL", "Build.PL", "dist.ini"),
+               marker_optional=True, probe=("-MPerl::LanguageServer", "-e", "1"), push_settings=True,
+               settings={"perl": {"cacheDir": str(_CACHE / "perl-lang"), "perlInc": [], "fileFilter": [".pm", ".pl", ".t", ".psgi"],
+                                  "ignoreDirs": [".git", ".vscode", "node_modules", "blib", "local"]}}),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))

@@ -263,6 +263,8 @@ class LSPClient:
         if self.spec.columns == "code_points":
             self.encoding = "utf-32"  # measured: it answers in code points whatever it claims
         await self.rpc.notify("initialized", {})
+        if self.spec.push_settings:
+            await self.rpc.notify("workspace/didChangeConfiguration", {"settings": self.spec.settings})
 
     # State ----------------------------------------------------------------------------
 

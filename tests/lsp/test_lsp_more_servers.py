@@ -1,0 +1,87 @@
+"""The catalog's servers for Perl, each against the real server on a small project made
+here (setup/30-lsp.sh installs it: Perl::LanguageServer from apt). A server this machine lacks
+skips its test, saying which and what installs it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lsp_support import NODE_BIN, write
+from minitools.lsp import Supervisor
+from minitools.lsp._catalog import BUILT_IN
+
+
+def needs(server: str, tmp_path: Path) -> None:
+    """Skip unless `server` is installed, with the supervisor's own reason."""
+    sup = Supervisor(tmp_path, search_path=[NODE_BIN])
+    spec = BUILT_IN.spec(server)
+    if sup.binary(spec) is None:
+        candidate = next(c for c in sup.candidates(tmp_path / "__probe__", spec.languages[0]) if c.server == server)
+        pytest.skip(f"{candidate.reason}; setup/30-lsp.sh installs it")
+
+
+def places(r: Any) -> list[tuple[str, int]]:
+    return sorted((loc["file"], loc["line"]) for loc in r.data["locations"])
+
+
+PERL = {
+    "cpanfile": "requires 'perl', '5.016';\n",
+    "lib/Greeter.pm": "package Greeter;\nuse strict;\nuse warnings;\nuse Exporter 'import';\nour @EXPORT_OK = ('greet');\n\n"
+                      "# Greets people.\nsub greet {\n    my ($name) = @_;\n    return \"hello $name\";\n}\n\n"
+                      "sub shout {\n    my ($name) = @_;\n    return uc $name;\n}\n\n1;\n",
+    "main.pl": "use strict;\nuse warnings;\nuse lib 'lib';\nuse Greeter qw(greet);\n\nmy $who = 'x';\n"
+               "print greet($who), \"\\n\";\nprint Greeter->greet('z'), \"\\n\";\n",
+    "broken.pl": "use strict;\nmy $x = ;\n",
+}
+
+
+async def test_perl(tmp_path: Path, run_factory: Any) -> None:
+    needs("perl-language-server", tmp_path)
+    root = write(tmp_path / "app", PERL)
+    run = run_factory(root)
+    r = await run.call("lsp", {"action": "definition", "file": "main.pl", "line": 7, "symbol": "greet"})
+    assert r.ok and r.data["server"] == "perl-language-server", r.text
+    assert places(r) == [("lib/Greeter.pm", 8)] and "return \"hello $name\";" in r.text, r.text
+    # references are by name, from the server's own parse of every file of the project
+    r = await run.call("lsp", {"action": "references", "file": "lib/Greeter.pm", "line": 8, "symbol": "greet"})
+    assert places(r) == [("lib/Greeter.pm", 8), ("main.pl", 7), ("main.pl", 8)], r.text
+    r = await run.call("lsp", {"action": "references", "file": "main.pl", "line": 6, "symbol": "$who"})
+    assert places(r) == [("main.pl", 6), ("main.pl", 7)], r.text
+    r = await run.call("lsp", {"action": "symbols", "file": "lib/Greeter.pm"})
+    assert {("greet", "function", 8), ("shout", "function", 13)} <= {(s["name"], s["kind"], s["line"]) for s in r.data["symbols"]}
+    r = await run.call("lsp", {"action": "symbols", "query": "shout"})
+    assert [(s["name"], s["file"]) for s in r.data["symbols"]] == [("shout", "lib/Greeter.pm")], r.text
+    # diagnostics are `perl -c`'s, run by the server in the project (so `use lib 'lib'` resolves)
+    r = await run.call("lsp", {"action": "diagnostics", "file": "broken.pl"})
+    assert [(d["line"], d["severity"]) for d in r.data["diagnostics"]] == [(2, "error")] and "syntax error" in r.text, r.text
+    r = await run.call("lsp", {"action": "diagnostics", "file": "main.pl"})
+    assert r.ok and r.data["diagnostics"] == [], r.text
+    # what the server does not offer is said, and nothing is written
+    r = await run.call("lsp", {"action": "hover", "file": "main.pl", "line": 7, "symbol": "greet"})
+    assert not r.ok and "does not support hover" in r.text
+    r = await run.call("lsp_rename", {"file": "lib/Greeter.pm", "line": 8, "symbol": "greet", "new_name": "hi"})
+    assert not r.ok and "rename" in r.text
+    assert (root / "main.pl").read_text() == PERL["main.pl"]
+    # its parse cache is kept out of the project (the server's default is .vscode/perl-lang in it)
+    assert not (root / ".vscode").exists()
+
+
+async def test_perl_without_the_module_says_so(tmp_path: Path, run_factory: Any) -> None:
+    # perl is everywhere; the server is a module of it: status says that the module is missing
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stub = bin_dir / "perl"
+    stub.write_text("#!/bin/sh\necho \"Can't locate Perl/LanguageServer.pm in @INC\" >&2\nexit 2\n")
+    stub.chmod(0o755)
+    root = write(tmp_path / "app", {"main.pl": "print 1;\n"})
+    run = run_factory(root, lsp_path=[str(bin_dir)])
+    r = await run.call("lsp", {"action": "status"})
+    row = next(c for c in r.data["languages"]["perl"] if c["server"] == "perl-language-server")
+    assert row["state"] == "no-binary" and "Can't locate Perl/LanguageServer.pm" in row["reason"], r.text
+    assert "perl-language-server: no-binary" in r.text
+    r = await run.call("lsp", {"action": "symbols", "file": "main.pl"})
+    assert not r.ok and "-MPerl::LanguageServer -e 1` exited with 2" in r.text, r.text
+
