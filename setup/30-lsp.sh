@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Language servers the lsp tests use (docs/reference.md, "Language servers"): basedpyright and
-# python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
-# typescript-language-server + typescript@5, intelephense, bash-language-server, yaml-language-server
-# and vscode-langservers-extracted (JSON, CSS, HTML) from npm into ./node_modules (package-lock.json),
-# clangd (and clangd-16) and Perl::LanguageServer (libperl-languageserver-perl) from apt. Idempotent:
-# each step checks before it installs.
+# python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional), fortls
+# (Fortran) from PyPI, typescript-language-server + typescript@5, intelephense, bash-language-server,
+# yaml-language-server and vscode-langservers-extracted (JSON, CSS, HTML) from npm into
+# ./node_modules (package-lock.json), clangd (and clangd-16) and Perl::LanguageServer
+# (libperl-languageserver-perl) from apt. Idempotent: each step checks before it installs.
 source "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 
 "$PY" -c "import basedpyright, pylsp, pyflakes" 2>/dev/null \
     || pip_install "basedpyright>=1.20" "python-lsp-server>=1.11" "pyflakes>=3"
+"$PY" -c "import fortls" 2>/dev/null || pip_install "fortls>=3.2,<4"
 "$PY" -c "import jedi_language_server" 2>/dev/null \
     || pip_install "jedi-language-server>=0.41" || echo "jedi-language-server not installed (optional)" >&2
 

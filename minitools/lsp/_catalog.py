@@ -135,6 +135,8 @@ CATALOG: tuple[ServerSpec, ...] = (
                marker_optional=True, probe=("-MPerl::LanguageServer", "-e", "1"), push_settings=True,
                settings={"perl": {"cacheDir": str(_CACHE / "perl-lang"), "perlInc": [], "fileFilter": [".pm", ".pl", ".t", ".psgi"],
                                   "ignoreDirs": [".git", ".vscode", "node_modules", "blib", "local"]}}),
+    ServerSpec("fortls", ("fortls",), ("fortran",), (".f90", ".f95", ".f03", ".f08", ".f", ".for", ".fpp"),
+               (".fortls", "fpm.toml"), marker_optional=True),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))

@@ -1,5 +1,5 @@
-"""The catalog's servers for Perl, each against the real server on a small project made
-here (setup/30-lsp.sh installs it: Perl::LanguageServer from apt). A server this machine lacks
+"""The catalog's servers for Perl and Fortran, each against the real server on a small project made
+here (setup/30-lsp.sh installs them: Perl::LanguageServer from apt, fortls from PyPI). A server this machine lacks
 skips its test, saying which and what installs it."""
 
 from __future__ import annotations
@@ -84,4 +84,41 @@ async def test_perl_without_the_module_says_so(tmp_path: Path, run_factory: Any)
     assert "perl-language-server: no-binary" in r.text
     r = await run.call("lsp", {"action": "symbols", "file": "main.pl"})
     assert not r.ok and "-MPerl::LanguageServer -e 1` exited with 2" in r.text, r.text
+
+
+FORTRAN = {
+    "src/shapes.f90": "module shapes\n  implicit none\n  private\n  public :: area, square\n\n  type :: square\n"
+                      "    real :: side\n  end type square\n\ncontains\n\n  !> Returns the area of a square.\n"
+                      "  real function area(sq)\n    type(square), intent(in) :: sq\n    area = sq%side * sq%side\n"
+                      "  end function area\n\nend module shapes\n",
+    "src/main.f90": "program main\n  use shapes, only: area, square\n  implicit none\n  type(square) :: s\n  s%side = 2.0\n"
+                    "  print *, area(s)\n  print *, area(s) + 1.0\nend program main\n",
+    "src/twice.f90": "program twice\n  implicit none\n  integer :: x\n  real :: x\n  x = 1\nend program twice\n",
+}
+
+
+async def test_fortran(tmp_path: Path, run_factory: Any) -> None:
+    needs("fortls", tmp_path)
+    # no fpm.toml nor .fortls: most Fortran folders have neither, and the server serves the root
+    root = write(tmp_path / "model", FORTRAN)
+    run = run_factory(root)
+    r = await run.call("lsp", {"action": "definition", "file": "src/main.f90", "line": 6, "symbol": "area"})
+    assert r.ok and r.data["server"] == "fortls", r.text
+    assert places(r) == [("src/shapes.f90", 13)] and "area = sq%side * sq%side" in r.text, r.text
+    r = await run.call("lsp", {"action": "references", "file": "src/shapes.f90", "line": 13, "symbol": "area"})
+    assert places(r) == [("src/main.f90", 2), ("src/main.f90", 6), ("src/main.f90", 7),
+                         ("src/shapes.f90", 4), ("src/shapes.f90", 13), ("src/shapes.f90", 16)], r.text
+    r = await run.call("lsp", {"action": "hover", "file": "src/main.f90", "line": 6, "symbol": "area"})
+    assert "Returns the area of a square." in r.text and "TYPE(square), INTENT(IN) :: sq" in r.text, r.text
+    r = await run.call("lsp", {"action": "symbols", "file": "src/shapes.f90"})
+    assert {("shapes", "module"), ("square", "class"), ("area", "function")} <= \
+        {(s["name"], s["kind"]) for s in r.data["symbols"]}, r.text
+    r = await run.call("lsp", {"action": "symbols", "query": "area"})
+    assert [(s["name"], s["file"], s["line"]) for s in r.data["symbols"]] == [("area", "src/shapes.f90", 13)], r.text
+    r = await run.call("lsp", {"action": "diagnostics", "file": "src/twice.f90"})
+    assert [(d["line"], d["severity"]) for d in r.data["diagnostics"]] == [(4, "error")] and "declared twice" in r.text, r.text
+    r = await run.call("lsp_rename", {"file": "src/shapes.f90", "line": 13, "symbol": "area", "new_name": "surface"})
+    assert r.ok and "6 edits in 2 files" in r.text, r.text
+    assert (root / "src" / "main.f90").read_text().count("surface(s)") == 2
+    assert "end function surface" in (root / "src" / "shapes.f90").read_text()
 
