@@ -62,6 +62,9 @@ class ServerSpec:
     # that publishes for the opened file before it begins (intelephense) would otherwise be asked
     # before it has read the project; the first project query waits this long for the index to begin
     announces_index: float = 0.0
+    # file names it serves whatever their extension, lower-case: "dockerfile" serves Dockerfile and
+    # Dockerfile.prod (a Dockerfile has no extension to be found by)
+    file_names: tuple[str, ...] = ()
     # arguments after argv[0] that exit 0 only when the server is installed: its binary is an
     # interpreter every machine has (perl), the server a module of it
     probe: tuple[str, ...] = ()
@@ -69,6 +72,15 @@ class ServerSpec:
     # that never asks workspace/configuration and starts its work only on that notification
     # (Perl::LanguageServer: its parser and syntax checker)
     push_settings: bool = False
+
+    def names(self, path: str | os.PathLike[str]) -> bool:
+        """Whether `path`'s name is one this server serves whatever its extension."""
+        name = Path(path).name.lower()
+        return any(name == known or name.startswith(known + ".") for known in self.file_names)
+
+    def serves(self, path: str | os.PathLike[str]) -> bool:
+        """Whether `path` is one of this server's files, by its extension or its name."""
+        return Path(path).suffix.lower() in self.extensions or self.names(path)
 
     def language_id_of(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId this server is told for `path` (didOpen)."""
@@ -137,6 +149,8 @@ CATALOG: tuple[ServerSpec, ...] = (
                                   "ignoreDirs": [".git", ".vscode", "node_modules", "blib", "local"]}}),
     ServerSpec("fortls", ("fortls",), ("fortran",), (".f90", ".f95", ".f03", ".f08", ".f", ".for", ".fpp"),
                (".fortls", "fpm.toml"), marker_optional=True),
+    ServerSpec("dockerfile-language-server", ("docker-langserver", "--stdio"), ("dockerfile",), (".dockerfile",), (),
+               file_names=("dockerfile", "containerfile")),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))
@@ -155,19 +169,19 @@ class ServerCatalog:
     def spec(self, server_id: str) -> ServerSpec:
         return next(s for s in self.specs if s.id == server_id)
 
-    def _serving(self, ext: str) -> ServerSpec | None:
-        return next((spec for spec in self.specs if ext in spec.extensions), None)
+    def _serving(self, path: str | os.PathLike[str]) -> ServerSpec | None:
+        # a server naming the file outright (Dockerfile.prod) before one of its extension
+        named = next((spec for spec in self.specs if spec.names(path)), None)
+        return named or next((spec for spec in self.specs if spec.serves(path)), None)
 
     def language_of(self, path: str | os.PathLike[str]) -> str | None:
-        """The language serving `path` (by extension), or None."""
-        ext = Path(path).suffix.lower()
-        spec = self._serving(ext)
-        return None if spec is None else spec.extension_languages.get(ext, spec.languages[0])
+        """The language serving `path` (by extension or name), or None."""
+        spec = self._serving(path)
+        return None if spec is None else spec.extension_languages.get(Path(path).suffix.lower(), spec.languages[0])
 
     def language_id(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId for didOpen."""
-        ext = Path(path).suffix.lower()
-        spec = self._serving(ext)
+        spec = self._serving(path)
         return "plaintext" if spec is None else spec.language_id_of(path)
 
     def servers_for(self, language: str, prefer: list[str] | None = None) -> list[ServerSpec]:

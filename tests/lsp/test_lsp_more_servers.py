@@ -1,6 +1,7 @@
-"""The catalog's servers for Perl and Fortran, each against the real server on a small project made
-here (setup/30-lsp.sh installs them: Perl::LanguageServer from apt, fortls from PyPI). A server this machine lacks
-skips its test, saying which and what installs it."""
+"""The catalog's servers for Perl, Fortran and Dockerfiles, each against the real server on a small
+project made here (setup/30-lsp.sh installs them: Perl::LanguageServer from apt, fortls from PyPI,
+dockerfile-language-server-nodejs from npm). A server this machine lacks skips its test, saying
+which and what installs it."""
 
 from __future__ import annotations
 
@@ -122,3 +123,36 @@ async def test_fortran(tmp_path: Path, run_factory: Any) -> None:
     assert (root / "src" / "main.f90").read_text().count("surface(s)") == 2
     assert "end function surface" in (root / "src" / "shapes.f90").read_text()
 
+
+DOCKER = {
+    "Dockerfile": "FROM debian:12 AS build\nARG VERSION=1.0\nENV APP_HOME=/app\nWORKDIR $APP_HOME\nRUN echo $VERSION\n"
+                  "MAINTAINER someone\n\nFROM build\nCOPY --from=build /app /srv\n",
+    "web/Dockerfile.prod": "FROM nginx\nrun echo hi\nCMD [\"nginx\"]\n",
+}
+
+
+async def test_dockerfile(tmp_path: Path, run_factory: Any) -> None:
+    needs("dockerfile-language-server", tmp_path)
+    root = write(tmp_path / "svc", DOCKER)
+    run = run_factory(root)
+    # a Dockerfile has no extension: it is served by its name
+    r = await run.call("lsp", {"action": "definition", "file": "Dockerfile", "line": 5, "symbol": "VERSION"})
+    assert r.ok and r.data["server"] == "dockerfile-language-server" and places(r) == [("Dockerfile", 2)], r.text
+    r = await run.call("lsp", {"action": "definition", "file": "Dockerfile", "line": 9, "symbol": "build"})
+    assert places(r) == [("Dockerfile", 1)], r.text
+    r = await run.call("lsp", {"action": "hover", "file": "Dockerfile", "line": 4, "symbol": "WORKDIR"})
+    assert "Set the working directory" in r.text, r.text
+    r = await run.call("lsp", {"action": "symbols", "file": "Dockerfile"})
+    assert [s["name"] for s in r.data["symbols"]] == ["FROM", "ARG", "ENV", "WORKDIR", "RUN", "MAINTAINER", "FROM", "COPY"]
+    r = await run.call("lsp", {"action": "diagnostics", "file": "Dockerfile"})
+    assert [(d["line"], d["severity"]) for d in r.data["diagnostics"]] == [(6, "warning")] and "deprecated" in r.text, r.text
+    r = await run.call("lsp_rename", {"file": "Dockerfile", "line": 2, "symbol": "VERSION", "new_name": "APP_VERSION"})
+    assert r.ok and "2 edits in 1 file" in r.text, r.text
+    assert (root / "Dockerfile").read_text().count("APP_VERSION") == 2
+    # Dockerfile.prod is one too; its lower-case instruction has a quick fix, staged for resolve
+    r = await run.call("lsp", {"action": "code_actions", "file": "web/Dockerfile.prod", "line": 2})
+    assert r.ok and r.data["server"] == "dockerfile-language-server" and "Convert instruction to uppercase" in r.text, r.text
+    r = await run.call("lsp_code_action", {"file": "web/Dockerfile.prod", "line": 2, "action": "uppercase"})
+    assert r.ok and "+RUN echo hi" in r.text, r.text
+    r = await run.call("resolve", {"edit_id": r.data["edit_id"], "action": "accept"})
+    assert r.ok and (root / "web" / "Dockerfile.prod").read_text() == "FROM nginx\nRUN echo hi\nCMD [\"nginx\"]\n", r.text

@@ -1,4 +1,5 @@
-"""Pure parts of the client: column conversion, symbol addressing, workspace edits."""
+"""Pure parts of the client: column conversion, symbol addressing, workspace edits, which server's
+language a file is."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minitools.lsp import EditError, apply_plan, apply_text_edits, from_lsp_column, path_to_uri, plan_workspace_edit, to_lsp_column
+from minitools.lsp import EditError, apply_plan, apply_text_edits, from_lsp_column, language_id, language_of, path_to_uri, plan_workspace_edit, to_lsp_column
 from minitools.tools._symbol_address import resolve_symbol
 from minitools.toolspec import ToolError
 
@@ -159,3 +160,15 @@ def test_a_refusal_on_a_minified_line_is_bounded() -> None:
     message = str(caught.value)
     assert "occurs as a whole word 16000 times" in message and "; and 15990 more" in message
     assert len(message) < 2000 and "(103600 more characters)" in message
+
+
+@pytest.mark.parametrize(("path", "language", "language_id_"), [
+    ("Dockerfile", "dockerfile", "dockerfile"), ("web/Dockerfile.prod", "dockerfile", "dockerfile"),
+    ("Containerfile", "dockerfile", "dockerfile"), ("ci/build.dockerfile", "dockerfile", "dockerfile"),
+    ("src/shapes.F90", "fortran", "fortran"), ("old.f", "fortran", "fortran"),
+    ("lib/Greeter.pm", "perl", "perl"), ("t/basic.t", "perl", "perl"),
+    ("Dockerfiles.txt", None, "plaintext"), ("notes.prod", None, "plaintext"),
+])
+def test_a_file_is_served_by_its_extension_or_its_name(path: str, language: str | None, language_id_: str) -> None:
+    # a Dockerfile has no extension: the catalog row names it (`file_names`), Dockerfile.prod too
+    assert (language_of(path), language_id(path)) == (language, language_id_)
