@@ -60,6 +60,9 @@ async def test_perl(tmp_path: Path, run_factory: Any) -> None:
     assert [(d["line"], d["severity"]) for d in r.data["diagnostics"]] == [(2, "error")] and "syntax error" in r.text, r.text
     r = await run.call("lsp", {"action": "diagnostics", "file": "main.pl"})
     assert r.ok and r.data["diagnostics"] == [], r.text
+    (root / "broken.pl").write_text("use strict;\nmy $x = 1;\n")
+    r = await run.call("lsp", {"action": "diagnostics", "file": "broken.pl"})
+    assert r.ok and r.data["diagnostics"] == [], r.text
     # what the server does not offer is said, and nothing is written
     r = await run.call("lsp", {"action": "hover", "file": "main.pl", "line": 7, "symbol": "greet"})
     assert not r.ok and "does not support hover" in r.text
