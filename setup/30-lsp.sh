@@ -31,5 +31,6 @@ command -v shellcheck >/dev/null || apt_install shellcheck
 # clangd 16 answers the type hierarchy (14, the default clangd here, has only its own older extension):
 # tests/lsp/test_lsp_hierarchy.py configures it as the clangd server
 command -v clangd-16 >/dev/null || apt_install clangd-16
-# Perl::LanguageServer is a perl module (the lsp catalog's probe loads it)
+# Perl::LanguageServer is a perl module (the lsp catalog's probe loads it); the debug adapter is the
+# same module (setup/40-dap.sh)
 perl -MPerl::LanguageServer -e 1 2>/dev/null || apt_install libperl-languageserver-perl
