@@ -2,10 +2,10 @@
 # Language servers the lsp tests use (docs/reference.md, "Language servers"): basedpyright and
 # python-lsp-server (+ pyflakes) from PyPI into the venv, jedi-language-server (optional),
 # fortls (Fortran) from PyPI, typescript-language-server + typescript@5, intelephense,
-# bash-language-server, yaml-language-server, vscode-langservers-extracted (JSON, CSS, HTML) and
-# dockerfile-language-server-nodejs from npm into ./node_modules (package-lock.json), clangd (and
-# clangd-16) and Perl::LanguageServer (libperl-languageserver-perl) from apt. Idempotent: each step
-# checks before it installs.
+# bash-language-server, yaml-language-server, vscode-langservers-extracted (JSON, CSS, HTML),
+# dockerfile-language-server-nodejs and svelte-language-server from npm into ./node_modules
+# (package-lock.json), clangd (and clangd-16) and Perl::LanguageServer (libperl-languageserver-perl)
+# from apt. Idempotent: each step checks before it installs.
 source "$(dirname "$0")/lib.sh"
 cd "$(dirname "$0")/.."
 
@@ -17,7 +17,8 @@ cd "$(dirname "$0")/.."
 
 missing=0
 for bin in typescript-language-server intelephense bash-language-server yaml-language-server \
-           vscode-json-language-server vscode-css-language-server vscode-html-language-server docker-langserver; do
+           vscode-json-language-server vscode-css-language-server vscode-html-language-server docker-langserver \
+           svelteserver; do
     [ -x "node_modules/.bin/$bin" ] || missing=1
 done
 if [ "$missing" = 1 ] || [ ! -f node_modules/typescript/lib/tsserver.js ]; then

@@ -155,6 +155,9 @@ CATALOG: tuple[ServerSpec, ...] = (
                (".fortls", "fpm.toml"), marker_optional=True),
     ServerSpec("dockerfile-language-server", ("docker-langserver", "--stdio"), ("dockerfile",), (".dockerfile",), (),
                file_names=("dockerfile", "containerfile")),
+    # not package.json: every node project has one, and the warm-up would start this server in each
+    ServerSpec("svelte-language-server", ("svelteserver", "--stdio"), ("svelte",), (".svelte",),
+               ("svelte.config.js", "svelte.config.mjs", "svelte.config.cjs", "svelte.config.ts"), marker_optional=True),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))

@@ -1,7 +1,7 @@
-"""The catalog's servers for Perl, Fortran and Dockerfiles, each against the real server on a small
-project made here (setup/30-lsp.sh installs them: Perl::LanguageServer from apt, fortls from PyPI,
-dockerfile-language-server-nodejs from npm). A server this machine lacks skips its test, saying
-which and what installs it."""
+"""The catalog's servers for Perl, Fortran, Dockerfiles and Svelte, each against the real server on a
+small project made here (setup/30-lsp.sh installs them: Perl::LanguageServer from apt, fortls from
+PyPI, dockerfile-language-server-nodejs and svelte-language-server from npm). A server this machine
+lacks skips its test, saying which and what installs it."""
 
 from __future__ import annotations
 
@@ -159,3 +159,42 @@ async def test_dockerfile(tmp_path: Path, run_factory: Any) -> None:
     assert r.ok and "+RUN echo hi" in r.text, r.text
     r = await run.call("resolve", {"edit_id": r.data["edit_id"], "action": "accept"})
     assert r.ok and (root / "web" / "Dockerfile.prod").read_text() == "FROM nginx\nRUN echo hi\nCMD [\"nginx\"]\n", r.text
+
+
+SVELTE = {
+    "package.json": '{"name": "app", "private": true}\n',
+    "src/math.ts": "/** Doubles a number. */\nexport function double(n: number): number {\n  return n * 2;\n}\n",
+    "src/Counter.svelte": "<script lang=\"ts\">\n  import { double } from './math';\n  export let start: number = 0;\n"
+                          "  let count = start;\n  function increment(): void {\n    count = double(count) + 1;\n  }\n</script>\n\n"
+                          "<button on:click={increment}>{count}</button>\n<p>{undefinedThing}</p>\n",
+    "src/App.svelte": "<script lang=\"ts\">\n  import Counter from './Counter.svelte';\n  import { double } from './math';\n"
+                      "  const n: number = double(2);\n</script>\n\n<Counter start={n} />\n",
+}
+
+
+async def test_svelte(tmp_path: Path, run_factory: Any) -> None:
+    needs("svelte-language-server", tmp_path)
+    root = write(tmp_path / "app", SVELTE)
+    run = run_factory(root)
+    # the script's TypeScript is answered by the server's own TypeScript service, across files
+    r = await run.call("lsp", {"action": "definition", "file": "src/Counter.svelte", "line": 6, "symbol": "double"})
+    assert r.ok and r.data["server"] == "svelte-language-server" and places(r) == [("src/math.ts", 2)], r.text
+    r = await run.call("lsp", {"action": "definition", "file": "src/App.svelte", "line": 7, "symbol": "Counter"})
+    assert places(r) == [("src/Counter.svelte", 1)], r.text
+    # the markup's use of a script function is a reference
+    r = await run.call("lsp", {"action": "references", "file": "src/Counter.svelte", "line": 5, "symbol": "increment"})
+    assert places(r) == [("src/Counter.svelte", 5), ("src/Counter.svelte", 10)], r.text
+    r = await run.call("lsp", {"action": "symbols", "file": "src/Counter.svelte"})
+    assert {("increment", "function"), ("count", "variable")} <= {(s["name"], s["kind"]) for s in r.data["symbols"]}, r.text
+    # svelte's own check and TypeScript's, on the markup's undefined name
+    r = await run.call("lsp", {"action": "diagnostics", "file": "src/Counter.svelte"})
+    assert sorted((d["line"], d["severity"], d["code"]) for d in r.data["diagnostics"]) == \
+        [(11, "error", "2304"), (11, "warning", "missing-declaration")], r.text
+    r = await run.call("lsp", {"action": "hover", "file": "src/Counter.svelte", "line": 10, "symbol": "increment"})
+    assert "(local function) increment(): void" in r.text, r.text
+    r = await run.call("lsp", {"action": "code_actions", "file": "src/Counter.svelte", "line": 11})
+    assert "Disable missing-declaration for this line" in r.text, r.text
+    r = await run.call("lsp_rename", {"file": "src/Counter.svelte", "line": 4, "symbol": "count", "new_name": "total"})
+    assert r.ok and "4 edits in 1 file" in r.text, r.text
+    text = (root / "src" / "Counter.svelte").read_text()
+    assert "let total = start;" in text and "{total}</button>" in text and "count" not in text
