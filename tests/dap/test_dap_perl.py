@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dap_helpers import gone, make_run
+from dap_helpers import launch_with, make_run, terminate_all
 from minitools.dap import adapter_by_id, adapter_for_program, detect
 
 PROGRAM = """\
@@ -47,8 +47,7 @@ def perl_project(tmp_path: Path) -> Path:
 
 async def test_perl_breakpoint_stack_variables_evaluate_step(perl_project: Path) -> None:
     async with make_run(perl_project) as run:
-        await run.call("debug", {"op": "breakpoints", "file": "bin/sum.pl", "lines": [8]})
-        r = await run.call("debug", {"op": "launch", "program": "bin/sum.pl"})
+        r = await launch_with(run, "bin/sum.pl", [8])
         assert r.ok, r.text
         assert "perl" in r.text and "bin/sum.pl:8" in r.text and "$sum += $i;" in r.text, r.text
         r = await run.call("debug", {"op": "stack"})
@@ -84,14 +83,12 @@ async def test_perl_breakpoint_stack_variables_evaluate_step(perl_project: Path)
         assert r.ok and "ended" in r.text and "exit code 0" in r.text, r.text
         out = await run.call("debug", {"op": "output"})
         assert "total 15" in out.text and "done" in out.text, out.text
-        pids = (await run.call("debug", {"op": "terminate"})).data["pids"]
-    assert pids and all(gone(p) for p in pids)
+        await terminate_all(run)
 
 
 async def test_perl_step_in_conditional_breakpoint_and_terminate_mid_run(perl_project: Path) -> None:
     async with make_run(perl_project) as run:
-        await run.call("debug", {"op": "breakpoints", "file": "bin/sum.pl", "lines": [15]})
-        r = await run.call("debug", {"op": "launch", "program": "bin/sum.pl"})
+        r = await launch_with(run, "bin/sum.pl", [15])
         assert r.ok and "bin/sum.pl:15" in r.text, r.text
         r = await run.call("debug", {"op": "step_in"})
         assert r.ok and "total bin/sum.pl:5" in r.text, r.text
@@ -100,9 +97,8 @@ async def test_perl_step_in_conditional_breakpoint_and_terminate_mid_run(perl_pr
         assert r.ok and "bin/sum.pl:8" in r.text, r.text
         r = await run.call("debug", {"op": "evaluate", "expression": "$sum"})
         assert r.ok and r.data["result"] == "9", r.text  # 4 + 5: it stopped on the third turn only
-        pids = (await run.call("debug", {"op": "terminate"})).data["pids"]
-    # the program was stopped at a breakpoint: terminate ends it, and the adapter
-    assert pids and all(gone(p) for p in pids)
+        # the program is stopped at a breakpoint: terminate ends it, and the adapter
+        await terminate_all(run)
 
 
 def test_perl_adapter_is_found_by_program_and_needs_its_module(tmp_path: Path) -> None:

@@ -28,6 +28,27 @@ def places(r: Any) -> list[tuple[str, int]]:
     return sorted((loc["file"], loc["line"]) for loc in r.data["locations"])
 
 
+def project(tmp_path: Path, run_factory: Any, server: str, files: dict[str, str]) -> tuple[Path, Any]:
+    """`files` written in a folder of `tmp_path` and a Run on it, once `server` is known installed."""
+    needs(server, tmp_path)
+    root = write(tmp_path / "project", files)
+    return root, run_factory(root)
+
+
+async def navigated(tmp_path: Path, run_factory: Any, server: str) -> tuple[Path, Any]:
+    """A Run on the server's project of NAVIGATION, its definition and references checked first."""
+    files, at, place, body, used = NAVIGATION[server]
+    root, run = project(tmp_path, run_factory, server, files)
+    file, line, symbol = at
+    r = await run.call("lsp", {"action": "definition", "file": file, "line": line, "symbol": symbol})
+    assert r.ok and r.data["server"] == server, r.text
+    assert places(r) == [place] and body in r.text, r.text
+    if used is not None:  # the references of what the definition named, asked at the definition
+        r = await run.call("lsp", {"action": "references", "file": place[0], "line": place[1], "symbol": symbol})
+        assert places(r) == used, r.text
+    return root, run
+
+
 PERL = {
     "cpanfile": "requires 'perl', '5.016';\n",
     "lib/Greeter.pm": "package Greeter;\nuse strict;\nuse warnings;\nuse Exporter 'import';\nour @EXPORT_OK = ('greet');\n\n"
@@ -40,15 +61,8 @@ PERL = {
 
 
 async def test_perl(tmp_path: Path, run_factory: Any) -> None:
-    needs("perl-language-server", tmp_path)
-    root = write(tmp_path / "app", PERL)
-    run = run_factory(root)
-    r = await run.call("lsp", {"action": "definition", "file": "main.pl", "line": 7, "symbol": "greet"})
-    assert r.ok and r.data["server"] == "perl-language-server", r.text
-    assert places(r) == [("lib/Greeter.pm", 8)] and "return \"hello $name\";" in r.text, r.text
     # references are by name, from the server's own parse of every file of the project
-    r = await run.call("lsp", {"action": "references", "file": "lib/Greeter.pm", "line": 8, "symbol": "greet"})
-    assert places(r) == [("lib/Greeter.pm", 8), ("main.pl", 7), ("main.pl", 8)], r.text
+    root, run = await navigated(tmp_path, run_factory, "perl-language-server")
     r = await run.call("lsp", {"action": "references", "file": "main.pl", "line": 6, "symbol": "$who"})
     assert places(r) == [("main.pl", 6), ("main.pl", 7)], r.text
     r = await run.call("lsp", {"action": "symbols", "file": "lib/Greeter.pm"})
@@ -102,16 +116,8 @@ FORTRAN = {
 
 
 async def test_fortran(tmp_path: Path, run_factory: Any) -> None:
-    needs("fortls", tmp_path)
     # no fpm.toml nor .fortls: most Fortran folders have neither, and the server serves the root
-    root = write(tmp_path / "model", FORTRAN)
-    run = run_factory(root)
-    r = await run.call("lsp", {"action": "definition", "file": "src/main.f90", "line": 6, "symbol": "area"})
-    assert r.ok and r.data["server"] == "fortls", r.text
-    assert places(r) == [("src/shapes.f90", 13)] and "area = sq%side * sq%side" in r.text, r.text
-    r = await run.call("lsp", {"action": "references", "file": "src/shapes.f90", "line": 13, "symbol": "area"})
-    assert places(r) == [("src/main.f90", 2), ("src/main.f90", 6), ("src/main.f90", 7),
-                         ("src/shapes.f90", 4), ("src/shapes.f90", 13), ("src/shapes.f90", 16)], r.text
+    root, run = await navigated(tmp_path, run_factory, "fortls")
     r = await run.call("lsp", {"action": "hover", "file": "src/main.f90", "line": 6, "symbol": "area"})
     assert "Returns the area of a square." in r.text and "TYPE(square), INTENT(IN) :: sq" in r.text, r.text
     r = await run.call("lsp", {"action": "symbols", "file": "src/shapes.f90"})
@@ -135,12 +141,8 @@ DOCKER = {
 
 
 async def test_dockerfile(tmp_path: Path, run_factory: Any) -> None:
-    needs("dockerfile-language-server", tmp_path)
-    root = write(tmp_path / "svc", DOCKER)
-    run = run_factory(root)
-    # a Dockerfile has no extension: it is served by its name
-    r = await run.call("lsp", {"action": "definition", "file": "Dockerfile", "line": 5, "symbol": "VERSION"})
-    assert r.ok and r.data["server"] == "dockerfile-language-server" and places(r) == [("Dockerfile", 2)], r.text
+    # a Dockerfile has no extension: it is served by its name (and the server offers no references)
+    root, run = await navigated(tmp_path, run_factory, "dockerfile-language-server")
     r = await run.call("lsp", {"action": "definition", "file": "Dockerfile", "line": 9, "symbol": "build"})
     assert places(r) == [("Dockerfile", 1)], r.text
     r = await run.call("lsp", {"action": "hover", "file": "Dockerfile", "line": 4, "symbol": "WORKDIR"})
@@ -173,12 +175,8 @@ SVELTE = {
 
 
 async def test_svelte(tmp_path: Path, run_factory: Any) -> None:
-    needs("svelte-language-server", tmp_path)
-    root = write(tmp_path / "app", SVELTE)
-    run = run_factory(root)
     # the script's TypeScript is answered by the server's own TypeScript service, across files
-    r = await run.call("lsp", {"action": "definition", "file": "src/Counter.svelte", "line": 6, "symbol": "double"})
-    assert r.ok and r.data["server"] == "svelte-language-server" and places(r) == [("src/math.ts", 2)], r.text
+    root, run = await navigated(tmp_path, run_factory, "svelte-language-server")
     r = await run.call("lsp", {"action": "definition", "file": "src/App.svelte", "line": 7, "symbol": "Counter"})
     assert places(r) == [("src/Counter.svelte", 1)], r.text
     # the markup's use of a script function is a reference
@@ -198,3 +196,17 @@ async def test_svelte(tmp_path: Path, run_factory: Any) -> None:
     assert r.ok and "4 edits in 1 file" in r.text, r.text
     text = (root / "src" / "Counter.svelte").read_text()
     assert "let total = start;" in text and "{total}</button>" in text and "count" not in text
+
+
+# server -> its project, a definition asked (file, line, symbol), where it leads, a line of the body
+# shown, and the references of that symbol (None: the server offers none)
+NAVIGATION: dict[str, tuple[dict[str, str], tuple[str, int, str], tuple[str, int], str, list[tuple[str, int]] | None]] = {
+    "perl-language-server": (PERL, ("main.pl", 7, "greet"), ("lib/Greeter.pm", 8), 'return "hello $name";',
+                             [("lib/Greeter.pm", 8), ("main.pl", 7), ("main.pl", 8)]),
+    "fortls": (FORTRAN, ("src/main.f90", 6, "area"), ("src/shapes.f90", 13), "area = sq%side * sq%side",
+               [("src/main.f90", 2), ("src/main.f90", 6), ("src/main.f90", 7),
+                ("src/shapes.f90", 4), ("src/shapes.f90", 13), ("src/shapes.f90", 16)]),
+    "dockerfile-language-server": (DOCKER, ("Dockerfile", 5, "VERSION"), ("Dockerfile", 2), "ARG VERSION=1.0", None),
+    "svelte-language-server": (SVELTE, ("src/Counter.svelte", 6, "double"), ("src/math.ts", 2),
+                               "export function double(n: number): number", None),
+}
