@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from dap_helpers import launch_with, make_run, terminate_all
-from minitools.dap import adapter_by_id, adapter_for_program, detect
+from minitools.dap import Adapter, DebugSupervisor, Detection, adapter_by_id, adapter_for_program, detect
 
 PROGRAM = """\
 use strict;
@@ -109,3 +109,11 @@ def test_perl_adapter_is_found_by_program_and_needs_its_module(tmp_path: Path) -
     det = detect(tmp_path, adapter, probe=lambda argv: (False, f"{' '.join(argv)} exited with 2: Can't locate Perl/LanguageServer.pm"))
     assert not det.usable and "no root marker (cpanfile" in det.reason and "Can't locate Perl/LanguageServer.pm" in det.reason
     assert adapter_for_program(tmp_path / "t.pl") is adapter and adapter_for_program(tmp_path / "x.t") is adapter
+
+
+async def test_an_adapter_that_exits_before_it_listens_is_said_with_its_stderr(tmp_path: Path) -> None:
+    # the listen transport retries its connection while the adapter starts, and stops at its exit
+    adapter = Adapter(id="gone", binaries=("sh",), args=(), markers=(), suffixes=(".x",), transport="listen")
+    det = Detection(adapter, markers=["m"], command=["sh", "-c", "echo 'no port {port} for you' >&2; exit 3"])
+    with pytest.raises(OSError, match=r"gone exited with 3; stderr: .*no port \d+ for you"):
+        await DebugSupervisor().start_adapter(det, tmp_path)
