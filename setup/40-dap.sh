@@ -3,7 +3,8 @@
 # Debian 12 has no lldb-dap name), delve + the Go toolchain (apt), gcc for the C test program, gdb,
 # which gives the task benchmark's C values their ground truth (benchmarks/tasks/_judge.py), and
 # node for minitools' own node adapter (its TypeScript tests use typescript and ts-node from
-# ./node_modules, which setup/30-lsp.sh installs with npm ci).
+# ./node_modules, which setup/30-lsp.sh installs with npm ci), and Perl::LanguageServer, whose
+# debug adapter debugs Perl (apt libperl-languageserver-perl).
 source "$(dirname "$0")/lib.sh"
 
 # Another set-up script may hold the dpkg lock at the same moment: wait and retry.
@@ -24,3 +25,4 @@ command -v go >/dev/null || apt_install_retry golang-go
 command -v gcc >/dev/null || apt_install_retry gcc
 command -v gdb >/dev/null || apt_install_retry gdb
 command -v node >/dev/null || apt_install_retry nodejs
+perl -MPerl::LanguageServer -e 1 2>/dev/null || apt_install_retry libperl-languageserver-perl

@@ -51,7 +51,9 @@ class Adapter:
     # file suffixes of programs this adapter debugs ("" = a native executable)
     suffixes: tuple[str, ...]
     # "stdio": DAP over the adapter's stdin/stdout; "dial": the adapter dials our listener
-    # (`dlv dap --client-addr`, which avoids a port race)
+    # (`dlv dap --client-addr`, which avoids a port race); "listen": the adapter listens on a free
+    # port given as "{port}" in `args` and we connect (Perl::LanguageServer, whose debuggee
+    # connects back to that same port)
     transport: str = "stdio"
     # arguments that prove the binary starts (exit 0 within a few seconds)
     probe: tuple[str, ...] = ("--version",)
@@ -89,6 +91,9 @@ class Adapter:
     # an adapter written in minitools: the module run as `python -m MODULE --runtime BINARY` on
     # minitools' own interpreter, BINARY being the binary found and probed as for any adapter
     module: str = ""
+    # debug ops refused with this adapter, and why: what it would do instead is worse than a
+    # refusal (Perl::LanguageServer 2.5's stepOut kills the program and is never answered)
+    refused_ops: dict[str, str] = field(default_factory=dict)
 
 
 ADAPTERS: tuple[Adapter, ...] = (
@@ -164,6 +169,22 @@ ADAPTERS: tuple[Adapter, ...] = (
         # type errors do not stop a program being debugged: transpile only
         loaders=((".ts", "ts-node", ("-r", "ts-node/register/transpile-only")),),
         notes="written here over the V8 inspector (docs/architecture.md, \"The node adapter\")",
+    ),
+    Adapter(
+        id="perl",
+        # Perl::LanguageServer is a module of perl: the probe proves the module loads
+        binaries=("perl",),
+        args=("-MPerl::LanguageServer", "-e", "Perl::LanguageServer::run", "--", "--port", "{port}", "--nostdio"),
+        markers=("cpanfile", "Makefile.PL", "Build.PL", "dist.ini"),
+        suffixes=(".pl", ".t"),
+        transport="listen",
+        probe=("-MPerl::LanguageServer", "-e", "1"),
+        adapter_id="perl",
+        launch={"type": "perl", "request": "launch", "stopOnEntry": False, "reloadModules": False},
+        refused_ops={"step_out": "Perl::LanguageServer 2.5's stepOut ends the program with \"Modification of "
+                                 "non-creatable array value attempted\" and never answers; set a breakpoint after "
+                                 "the call and continue, or step_over to the end of the sub"},
+        notes="Perl::LanguageServer's debug adapter: launch only, no attach (docs/reference.md, Perl::LanguageServer)",
     ),
 )
 

@@ -68,6 +68,29 @@ class ServerSpec:
     # it publishes nothing for a file whose diagnostics stay empty (no empty list again): a written
     # file clean before may stay unpublished, and the check of its dependents does not wait for it
     silent_when_clean: bool = False
+    # file names it serves whatever their extension, lower-case: "dockerfile" serves Dockerfile and
+    # Dockerfile.prod (a Dockerfile has no extension to be found by)
+    file_names: tuple[str, ...] = ()
+    # arguments after argv[0] that exit 0 only when the server is installed: its binary is an
+    # interpreter every machine has (perl), the server a module of it
+    probe: tuple[str, ...] = ()
+    # the settings are also sent as workspace/didChangeConfiguration after initialized: a server
+    # that never asks workspace/configuration and starts its work only on that notification
+    # (Perl::LanguageServer: its parser and syntax checker)
+    push_settings: bool = False
+    # publishes for one file that arrive within this many seconds of the one before are parts of
+    # one answer, merged: Perl::LanguageServer 2.5 publishes a file's errors and an empty list for
+    # it, twice each, in Perl's random hash order (docs/reference.md, Perl::LanguageServer)
+    merge_burst: float = 0.0
+
+    def names(self, path: str | os.PathLike[str]) -> bool:
+        """Whether `path`'s name is one this server serves whatever its extension."""
+        name = Path(path).name.lower()
+        return any(name == known or name.startswith(known + ".") for known in self.file_names)
+
+    def serves(self, path: str | os.PathLike[str]) -> bool:
+        """Whether `path` is one of this server's files, by its extension or its name."""
+        return Path(path).suffix.lower() in self.extensions or self.names(path)
 
     def language_id_of(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId this server is told for `path` (didOpen)."""
@@ -82,6 +105,8 @@ _PY_EXT = (".py", ".pyi")
 _TS_EXT = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _C_EXT = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
 _TS_IDS = {".tsx": "typescriptreact", ".jsx": "javascriptreact"}
+# where a server that would keep a cache in the project keeps it instead
+_CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "minitools"
 
 CATALOG: tuple[ServerSpec, ...] = (
     ServerSpec("basedpyright", ("basedpyright-langserver", "--stdio"), ("python",), _PY_EXT, _PY_MARKERS,
@@ -128,6 +153,21 @@ CATALOG: tuple[ServerSpec, ...] = (
                (), init_options={"provideFormatter": False},
                settings={"html": {"validate": {"scripts": True, "styles": True}}, "css": {"validate": True}},
                single_file_diagnostics=True),
+    # Perl::LanguageServer is a module of perl, not a binary (probe: the module loads); it starts its
+    # parser and syntax checker only on didChangeConfiguration, and keeps its parse cache in
+    # cacheDir, else in the project's .vscode/perl-lang (docs/reference.md, Perl::LanguageServer)
+    ServerSpec("perl-language-server", ("perl", "-MPerl::LanguageServer", "-e", "Perl::LanguageServer::run", "--"),
+               ("perl",), (".pl", ".pm", ".t", ".psgi"), ("cpanfile", "Makefile.PL", "Build.PL", "dist.ini"),
+               marker_optional=True, probe=("-MPerl::LanguageServer", "-e", "1"), push_settings=True, merge_burst=0.2,
+               settings={"perl": {"cacheDir": str(_CACHE / "perl-lang"), "perlInc": [], "fileFilter": [".pm", ".pl", ".t", ".psgi"],
+                                  "ignoreDirs": [".git", ".vscode", "node_modules", "blib", "local"]}}),
+    ServerSpec("fortls", ("fortls",), ("fortran",), (".f90", ".f95", ".f03", ".f08", ".f", ".for", ".fpp"),
+               (".fortls", "fpm.toml"), marker_optional=True),
+    ServerSpec("dockerfile-language-server", ("docker-langserver", "--stdio"), ("dockerfile",), (".dockerfile",), (),
+               file_names=("dockerfile", "containerfile"), single_file_diagnostics=True),
+    # not package.json: every node project has one, and the warm-up would start this server in each
+    ServerSpec("svelte-language-server", ("svelteserver", "--stdio"), ("svelte",), (".svelte",),
+               ("svelte.config.js", "svelte.config.mjs", "svelte.config.cjs", "svelte.config.ts"), marker_optional=True),
 )
 
 LANGUAGES: tuple[str, ...] = tuple(dict.fromkeys(lang for spec in CATALOG for lang in spec.languages))
@@ -146,19 +186,19 @@ class ServerCatalog:
     def spec(self, server_id: str) -> ServerSpec:
         return next(s for s in self.specs if s.id == server_id)
 
-    def _serving(self, ext: str) -> ServerSpec | None:
-        return next((spec for spec in self.specs if ext in spec.extensions), None)
+    def _serving(self, path: str | os.PathLike[str]) -> ServerSpec | None:
+        # a server naming the file outright (Dockerfile.prod) before one of its extension
+        named = next((spec for spec in self.specs if spec.names(path)), None)
+        return named or next((spec for spec in self.specs if spec.serves(path)), None)
 
     def language_of(self, path: str | os.PathLike[str]) -> str | None:
-        """The language serving `path` (by extension), or None."""
-        ext = Path(path).suffix.lower()
-        spec = self._serving(ext)
-        return None if spec is None else spec.extension_languages.get(ext, spec.languages[0])
+        """The language serving `path` (by extension or name), or None."""
+        spec = self._serving(path)
+        return None if spec is None else spec.extension_languages.get(Path(path).suffix.lower(), spec.languages[0])
 
     def language_id(self, path: str | os.PathLike[str]) -> str:
         """The LSP languageId for didOpen."""
-        ext = Path(path).suffix.lower()
-        spec = self._serving(ext)
+        spec = self._serving(path)
         return "plaintext" if spec is None else spec.language_id_of(path)
 
     def servers_for(self, language: str, prefer: list[str] | None = None) -> list[ServerSpec]:

@@ -263,6 +263,8 @@ class LSPClient:
         if self.spec.columns == "code_points":
             self.encoding = "utf-32"  # measured: it answers in code points whatever it claims
         await self.rpc.notify("initialized", {})
+        if self.spec.push_settings:
+            await self.rpc.notify("workspace/didChangeConfiguration", {"settings": self.spec.settings})
 
     # State ----------------------------------------------------------------------------
 
@@ -394,10 +396,16 @@ class LSPClient:
         version = params.get("version")
         if doc is not None and isinstance(version, int) and version < doc.version:
             return  # computed on text we have since replaced
-        self.diagnostics[uri] = list(params.get("diagnostics") or [])
+        diagnostics = list(params.get("diagnostics") or [])
+        now = asyncio.get_running_loop().time()
+        if self.spec.merge_burst and uri in self._diag_time and now - self._diag_time[uri] <= self.spec.merge_burst:
+            # one answer in several publishes (the row's merge_burst): what came before stays
+            earlier = self.diagnostics.get(uri, [])
+            diagnostics = earlier + [d for d in diagnostics if d not in earlier]
+        self.diagnostics[uri] = diagnostics
         self._publishes += 1
         self._diag_seq[uri] = self._publishes
-        self._diag_time[uri] = asyncio.get_running_loop().time()
+        self._diag_time[uri] = now
         if doc is None:
             self._unopened[uri] = None
             self._unopened.move_to_end(uri)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,12 +84,30 @@ class Supervisor:
         self.states: dict[Key, ServerState] = {}  # each started server's last move
         self._locks: dict[Key, asyncio.Lock] = {}
         self._watchers: set[asyncio.Task[None]] = set()
+        self._probed: dict[str, str] = {}  # a row's probe: what it said ("" it passed)
         self.closed = False
 
     # Detection ------------------------------------------------------------------------
 
     def binary(self, spec: ServerSpec) -> str | None:
-        return find_binary(spec.argv[0], self.search_path)
+        found = find_binary(spec.argv[0], self.search_path)
+        return found if found is None or not spec.probe or not self.probe_problem(spec, found) else None
+
+    def probe_problem(self, spec: ServerSpec, binary: str) -> str:
+        """Why `binary` with the row's `probe` does not prove the server installed ("" when it
+        does); run once per server, then remembered."""
+        if spec.id not in self._probed:
+            argv = [binary, *spec.probe]
+            try:
+                done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=10,
+                                      env=self.env(), start_new_session=True)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                self._probed[spec.id] = f"`{' '.join(argv)}` did not run: {exc}"
+            else:
+                first = done.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
+                self._probed[spec.id] = "" if done.returncode == 0 else \
+                    f"`{' '.join(argv)}` exited with {done.returncode}" + (f": {first[0][:200]}" if first else "")
+        return self._probed[spec.id]
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -109,7 +128,9 @@ class Supervisor:
                                      f"no root marker ({', '.join(spec.root_markers)}) {where}"))
                 continue
             if binary is None:
+                found = find_binary(spec.argv[0], self.search_path)
                 out.append(Candidate(spec.id, language, root, None, ServerState.NO_BINARY,
+                                     f"{spec.id} is not installed: {self.probe_problem(spec, found)}" if found else
                                      f"{spec.argv[0]} is not installed (not on PATH nor in the project's node_modules/.bin or .venv/bin)"))
                 continue
             key = (spec.id, root)

@@ -69,6 +69,18 @@ def gone(pid: int) -> bool:
         return True
 
 
+async def launch_with(run: Run, program: str, breakpoints: list[Any]) -> Any:
+    """`program` launched with `breakpoints` (a `lines` list) set in it first: the launch's result."""
+    await run.call("debug", {"op": "breakpoints", "file": program, "lines": breakpoints})
+    return await run.call("debug", {"op": "launch", "program": program})
+
+
+async def terminate_all(run: Run) -> None:
+    """End the session and check that every process it named is gone."""
+    pids = (await run.call("debug", {"op": "terminate"})).data["pids"]
+    assert pids and all(gone(p) for p in pids), pids
+
+
 def process_name(pid: int) -> str:
     """The command line of `pid` ("" when it is gone)."""
     try:

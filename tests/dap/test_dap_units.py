@@ -17,7 +17,7 @@ def test_dap_imports_only_protocol_transport_tracing_schema() -> None:
                 inner = node.module.split(".")[1] if "." in node.module else ""
                 assert inner in {"protocol", "transport", "tracing", "schema", "states", "dap"}, f"{path.name} imports {node.module}"
     assert {"ADAPTERS", "detect", "DAPSession", "DebugSupervisor", "StepTimeout"} <= set(dap.__all__)
-    assert [a.id for a in dap.ADAPTERS] == ["dart", "debugpy", "lldb", "delve", "node"]
+    assert [a.id for a in dap.ADAPTERS] == ["dart", "debugpy", "lldb", "delve", "node", "perl"]
     lldb = dap.adapter_by_id("lldb")
     assert lldb is not None and "lldb-vscode-*" in lldb.binaries and "lldb-dap" in lldb.binaries
 

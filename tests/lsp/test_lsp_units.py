@@ -1,14 +1,18 @@
-"""Pure parts of the client: column conversion, symbol addressing, workspace edits."""
+"""Pure parts of the client: column conversion, symbol addressing, workspace edits, which server's
+language a file is."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minitools.lsp import EditError, apply_plan, apply_text_edits, from_lsp_column, path_to_uri, plan_workspace_edit, to_lsp_column
+from minitools.lsp import EditError, apply_plan, apply_text_edits, from_lsp_column, language_id, language_of, path_to_uri, plan_workspace_edit, to_lsp_column
+from minitools.lsp._catalog import BUILT_IN
+from minitools.lsp._client import LSPClient
 from minitools.tools._symbol_address import resolve_symbol
 from minitools.toolspec import ToolError
 
@@ -170,5 +174,38 @@ def test_which_servers_diagnose_across_files() -> None:
 
     assert {s.id for s in CATALOG if s.single_file_diagnostics} == {
         "pylsp", "jedi-language-server", "bash-language-server", "yaml-language-server", "vscode-json-language-server",
-        "vscode-css-language-server", "vscode-html-language-server"}
+        "vscode-css-language-server", "vscode-html-language-server", "dockerfile-language-server"}
     assert [s.id for s in CATALOG if s.silent_when_clean] == ["typescript-language-server"]
+
+
+@pytest.mark.parametrize(("path", "language", "language_id_"), [
+    ("Dockerfile", "dockerfile", "dockerfile"), ("web/Dockerfile.prod", "dockerfile", "dockerfile"),
+    ("Containerfile", "dockerfile", "dockerfile"), ("ci/build.dockerfile", "dockerfile", "dockerfile"),
+    ("src/shapes.F90", "fortran", "fortran"), ("old.f", "fortran", "fortran"),
+    ("lib/Greeter.pm", "perl", "perl"), ("t/basic.t", "perl", "perl"),
+    ("Dockerfiles.txt", None, "plaintext"), ("notes.prod", None, "plaintext"),
+])
+def test_a_file_is_served_by_its_extension_or_its_name(path: str, language: str | None, language_id_: str) -> None:
+    # a Dockerfile has no extension: the catalog row names it (`file_names`), Dockerfile.prod too
+    assert (language_of(path), language_id(path)) == (language, language_id_)
+
+
+async def test_publishes_in_one_burst_are_one_answer_where_the_row_says_so(tmp_path: Path) -> None:
+    # Perl::LanguageServer 2.5 publishes a file's errors and an empty list at once, in a random order
+    perl = BUILT_IN.spec("perl-language-server")
+    uri = path_to_uri(tmp_path / "broken.pl")
+    error = {"range": {"start": {"line": 1, "character": 0}, "end": {"line": 2, "character": 0}}, "message": "syntax error"}
+    for order in ([error], []), ([], [error]):
+        client = LSPClient(perl, tmp_path, ["perl"], None)
+        for diagnostics in order:
+            client._publish({"uri": uri, "diagnostics": diagnostics})
+        assert client.diagnostics[uri] == [error]
+        # a publish after the burst is a new answer: the file was fixed
+        client._diag_time[uri] -= 1.0
+        client._publish({"uri": uri, "diagnostics": []})
+        assert client.diagnostics[uri] == []
+    # any other server's last publish is its answer
+    client = LSPClient(replace(perl, merge_burst=0.0), tmp_path, ["perl"], None)
+    client._publish({"uri": uri, "diagnostics": [error]})
+    client._publish({"uri": uri, "diagnostics": []})
+    assert client.diagnostics[uri] == []

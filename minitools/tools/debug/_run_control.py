@@ -25,6 +25,10 @@ class RunControl:
     async def run(self, args: Mapping[str, Any], command: str) -> ToolResult:
         steps = self.steps
         s = steps.session()
+        adapter = steps.slot.adapter
+        if adapter is not None and args["op"] in adapter.refused_ops:
+            raise ToolError(f"{args['op']} is refused with the {adapter.id} adapter, and nothing was done: "
+                            f"{adapter.refused_ops[args['op']]}.")
         if s.stop.state is RunState.EXITED:
             raise ToolError(f"the program has already ended; {args['op']} has nothing to do. Call output or terminate.")
         if command == "continue" and s.stop.state is RunState.RUNNING:

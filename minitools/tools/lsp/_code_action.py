@@ -33,7 +33,7 @@ class CodeActions(SessionPart):
         client, doc, line, at = t.client, t.doc, t.line, t.at
         s.require(client, "codeActionProvider", "code actions")
         # quick fixes are offered for the diagnostics we pass: make sure they are current
-        await s.fresh_diagnostics(client, doc, t.mark)
+        await s.fresh_diagnostics(client, doc, t.mark, t.resent)
         body = split_lines(doc.text)[line - 1]
         end_col = len(body)
         if at is not None:  # the text the symbol covers on the line

@@ -25,7 +25,7 @@ class LSPDiagnostics(SessionPart):
         s = self.s
         t = await s.target(args, "diagnostics", position="none")
         client, doc, notes, rel = t.client, t.doc, t.notes, t.rel
-        found = await s.fresh_diagnostics(client, doc, t.mark)
+        found = await s.fresh_diagnostics(client, doc, t.mark, t.resent)
         if found is None:
             raise ToolError("\n".join(notes + [
                 f"diagnostics unavailable: {client.spec.id} published nothing for {rel} within {s.diag_timeout:g} s. "

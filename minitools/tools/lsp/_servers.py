@@ -68,7 +68,7 @@ class Servers(SessionPart):
         for dirpath, dirnames, filenames in os.walk(client.root):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "venv", "__pycache__", "build"))
             for name in sorted(filenames):
-                if os.path.splitext(name)[1] in client.spec.extensions:
+                if client.spec.serves(name):
                     try:
                         doc = await client.sync(Path(dirpath) / name)
                         await client.wait_ready(doc, self.s.ready_timeout)

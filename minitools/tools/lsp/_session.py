@@ -45,6 +45,7 @@ class Target:
     doc: Document
     mark: int  # the file's diagnostics mark before the sync (for `fresh_diagnostics`)
     notes: list[str] = field(default_factory=list)
+    resent: bool = False  # the sync sent the file's text (opened, or changed on disk since it was sent)
     line: int = 0
     position: dict[str, int] | None = None
     at: Resolved | None = None
@@ -80,9 +81,12 @@ class LSPSession:
         needs `line` and `symbol`, `line` needs `line` (the symbol is optional), `none` takes none."""
         path = self.path_arg(args, action)
         client, notes = await self.client(path)
-        mark = client.diagnostics_mark(path_to_uri(path))
+        uri = path_to_uri(path)
+        mark = client.diagnostics_mark(uri)
+        before = client.documents.get(uri)
+        sent = None if before is None else before.version
         doc = await self.sync(client, path)
-        target = Target(path, self.ctx.relpath(path), client, doc, mark, notes)
+        target = Target(path, self.ctx.relpath(path), client, doc, mark, notes, resent=doc.version != sent)
         if position != "none":
             try:
                 target.line, target.position, target.at = self.position(client, doc.text, path, args, action,
@@ -192,14 +196,17 @@ class LSPSession:
         at = resolve_symbol(body, symbol, self.sup.catalog.language_of(path), rel, line)
         return line, {"line": line - 1, "character": to_lsp_column(body, at.column, client.encoding)}, at
 
-    async def fresh_diagnostics(self, client: LSPClient, doc: Document, mark: int) -> list[dict[str, Any]] | None:
+    async def fresh_diagnostics(self, client: LSPClient, doc: Document, mark: int,
+                                resent: bool = False) -> list[dict[str, Any]] | None:
         """The diagnostics published for `doc`'s current text (None: nothing within the timeout).
 
-        `mark` is ``client.diagnostics_mark(uri)`` taken before the sync."""
+        `mark` is ``client.diagnostics_mark(uri)`` taken before the sync; `resent` says the sync
+        sent the text, so a publish from before it is not an answer (a server that checks a while
+        after a change, Perl::LanguageServer 1.5 s, would otherwise be shown the old text's)."""
         uri = doc.uri
         if client.diagnostics_mark(uri) > mark:
             mark = client.diagnostics_mark(uri) - 1
-        elif mark > 0:
+        elif mark > 0 and not resent:
             mark -= 1  # nothing re-sent: the last publish is for the current text
         try:
             return await client.wait_diagnostics(uri, mark, timeout=self.diag_timeout, quiet=self.diag_quiet)
