@@ -163,11 +163,23 @@ def encode_message(obj: dict[str, Any]) -> bytes:
     """`obj` as a framed message: a Content-Length header, then its UTF-8 JSON body."""
     if not isinstance(obj, dict):
         raise LocalProtocolError(f"a message is a JSON object, not {type(obj).__name__}")
-    try:
-        body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:
-        raise LocalProtocolError(f"message is not JSON-serialisable: {exc}") from None
+    body = _json_bytes(obj)
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def _json_bytes(obj: dict[str, Any]) -> bytes:
+    """`obj` as UTF-8 JSON. A string holding a lone surrogate (a file name that is not UTF-8,
+    read with surrogateescape; text user code printed) has no UTF-8 form, so the message is then
+    written with ASCII escapes, where it is ``\\udcff``: still JSON, and the same string once
+    parsed. Refusing it would leave a request unanswered for one odd file name."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LocalProtocolError(f"message is not JSON-serialisable: {exc}") from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 class LineFramer(_Buffer):
@@ -227,7 +239,4 @@ def encode_line(obj: dict[str, Any]) -> bytes:
     """`obj` as one line of newline-delimited JSON (no raw newline can occur inside JSON text)."""
     if not isinstance(obj, dict):
         raise LocalProtocolError(f"a message is a JSON object, not {type(obj).__name__}")
-    try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
-    except (TypeError, ValueError) as exc:
-        raise LocalProtocolError(f"message is not JSON-serialisable: {exc}") from None
+    return _json_bytes(obj) + b"\n"

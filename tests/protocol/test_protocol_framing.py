@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -231,3 +232,14 @@ def test_line_framer_garbage_parses_or_raises_remote_protocol_error_only(data: b
             assert isinstance(message, dict)
     except RemoteProtocolError:
         pass
+
+
+@pytest.mark.parametrize("encode", [encode_message, encode_line])
+def test_a_lone_surrogate_is_written_as_an_escape_and_reads_back_the_same(encode: Any) -> None:
+    # a file name that is not UTF-8 (read with surrogateescape) or text user code printed
+    message = {"text": "a\udcff.py: ok \ud800 é"}
+    data = encode(message)
+    data.decode("utf-8")  # the bytes are UTF-8
+    framer = Framer() if encode is encode_message else LineFramer()
+    framer.receive_data(data)
+    assert framer.next_message() == message
