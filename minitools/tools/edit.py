@@ -122,8 +122,8 @@ class EditFamily:
         if args.get("rewrite") is None:
             raise ToolError('give rewrite: the text to put in place of each match, e.g. "$X.dispose()"')
         plan, targets, where = compile_for(self.ctx, args)
-        template = Template.parse(args["rewrite"])
         try:
+            template = Template.parse(args["rewrite"])
             for pattern, _files in plan.searches:
                 template.check_bound(pattern.metavar_names, pattern.source)
         except TemplateError as exc:

@@ -17,6 +17,7 @@ from typing import Any
 
 from minitools.edits import StagedFile, read_regular_file
 from minitools.match import has_grammar, language_for_path, parse_errors
+from minitools.text import not_unicode
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
 from minitools.tools._search_args import shared_searcher
@@ -72,6 +73,10 @@ class SymbolEditFamily:
     async def symbol_edit(self, args: Mapping[str, Any]) -> ToolResult:
         ctx = self.ctx
         file, line, symbol, action = args["file"], args["line"], args["symbol"], args["action"]
+        why = not_unicode(args["code"])
+        if why:
+            raise ToolError(f"code {why}, so no file could hold it; write the character itself, or, inside a string "
+                            "literal, its escape (\\ud800). Nothing was staged.")
         path = ctx.source_file(file, "symbol_edit")
         rel = ctx.relpath(path)
         source = read_regular_file(path)
