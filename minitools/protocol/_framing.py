@@ -17,6 +17,7 @@ that can answer the peer (`JSONRPCEndpoint(answer_malformed=True)`) may go on wi
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from minitools.protocol._errors import LocalProtocolError, MalformedMessage, RemoteProtocolError
@@ -41,14 +42,45 @@ def _decode_body(body: bytes | bytearray | memoryview, peer: str) -> dict[str, A
     except UnicodeDecodeError as exc:
         raise MalformedMessage(f"message body is not UTF-8 ({exc.reason} at byte {exc.start}); it began {_start(body)}",
                                peer=peer) from None
-    except (ValueError, RecursionError) as exc:
-        # JSONDecodeError is a ValueError; so is an integer too long to convert.
-        # RecursionError comes from deeply nested arrays: still the peer's garbage.
+    except RecursionError:
+        # JSON nested deeper than the reader recurses: still the peer's garbage, but a request
+        # whose id can be read is answered as itself, or its sender would wait for it forever
+        raise MalformedMessage(f"message body nests too deeply to read; send a shallower message; it began {_start(body)}",
+                               peer=peer, request_id=_top_level_id(str(body, "utf-8"))) from None
+    except ValueError as exc:
+        # JSONDecodeError is a ValueError; so is an integer too long to convert
         raise MalformedMessage(f"message body is not JSON ({str(exc)[:120]}); it began {_start(body)}", peer=peer) from None
     if not isinstance(obj, dict):
         raise MalformedMessage(f"message body is JSON but not an object (got {type(obj).__name__}: {_start(body)})",
                                peer=peer, code=INVALID_REQUEST)
     return obj
+
+
+_BRACKETS_OR_STRING = re.compile(r'[{\[]+|[}\]]+|"')
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_ID_VALUE = re.compile(r'\s*:\s*(-?[0-9]{1,300}(?![0-9.eE])|"(?:[^"\\]|\\.)*")')
+
+
+def _top_level_id(text: str) -> Any:
+    """The value of the top-level object's "id" key when it is an integer or a string (None
+    otherwise), read without recursing: one pass that skips strings and counts brackets."""
+    depth, pos = 0, 0
+    while (found := _BRACKETS_OR_STRING.search(text, pos)) is not None:
+        run, pos = found.group(), found.start()
+        if run == '"':
+            string = _STRING.match(text, pos)
+            assert string is not None  # a quote always opens one, closed or not
+            pos = string.end()
+            value = _ID_VALUE.match(text, pos) if depth == 1 and string.group() == '"id"' else None
+            if value is not None:
+                try:
+                    return json.loads(value.group(1))
+                except ValueError:  # a string with a bad escape: no usable id
+                    return None
+            continue
+        depth += len(run) if run[0] in "{[" else -len(run)
+        pos = found.end()
+    return None
 
 
 def _start(body: bytes | bytearray | memoryview) -> str:

@@ -302,7 +302,8 @@ class JSONRPCEndpoint:
     def _malformed(self, exc: MalformedMessage) -> None:
         """Answer a message that was not JSON (the connection's `on_malformed`)."""
         log.warning("%s", exc)
-        self._reply_soon(ErrorResponse(None, exc.code, f"{exc.reason}. Send each message as one JSON-RPC 2.0 object."))
+        self._reply_soon(ErrorResponse(exc.request_id, exc.code,
+                                       f"{exc.reason}. Send each message as one JSON-RPC 2.0 object."))
 
     async def wait_idle(self) -> None:
         """Wait until no handler is running (the answers to requests in flight are sent)."""

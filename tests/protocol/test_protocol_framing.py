@@ -243,3 +243,18 @@ def test_a_lone_surrogate_is_written_as_an_escape_and_reads_back_the_same(encode
     framer = Framer() if encode is encode_message else LineFramer()
     framer.receive_data(data)
     assert framer.next_message() == message
+
+
+@pytest.mark.parametrize("body, request_id", [
+    ('{"jsonrpc": "2.0", "id": 7, "params": ' + "[" * 5000 + "]" * 5000 + "}", 7),
+    ('{"params": {"id": 1, "x": ' + "[" * 5000 + '"id"' + "]" * 5000 + '}, "s": "\\"id\\"", "id" : "r-2"}', "r-2"),
+    ('{"params": ' + "[" * 5000 + "]" * 5000 + "}", None),  # a notification: no id
+    ('{"id": 1.5, "params": ' + "[" * 5000 + "]" * 5000 + "}", None),  # no usable id
+    ('{"id": ' + "9" * 400 + ', "params": ' + "[" * 5000 + "]" * 5000 + "}", None),  # no usable id
+])
+def test_a_message_too_deep_to_read_keeps_its_id(body: str, request_id: Any) -> None:
+    framer = LineFramer("host")
+    framer.receive_data(body.encode() + b"\n")
+    with pytest.raises(MalformedMessage, match="nests too deeply") as info:
+        framer.next_message()
+    assert info.value.request_id == request_id
