@@ -15,6 +15,7 @@ import base64
 import collections
 import contextlib
 import os
+import resource
 import signal
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -50,6 +51,23 @@ Bridge = Callable[[str, Mapping[str, Any]], Awaitable[ToolReply]]
 _RING = 1 << 16  # bytes of the worker's raw stdout/stderr kept for a death report
 
 
+def _child_setup(memory_limit: int | None) -> Callable[[], None]:
+    """The worker's `preexec_fn`: it dies with its parent, and allocates at most `memory_limit`
+    bytes (RLIMIT_DATA, kept under a hard limit already set), so a cell that grows without
+    bound (a list that never stops, recursion under a limit of 10**9: Python 3.11's frames live
+    on the heap) fails in its own kernel instead of taking the machine's memory."""
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    if memory_limit is not None and hard != resource.RLIM_INFINITY:
+        memory_limit = min(memory_limit, hard)
+
+    def setup() -> None:
+        die_with_parent()
+        if memory_limit is not None:
+            resource.setrlimit(resource.RLIMIT_DATA, (memory_limit, hard))
+
+    return setup
+
+
 class KernelStartError(Exception):
     """The worker did not start: the interpreter is missing, or it died before ready."""
 
@@ -58,8 +76,9 @@ class KernelProcess:
     """One running worker. Not safe for concurrent `execute` calls (the pool serialises)."""
 
     def __init__(self, argv: Sequence[str], *, language: str, cwd: str, env: Mapping[str, str],
-                 trace: Callable[[str, str, Any], None] | None = None) -> None:
+                 trace: Callable[[str, str, Any], None] | None = None, memory_limit: int | None = None) -> None:
         self.argv = list(argv)
+        self.memory_limit = memory_limit  # bytes the worker may allocate (RLIMIT_DATA), None: no bound
         self.language = language
         self.cwd = cwd
         self.env = dict(env)
@@ -92,7 +111,7 @@ class KernelProcess:
             self._proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, pass_fds=(to_child_r, from_child_w),
-                start_new_session=True, cwd=self.cwd, env=self.env, preexec_fn=die_with_parent,
+                start_new_session=True, cwd=self.cwd, env=self.env, preexec_fn=_child_setup(self.memory_limit),
             )
         except OSError as exc:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):

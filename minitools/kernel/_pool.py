@@ -59,8 +59,10 @@ class KernelPool:
     KernelStartError when a kernel cannot start and KernelBusy on re-entry."""
 
     def __init__(self, root: Path, *, enclosure: Enclosure = None, spill_dir: Path,
-                 trace: Callable[[str, str, Any], None] | None = None, start_timeout: float = 30.0) -> None:
+                 trace: Callable[[str, str, Any], None] | None = None, start_timeout: float = 30.0,
+                 memory_limit: int | None = None) -> None:
         self.root = root
+        self.memory_limit = memory_limit
         self.prefix = enclosure_prefix(enclosure)
         self.spill_dir = spill_dir
         self.trace = trace
@@ -106,7 +108,8 @@ class KernelPool:
                                     + (f"; its last output: {words}" if words else ""))
             await kernel.close()
         argv, env = self._argv(language)
-        kernel = KernelProcess(argv, language=language, cwd=str(self.root), env=env, trace=self.trace)
+        kernel = KernelProcess(argv, language=language, cwd=str(self.root), env=env, trace=self.trace,
+                               memory_limit=self.memory_limit)
         await kernel.start(self.start_timeout)
         self._kernels[language] = kernel
         lost = self._lost.pop(language, None)

@@ -22,6 +22,7 @@ import ast
 import base64
 import builtins
 import code
+import contextlib
 import functools
 import io
 import linecache
@@ -58,6 +59,10 @@ def _load_protocol(parent: str) -> tuple[type, object, object]:
             del sys.modules[name]
         sys.modules.update(saved)
     return Framer, encode_message, NEED_DATA
+
+
+_MAX_FRAMES = 1000  # frames of a traceback formatted, the innermost (the default recursion limit)
+_RESERVE = 32 << 20  # bytes: a traceback thousands of frames deep, formatted and sent
 
 
 class _State:
@@ -361,6 +366,7 @@ class Kernel(code.InteractiveInterpreter):
         self._loop: Any = None
         self._tool_ids = 0
         self._future_flags = 0  # `from __future__` features earlier cells turned on (as codeop keeps them)
+        self._reserve: bytearray | None = None
 
     # The hooks code.InteractiveInterpreter routes its output through ------------------
 
@@ -378,7 +384,11 @@ class Kernel(code.InteractiveInterpreter):
         if type(value).__name__ == "MagicError":  # from _pymagics: no traceback
             self._error = {"ename": "UsageError", "evalue": str(value), "traceback": f"UsageError: {value}\n"}
             return
-        self._error = {"ename": kind.__name__, "evalue": str(value), "traceback": _user_traceback(value)}
+        try:
+            shown = _user_traceback(value)
+        except MemoryError:
+            shown = f"{kind.__name__}: {value}\n(no traceback: the kernel had no memory left to format it)\n"
+        self._error = {"ename": kind.__name__, "evalue": str(value), "traceback": shown}
 
     # Cells -----------------------------------------------------------------------------
 
@@ -389,6 +399,11 @@ class Kernel(code.InteractiveInterpreter):
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         self._error = None
         self.output.begin()
+        if self._reserve is None:
+            # memory held back while the cell runs, freed when it fails: a cell that reached the
+            # kernel's bound (kernel_memory_mb) leaves no room to format and send its traceback
+            with contextlib.suppress(MemoryError):
+                self._reserve = bytearray(_RESERVE)
         value_bundle = None
         status = "ok"
         _State.running = True
@@ -406,6 +421,7 @@ class Kernel(code.InteractiveInterpreter):
                     "traceback": f"SystemExit: {exc.code!r} (the cell stopped; the kernel keeps running)\n",
                 }
             except BaseException:  # noqa: BLE001 - the cell's own error, shown as its traceback
+                self._reserve = None  # a cell stopped at the memory bound: room to report it
                 self.showtraceback()
             finally:
                 _State.running = False
@@ -532,8 +548,13 @@ _MACHINERY = (_WORKER_FILE, os.path.join(os.path.dirname(_WORKER_FILE), "_pymagi
 
 def _user_traceback(exc: BaseException) -> str:
     """The traceback from the first frame of the user's cell on, without the worker's own
-    frames (nor the event loop's ahead of the cell): they are not the user's business."""
-    te = traceback.TracebackException(type(exc), exc, exc.__traceback__)
+    frames (nor the event loop's ahead of the cell): they are not the user's business. Of a
+    traceback deeper than _MAX_FRAMES (recursion under a raised limit), the innermost are shown."""
+    depth, tb = 0, exc.__traceback__
+    while tb is not None and depth <= _MAX_FRAMES:
+        depth, tb = depth + 1, tb.tb_next
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__,
+                                      limit=-_MAX_FRAMES if depth > _MAX_FRAMES else None)
     seen: set[int] = set()
     todo = [te]
     while todo:
