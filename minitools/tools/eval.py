@@ -220,7 +220,7 @@ def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:
                      + (f" Its last output:\n{words}" if words else "")
                      + "\nAll variables, imports and data are gone; the next cell starts a fresh kernel.")
     if out.is_capped:
-        parts.append(f"(output capped at {out.limit} characters: head and tail shown; the full output is in {out.spill_path})")
+        parts.append(f"(output capped at {out.limit} characters: head and tail shown; {out.saved_note()})")
     if not parts:
         parts.append("(no output)")
     data = {

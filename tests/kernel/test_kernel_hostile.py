@@ -10,6 +10,8 @@ import pytest
 
 from conftest import cell
 from minitools import Run
+from minitools.kernel import CellOutput, KernelPool
+from minitools.kernel._pool import KEPT_OUTPUTS
 
 GROWERS = {
     # Python 3.11 keeps frames on the heap: recursion under a limit of 10**9 took 10 GB in 20 s
@@ -35,3 +37,22 @@ async def test_a_javascript_cell_that_grows_without_bound_loses_its_kernel_loudl
         after = await run.call("eval", cell("1 + 1", language="javascript"))
     assert not grown.ok and "KERNEL DIED" in grown.text and "STATE LOST" in grown.text, grown.text[:600]
     assert after.ok and "STATE LOST" in after.text and "Out: 2" in after.text
+
+
+
+def test_a_cell_that_prints_forever_saves_a_bounded_file_and_old_files_go(tmp_path: Path) -> None:
+    # the file holding a capped cell's output grew as long as the cell printed (1 GB for 1 GB),
+    # and every capped cell of a Run kept its own
+    big = CellOutput(1000, tmp_path / "out.txt", max_saved=10_000)
+    for _ in range(100):
+        big.write("x" * 1000 + "\n")
+    big.close()
+    assert (tmp_path / "out.txt").stat().st_size == 10_000
+    assert "the first 10000 of its 100100 characters are in" in big.text() and "no more is saved" in big.text()
+    pool = KernelPool(tmp_path, spill_dir=tmp_path / "spill")
+    for _ in range(KEPT_OUTPUTS + 5):
+        output = pool.new_output("python", 200)
+        output.write("y" * 300)
+        output.close()
+    assert len(list((tmp_path / "spill").iterdir())) == KEPT_OUTPUTS
+    assert output.spill_path.exists() and "the full output (300 characters)" in output.text()
