@@ -79,6 +79,7 @@ class SymbolEditFamily:
                             "literal, its escape (\\ud800). Nothing was staged.")
         path = ctx.source_file(file, "symbol_edit")
         rel = ctx.relpath(path)
+        self._check_size(path, file)
         source = read_regular_file(path)
         if source is None:
             raise ToolError(f'file "{file}" cannot be read as a regular file; nothing was staged.')
@@ -110,6 +111,20 @@ class SymbolEditFamily:
             "extent": {"start_line": extent.start[0] + 1, "end_line": extent.end[0] + 1},
             "new_lines": {"start_line": span[0], "end_line": span[1]},
         })
+
+    def _check_size(self, path: Path, file: str) -> None:
+        """ToolError for a file larger than the searcher reads: it would be split into lines and
+        parsed twice in memory (a 200 MB file took 7 GB and more)."""
+        searcher = shared_searcher(self.ctx)
+        limit = getattr(searcher, "max_file_bytes", None)
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return  # read_regular_file says why
+        if isinstance(limit, int) and size > limit:
+            raise ToolError(f'file "{file}" is {size:,} bytes, over the {limit:,} a search reads (search.max_file_size_kb); symbol_edit edits '
+                            "source files of that size at most. Edit this one another way, or raise the limit. "
+                            "Nothing was staged.")
 
     async def _extent(self, path: Path, text: str, line: int, column: int, symbol: str, rel: str, body: str) -> SymbolExtent:
         """The server's extent of the symbol, else the parser's; refused when none is defined there."""
