@@ -167,21 +167,37 @@ function trimStack(err) {
   return kept.join('\n') || String(err);
 }
 
+// SIGINT (the kernel_budget, a cancelled call) stops the cell, never the kernel: a synchronous
+// loop is broken by breakOnSigint, an awaited cell is rejected by this handler; between cells
+// it does nothing. Node's default would end the process and lose every variable.
+const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
+let interruptCell = null;
+process.on('SIGINT', () => { if (interruptCell) interruptCell(); });
+
 let count = 0;
 async function execute(message) {
   count = message.count || count + 1;
   let value;
   let error = null;
+  let interrupted = false;
   try {
     const { code, isAsync } = transform(message.code);
-    value = new vm.Script(code, { filename: `cell-${count}.js` }).runInThisContext();
-    if (isAsync) value = await value;
+    value = new vm.Script(code, { filename: `cell-${count}.js` }).runInThisContext({ breakOnSigint: true });
+    if (isAsync) {
+      value = await Promise.race([value, new Promise((resolve, reject) => {
+        interruptCell = () => reject(Object.assign(new Error('the cell was interrupted (SIGINT)'), { code: INTERRUPTED }));
+      })]);
+    }
   } catch (err) {
-    error = { ename: (err && err.name) || 'Error', evalue: String((err && err.message) || err), traceback: trimStack(err) + '\n' };
+    interrupted = Boolean(err && err.code === INTERRUPTED);
+    error = { ename: interrupted ? 'Interrupted' : (err && err.name) || 'Error',
+              evalue: String((err && err.message) || err), traceback: trimStack(err) + '\n' };
+  } finally {
+    interruptCell = null;
   }
   let result = null;
   if (!error && value !== undefined) result = { data: bundle(value), metadata: {} };
-  send({ type: 'result', id: message.id, status: error ? 'error' : 'ok', value: result, error });
+  send({ type: 'result', id: message.id, status: interrupted ? 'interrupted' : error ? 'error' : 'ok', value: result, error });
 }
 
 let queue = Promise.resolve();

@@ -4,6 +4,7 @@ Python cell) or is reported lost (a JavaScript one, whose engine aborts)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ async def test_a_python_cell_that_grows_without_bound_stops_at_the_kernels_memor
     assert after.ok and "Out: 42" in after.text and "STATE LOST" not in after.text, after.text
 
 
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 async def test_a_javascript_cell_that_grows_without_bound_loses_its_kernel_loudly(tmp_path: Path) -> None:
     async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, kernel_memory_mb=512) as run:
         grown = await run.call("eval", cell("const a = []; while (true) a.push(new Array(1e6).fill(1));",
@@ -56,3 +58,23 @@ def test_a_cell_that_prints_forever_saves_a_bounded_file_and_old_files_go(tmp_pa
         output.close()
     assert len(list((tmp_path / "spill").iterdir())) == KEPT_OUTPUTS
     assert output.spill_path.exists() and "the full output (300 characters)" in output.text()
+
+
+JS_STOPPERS = {
+    # node ended on the budget's SIGINT (state lost) while the cell held the event loop
+    "a loop that never yields": "var kept = 5; while (true) {}",
+    "an await that never settles": "var kept = 5; await new Promise(() => {})",
+}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@pytest.mark.parametrize("stopper", list(JS_STOPPERS))
+async def test_a_javascript_cell_past_its_budget_is_interrupted_and_the_kernel_keeps_its_state(
+        tmp_path: Path, stopper: str) -> None:
+    async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, kernel_budget=1,
+                   kernel_interrupt_grace=5) as run:
+        stopped = await run.call("eval", cell(JS_STOPPERS[stopper], language="javascript"))
+        after = await run.call("eval", cell("kept + 1", language="javascript"))
+    assert not stopped.ok and stopped.data["status"] == "interrupted" and "INTERRUPTED" in stopped.text, stopped.text
+    assert "STATE LOST" not in stopped.text
+    assert after.ok and "Out: 6" in after.text and "STATE LOST" not in after.text, after.text
