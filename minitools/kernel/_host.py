@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from minitools.kernel._output import CellOutcome, CellOutput, CellStatus, exit_description
 from minitools.protocol import RemoteProtocolError
-from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent
+from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent, kill_tree, reaped
 
 __all__ = ["KernelProcess", "KernelStartError", "Bridge", "ToolReply"]
 
@@ -107,6 +107,9 @@ class KernelProcess:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         argv = [a.replace("{fd_in}", str(to_child_r)).replace("{fd_out}", str(from_child_w)) for a in self.argv]
+        # under the reaper: what a cell starts dies with the kernel even when it leaves the
+        # kernel's process group (setsid, a detached spawn); it reports a failed exec on fd 2
+        argv = reaped(argv, 2, pass_fds=(to_child_r, from_child_w))
         try:
             self._proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
@@ -259,13 +262,18 @@ class KernelProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, sig)
 
+    def _kill_tree(self) -> None:
+        # the group, and every descendant wherever its group (the reaper adopts what a cell orphans)
+        if self._proc is not None:
+            kill_tree(self._proc.pid)
+
     async def _reap(self, timeout: float = 5.0) -> int | None:
         if self._proc is None:
             return None
         try:
             return await asyncio.wait_for(self._proc.wait(), timeout)
         except asyncio.TimeoutError:
-            self._signal(signal.SIGKILL)
+            self._kill_tree()
             return await self._proc.wait()
 
     async def _settle_drains(self) -> None:
@@ -273,8 +281,8 @@ class KernelProcess:
             await asyncio.wait(self._drains, timeout=1.0)
 
     async def kill(self) -> None:
-        """Kill the whole process group now and reap the worker."""
-        self._signal(signal.SIGKILL)
+        """Kill the worker and everything it started now, and reap it."""
+        self._kill_tree()
         await self._reap()
         self._close_pipes()
 
@@ -288,7 +296,7 @@ class KernelProcess:
         if self._proc.returncode is None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._proc.wait(), timeout)
-        self._signal(signal.SIGKILL)
+        self._kill_tree()
         await self._reap()
         self._close_pipes()
         await self._settle_drains()

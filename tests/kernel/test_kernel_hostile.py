@@ -4,7 +4,12 @@ Python cell) or is reported lost (a JavaScript one, whose engine aborts)."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import shutil
+import signal
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -78,3 +83,45 @@ async def test_a_javascript_cell_past_its_budget_is_interrupted_and_the_kernel_k
     assert not stopped.ok and stopped.data["status"] == "interrupted" and "INTERRUPTED" in stopped.text, stopped.text
     assert "STATE LOST" not in stopped.text
     assert after.ok and "Out: 6" in after.text and "STATE LOST" not in after.text, after.text
+
+
+async def _until(condition: Callable[[], bool], bound: float = 10.0) -> None:
+    """Wait until `condition` holds, `bound` seconds at most (the caller asserts what it needs)."""
+    deadline = time.monotonic() + bound
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+
+
+def _running(token: str) -> list[int]:
+    """The live processes whose command line holds `token`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                if token.encode() in handle.read():
+                    found.append(int(entry))
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("setsid") is None, reason="node or setsid is not installed")
+async def test_what_a_cell_starts_outside_the_kernels_process_group_dies_with_the_run(tmp_path: Path) -> None:
+    # a child that called setsid, or that node spawned detached, outlived the Run (init adopted it)
+    token = f"{300 + os.getpid() % 600}.{os.getpid()}"  # sleep's argument: this test's own
+    escapes = [
+        cell(f"import os\nif os.fork() == 0:\n    os.setsid()\n    os.execvp('sleep', ['sleep', '{token}'])"),
+        cell(f"import subprocess\nsubprocess.Popen(['setsid', 'sleep', '{token}'])"),
+        cell(f"require('child_process').spawn('sleep', ['{token}'], {{detached: true}}).unref()", language="javascript"),
+    ]
+    try:
+        async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}) as run:
+            for escape in escapes:
+                started = await run.call("eval", escape)
+                assert started.ok, started.text
+            await _until(lambda: len(_running(token)) == 3)  # they run while the Run does
+        await _until(lambda: not _running(token))
+        assert _running(token) == []
+    finally:
+        for pid in _running(token):
+            os.kill(pid, signal.SIGKILL)
