@@ -61,6 +61,9 @@ _STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
 _ID_VALUE = re.compile(r'\s*:\s*(-?[0-9]{1,300}(?![0-9.eE])|"(?:[^"\\]|\\.)*")')
 
 
+_ID_SEARCH = 1 << 16  # bytes at the start of an overlong line searched for its id
+
+
 def _top_level_id(text: str) -> Any:
     """The value of the top-level object's "id" key when it is an integer or a string (None
     otherwise), read without recursing: one pass that skips strings and counts brackets."""
@@ -249,8 +252,11 @@ class LineFramer(_Buffer):
             if end < 0:
                 if self.buffered > self.max_line:
                     self._skipping = True
+                    # a request whose id comes before its long part is answered as itself
+                    head = str(buf[pos:pos + _ID_SEARCH], "utf-8", "replace")
                     raise MalformedMessage(f"line longer than {self.max_line} bytes (it began {_start(buf[pos:pos + 40])}); "
-                                           "it was dropped", peer=self.peer)
+                                           "it was dropped; send less in one message", peer=self.peer,
+                                           request_id=_top_level_id(head))
                 if not self._eof:
                     return NEED_DATA
                 if not bytes(buf[pos:]).strip():

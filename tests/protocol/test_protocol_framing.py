@@ -258,3 +258,15 @@ def test_a_message_too_deep_to_read_keeps_its_id(body: str, request_id: Any) -> 
     with pytest.raises(MalformedMessage, match="nests too deeply") as info:
         framer.next_message()
     assert info.value.request_id == request_id
+
+
+def test_an_overlong_line_keeps_its_id_when_the_id_comes_first() -> None:
+    framer = LineFramer("host", max_line=1000)
+    framer.receive_data(b'{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"code": "' + b"x" * 2000)
+    with pytest.raises(MalformedMessage, match="line longer than 1000 bytes") as info:
+        framer.next_message()
+    assert info.value.request_id == 12
+    framer.receive_data(b'"}}\n{"jsonrpc": "2.0", "params": {"code": "' + b"y" * 2000)
+    with pytest.raises(MalformedMessage) as late:  # the id after the long part: not known
+        framer.next_message()
+    assert late.value.request_id is None
