@@ -44,6 +44,10 @@ _MAX_REPR = 200_000  # characters of one repr; the host caps the whole output ag
 _TABLE_ROWS = 30
 _TABLE_COLS = 20
 _FLUSH_EVERY = 0.02  # seconds: output reaches the host this fast (the host's budget sees it)
+# The host refuses a frame over 64 MiB and kills the kernel: nothing larger is sent, and text
+# goes in pieces small enough for any mix of characters (at most 4 UTF-8 bytes each)
+_MAX_FRAME = 60 << 20
+_TEXT_PIECE = 1 << 20
 
 
 def _load_protocol(parent: str) -> tuple[type, object, object]:
@@ -93,7 +97,14 @@ class Channel:
         self._lock = threading.Lock()
 
     def send(self, message: dict) -> None:
-        data = self._encode(message)  # type: ignore[operator]
+        """Send `message`; TypeError when it is not JSON, ValueError when it is larger than the
+        host takes (the cell sees either, and the kernel lives on)."""
+        try:
+            data = self._encode(message)  # type: ignore[operator]
+        except Exception as exc:  # noqa: BLE001 - the protocol's LocalProtocolError, loaded by path
+            raise TypeError(f"not JSON ({exc})") from None
+        if len(data) > _MAX_FRAME:
+            raise ValueError(f"{len(data):,} bytes, over the {_MAX_FRAME:,} one message to the Run may hold")
         _State.in_protocol += 1
         try:
             with self._lock:
@@ -135,6 +146,9 @@ class Output:
         self._thread: threading.Thread | None = None
 
     def write(self, stream: str, text: str) -> None:
+        while len(text) > _TEXT_PIECE:  # one print of 100 MB is sent as pieces, not one frame
+            self.write(stream, text[:_TEXT_PIECE])
+            text = text[_TEXT_PIECE:]
         if not text:
             return
         with self._lock:
@@ -154,8 +168,13 @@ class Output:
 
     def display(self, data: dict, metadata: dict | None = None) -> None:
         with self._lock:
+            self.flush()  # the text before it goes whatever becomes of the display
             self._items.append(["display", {"data": data, "metadata": metadata or {}}])
-        self.flush()
+            try:
+                self.flush()
+            except (TypeError, ValueError) as exc:
+                self._items.clear()
+                raise type(exc)(f"display: the output is {exc}; show less (a smaller image, a slice of the data)") from None
 
     def flush(self) -> None:
         with self._lock:
@@ -365,6 +384,9 @@ class Kernel(code.InteractiveInterpreter):
         self._error: dict | None = None
         self._loop: Any = None
         self._tool_ids = 0
+        self._replies: dict[object, dict] = {}  # tool results read, by call id, until their caller takes them
+        self._replies_ready = threading.Condition()
+        self._reading = False  # a caller is reading the channel for everyone
         self._future_flags = 0  # `from __future__` features earlier cells turned on (as codeop keeps them)
         self._reserve: bytearray | None = None
 
@@ -505,23 +527,45 @@ class Kernel(code.InteractiveInterpreter):
                 data, md = mimebundle(obj)
                 self.output.display(data, metadata or md)
 
+    def _reply_to(self, call_id: int) -> dict:
+        """The host's reply to tool call `call_id`. Threads of a cell may call tools at once:
+        one of them reads the channel at a time and files each reply under its id."""
+        with self._replies_ready:
+            while call_id not in self._replies:
+                if self._reading:
+                    self._replies_ready.wait()
+                    continue
+                self._reading = True
+                self._replies_ready.release()
+                try:
+                    reply = self.channel.receive()
+                finally:
+                    self._replies_ready.acquire()
+                    self._reading = False
+                if reply is None:
+                    os._exit(3)  # the host is gone; nobody is left to report to
+                if reply.get("type") == "tool_result":
+                    self._replies[reply.get("id")] = reply
+                self._replies_ready.notify_all()
+            return self._replies.pop(call_id)
+
     def tool(self, name: str, args: dict | None = None, **kwargs: object) -> ToolCallResult:
         """Call one of the Run's tools, as the model would (surface, approval and every
         wrapper apply). Returns the result's text (a str with `.data`, `.ok`, `.images`);
         raises ToolCallError when the call fails."""
         payload = dict(args or {}, **kwargs)
         self.output.flush()
-        self._tool_ids += 1
-        call_id = self._tool_ids
-        self.channel.send({"type": "tool_call", "id": call_id, "name": name, "args": payload})
+        with self._replies_ready:
+            self._tool_ids += 1
+            call_id = self._tool_ids
+        try:
+            self.channel.send({"type": "tool_call", "id": call_id, "name": name, "args": payload})
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"tool({name!r}, ...): the arguments are {exc}; pass JSON values (dict, list, str, "
+                            "number, bool, None), and less of them") from None
         _State.in_protocol += 1
         try:
-            while True:
-                reply = self.channel.receive()
-                if reply is None:
-                    os._exit(3)  # the host is gone; nobody is left to report to
-                if reply.get("type") == "tool_result" and reply.get("id") == call_id:
-                    break
+            reply = self._reply_to(call_id)
         finally:
             _State.in_protocol -= 1
         images = [(i["mime"], base64.b64decode(i["base64"])) for i in reply.get("images") or []]

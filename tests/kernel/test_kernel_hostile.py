@@ -125,3 +125,33 @@ async def test_what_a_cell_starts_outside_the_kernels_process_group_dies_with_th
     finally:
         for pid in _running(token):
             os.kill(pid, signal.SIGKILL)
+
+
+async def test_what_a_cell_sends_the_run_never_costs_the_kernel(tmp_path: Path) -> None:
+    # one print of 100 MB, a display or tool() arguments over the host's 64 MiB frame: the host
+    # refused the frame and killed the kernel, state lost, with no word of why; arguments that are
+    # not JSON raised the protocol's own error from inside minitools
+    async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, kernel_max_output=1000) as run:
+        printed = await run.call("eval", cell("kept = 1\nprint('x' * 100_000_000)"))
+        shown = await run.call("eval", cell("display({'text/plain': 'y' * 100_000_000}, raw=True)"))
+        sent = await run.call("eval", cell("tool('ast_grep', {'pattern': 'x' * 100_000_000})"))
+        odd = await run.call("eval", cell("tool('ast_grep', {'pattern': {1, 2}})"))
+        after = await run.call("eval", cell("kept + 1"))
+    assert printed.ok and printed.data["output_chars"] == 100_000_001, printed.text[-300:]
+    assert not shown.ok and "display: the output is 100,000,109 bytes, over the" in shown.text and "show less" in shown.text
+    assert not sent.ok and "tool('ast_grep', ...): the arguments are 100,000,096 bytes" in sent.text
+    assert not odd.ok and "the arguments are not JSON" in odd.text and "set" in odd.text and "_framing" not in odd.text
+    assert after.ok and "Out: 2" in after.text and "STATE LOST" not in after.text, after.text
+
+
+async def test_threads_of_a_cell_calling_tools_at_once_each_get_their_answer(tmp_path: Path) -> None:
+    # each thread read the channel and dropped the replies meant for the others: the cell hung
+    # until the budget killed the kernel
+    (tmp_path / "a.py").write_text("print(1)\n")
+    code = ("import threading\nfound = []\n"
+            "def ask(n):\n    found.append((n, tool('ast_grep', {'pattern': 'print($A)', 'language': 'python'}).ok))\n"
+            "threads = [threading.Thread(target=ask, args=(n,)) for n in range(20)]\n"
+            "for t in threads: t.start()\nfor t in threads: t.join()\nsorted(found) == [(n, True) for n in range(20)]")
+    async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, kernel_budget=20) as run:
+        asked = await run.call("eval", cell(code))
+    assert asked.ok and "Out: True" in asked.text, asked.text
