@@ -155,3 +155,16 @@ async def test_threads_of_a_cell_calling_tools_at_once_each_get_their_answer(tmp
     async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, kernel_budget=20) as run:
         asked = await run.call("eval", cell(code))
     assert asked.ok and "Out: True" in asked.text, asked.text
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+async def test_what_a_javascript_cell_sends_the_run_never_costs_the_kernel(tmp_path: Path) -> None:
+    # console.log of 100 MB, or tool() arguments as large: the host killed the kernel, state lost
+    async with Run(tmp_path, approve=lambda s, a: True, resources={"lsp": False}, kernel_max_output=1000) as run:
+        printed = await run.call("eval", cell("var kept = 1; console.log('x'.repeat(100_000_000))", language="javascript"))
+        sent = await run.call("eval", cell("await tool('ast_grep', {pattern: 'x'.repeat(100_000_000)})",
+                                           language="javascript"))
+        after = await run.call("eval", cell("kept + 1", language="javascript"))
+    assert printed.ok and printed.data["output_chars"] == 100_000_001, printed.text[-300:]
+    assert not sent.ok and 'tool("ast_grep", ...): the arguments are 100,000,067 bytes, over the' in sent.text, sent.text
+    assert after.ok and "Out: 2" in after.text and "STATE LOST" not in after.text, after.text
