@@ -22,7 +22,17 @@ from minitools.lsp._catalog import (
 )
 from minitools.lsp._client import LSPClient, ServerGone, ServerStartError
 from minitools.lsp._columns import from_lsp_column, to_lsp_column
-from minitools.lsp._documents import Document, NotRegularFile, file_kind, path_to_uri, read_regular, split_lines, uri_to_path
+from minitools.lsp._documents import (
+    MAX_DOCUMENT_BYTES,
+    Document,
+    DocumentTooLarge,
+    NotRegularFile,
+    file_kind,
+    path_to_uri,
+    read_regular,
+    split_lines,
+    uri_to_path,
+)
 from minitools.lsp._edits import EditError, FileChange, apply_plan, apply_text_edits, check_plan, plan_workspace_edit
 from minitools.lsp._payloads import PeerPayloadError, check_notification, check_result, check_workspace_edit
 from minitools.lsp._supervisor import Candidate, CheckerResult, NoServer, Supervisor
@@ -46,6 +56,8 @@ __all__ = [
     "ServerStartError",
     "Document",
     "NotRegularFile",
+    "DocumentTooLarge",
+    "MAX_DOCUMENT_BYTES",
     "file_kind",
     "read_regular",
     "path_to_uri",
