@@ -145,3 +145,14 @@ async def test_a_file_too_large_for_a_language_server_is_not_opened(py_project: 
     assert "not opened" in r.text
     assert f"big.py: not checked: {len(big):,} bytes, over the" in written.text, written.text
     assert (await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})).ok
+
+
+async def test_a_file_named_many_times_is_checked_once(py_project: Path, hostile: Any) -> None:
+    # each naming was sent, saved and waited for in turn: 200 namings of one file took 45 s
+    run = hostile(py_project, {"answers": HOVER})
+    names = ["a.py", "./a.py", str(py_project / "a.py"), "b/../a.py"] * 25
+    (py_project / "b").mkdir(exist_ok=True)
+    before = await run.before_write(names)
+    written = await run.written(names)
+    assert [e["file"] for e in before.data["files"]] == ["a.py"], before.text
+    assert [e["file"] for e in written.data["files"]] == ["a.py"], written.text

@@ -59,8 +59,12 @@ class WriteDiagnostics(SessionPart):
         the check after the write says so."""
         entries: list[dict[str, Any]] = []
         pending: list[_Synced] = []
+        seen: set[str] = set()
         for raw in paths:
             path, rel, reason = self._place(raw, must_exist=False)
+            if rel in seen:
+                continue  # one file named twice ("a.py", "./a.py") has one baseline
+            seen.add(rel)
             if reason:
                 entries.append({"file": rel, "baseline": False, "reason": reason})
             elif rel in self.ledger:
@@ -97,7 +101,15 @@ class WriteDiagnostics(SessionPart):
         unavailable: list[Unavailable] = []
         # Every file is sent before any is checked: diagnostics of one file of a multi-file
         # write (a rename, an accepted edit) depend on the others' new text.
-        synced = [await self._sync_written(raw) for raw in paths]
+        synced: list[FileCheck | _Synced] = []
+        seen: set[str] = set()
+        for raw in paths:
+            path, rel, reason = self._place(raw)
+            if rel in seen:
+                continue  # one file named twice is sent, saved and checked once (200 times took 45 s)
+            seen.add(rel)
+            synced.append(await self._send(path, rel, save=True) if not reason
+                          else {"file": rel, "checked": False, "reason": reason})
         for entry in await asyncio.gather(*(self._check_written(s, renamed) for s in synced)):
             files.append(entry)
             new_all.extend(entry.get("new", []))
@@ -205,12 +217,6 @@ class WriteDiagnostics(SessionPart):
                         "(not checked, not clean; lsp diagnostics on the file asks again)")
             return f"{client.spec.id} published nothing within {timeout:g} s (not checked, not clean)"
         return found
-
-    async def _sync_written(self, raw: str) -> FileCheck | _Synced:
-        path, rel, reason = self._place(raw)
-        if reason:
-            return {"file": rel, "checked": False, "reason": reason}
-        return await self._send(path, rel, save=True)
 
     async def _check_written(self, synced: FileCheck | _Synced, renamed: tuple[str, str] | None = None) -> FileCheck:
         if isinstance(synced, dict):
