@@ -55,7 +55,8 @@ class DocumentTooLarge(OSError):
     """The file is larger than a language server is given (MAX_DOCUMENT_BYTES); never read."""
 
     def __init__(self, path: Path, size: int) -> None:
-        super().__init__(f"{path.name} is {size:,} bytes, over the {MAX_DOCUMENT_BYTES:,} a language server is given")
+        self.reason = f"{size:,} bytes, over the {MAX_DOCUMENT_BYTES:,} a language server is given"
+        super().__init__(f"{path.name} is {self.reason}")
         self.path = path
         self.size = size
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from minitools.lsp import (
-    MAX_DOCUMENT_BYTES,
     Document,
     DocumentTooLarge,
     LSPClient,
@@ -131,9 +130,8 @@ class LSPSession:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
         except DocumentTooLarge as exc:
-            raise ToolError(f"{self.ctx.relpath(path)} is {exc.size:,} bytes; language servers are given files of "
-                            f"{MAX_DOCUMENT_BYTES:,} bytes at most, so it is not opened. Search it with a text tool "
-                            "instead.") from None
+            raise ToolError(f"{self.ctx.relpath(path)} is {exc.reason}, so it is not opened. Search it with a text "
+                            "tool instead.") from None
         except NotRegularFile as exc:
             raise ToolError(f"{self.ctx.relpath(path)} is {exc.kind}, not a regular file (it is never opened: reading "
                             "a FIFO blocks); give a source file.") from None

@@ -17,17 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from minitools.lsp import (
-    MAX_DOCUMENT_BYTES,
-    Document,
-    DocumentTooLarge,
-    LSPClient,
-    NoServer,
-    NotRegularFile,
-    ServerGone,
-    file_kind,
-    path_to_uri,
-)
+from minitools.lsp import Document, DocumentTooLarge, LSPClient, NoServer, NotRegularFile, ServerGone, file_kind, path_to_uri
 from minitools.text import plural
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
@@ -238,7 +228,7 @@ def _unreadable(exc: OSError) -> str:
     if isinstance(exc, NotRegularFile):
         return f"{exc.kind}, not a regular file (never opened for reading)"
     if isinstance(exc, DocumentTooLarge):
-        return f"{exc.size:,} bytes, over the {MAX_DOCUMENT_BYTES:,} a language server is given (never opened)"
+        return f"{exc.reason} (never opened)"
     return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
 
 
