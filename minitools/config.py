@@ -163,6 +163,8 @@ KEYS: tuple[Key, ...] = (
         "suffixes, markers)", _adapters, "debug adapters to add, or built-ins to change by their id (before the catalog's)"),
     Key("kernel", "budget", "kernel_budget", _SECONDS, _seconds, "how long one eval cell may run (300)"),
     Key("kernel", "max_output", "kernel_max_output", _COUNT, _count, "characters of a cell's output kept (20000)"),
+    Key("kernel", "memory_mb", "kernel_memory_mb", _COUNT, _count,
+        "megabytes of memory one kernel may allocate (half the machine's)"),
     Key("kernel", "interrupt_grace", "kernel_interrupt_grace", _SECONDS, _seconds,
         "how long an interrupted cell has before its kernel is restarted (5)"),
     Key("search", "time_budget", "search_seconds", _SECONDS, _seconds, "how long one ast_grep or ast_edit search may run (60)"),

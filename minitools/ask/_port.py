@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, runtime_checkable
 
 from minitools.ask._card import Answer, Card
+from minitools.transport import in_thread
 
 __all__ = ["QuestionPort", "CallablePort", "HostPort", "as_port", "QuestionTimeout", "NoPersonAttached", "SendRequest"]
 
@@ -74,7 +75,7 @@ class CallablePort(_Port):
             if inspect.iscoroutinefunction(self._fn):
                 return await self._fn(shown)
             # A sync callable may block (a person typing); keep the event loop free.
-            result = await asyncio.to_thread(self._fn, shown)
+            result = await in_thread(self._fn, shown)
             if inspect.isawaitable(result):
                 result = await result
             return result

@@ -327,8 +327,8 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
     from minitools.edits import RewriteStopped, propose_rewrite, unified_diff
     from minitools.match import Template, TemplateError
 
-    template = Template.parse(template_source)
     try:
+        template = Template.parse(template_source)
         for pattern, _files in plan.searches:
             template.check_bound(pattern.metavar_names, pattern.source)
     except TemplateError as exc:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +68,9 @@ class WriteFailed(Exception):
         self.unrestored = unrestored
 
 
+_COMMITTING = threading.Lock()  # held from the first file's check to the last file's write
+
+
 class UnknownEdit(Exception):
     """No open edit has this id."""
 
@@ -99,6 +103,10 @@ class EditStore:
         self._resolved[edit_id] = how
         return edit
 
+    def settle(self, edit_id: str, how: str) -> None:
+        """Record how a taken edit ended (its accept was rejected, or done), for later errors."""
+        self._resolved[edit_id] = how
+
     def reopen(self, edit: StagedEdit) -> None:
         """Put back an edit whose accept was refused before anything was written (it can be
         accepted again once the cause is fixed)."""
@@ -115,7 +123,14 @@ class EditStore:
         the write cannot redirect the write. A file that is no longer a regular file (a FIFO),
         or is read-only (unless `force`), is refused. A file to create that exists by now is
         stale; its missing folders are made at the write (and removed again on a failure).
-        Files are written before any is deleted (a renamed file's new name first)."""
+        Files are written before any is deleted (a renamed file's new name first). One edit is
+        committed at a time: two edits of the same file accepted at once would both find it
+        unchanged, and the second write would undo the first."""
+        with _COMMITTING:
+            EditStore._commit(edit, root, force=force)
+
+    @staticmethod
+    def _commit(edit: StagedEdit, root: Path, *, force: bool) -> None:
         targets: list[_Target] = []
         made: list[tuple[int, str]] = []  # folders made: (the parent's descriptor, the name)
         try:

@@ -15,13 +15,14 @@ import base64
 import collections
 import contextlib
 import os
+import resource
 import signal
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from minitools.kernel._output import CellOutcome, CellOutput, CellStatus, exit_description
 from minitools.protocol import RemoteProtocolError
-from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent
+from minitools.transport import ConnectionClosed, FramedConnection, die_with_parent, kill_tree, reaped
 
 __all__ = ["KernelProcess", "KernelStartError", "Bridge", "ToolReply"]
 
@@ -50,6 +51,23 @@ Bridge = Callable[[str, Mapping[str, Any]], Awaitable[ToolReply]]
 _RING = 1 << 16  # bytes of the worker's raw stdout/stderr kept for a death report
 
 
+def _child_setup(memory_limit: int | None) -> Callable[[], None]:
+    """The worker's `preexec_fn`: it dies with its parent, and allocates at most `memory_limit`
+    bytes (RLIMIT_DATA, kept under a hard limit already set), so a cell that grows without
+    bound (a list that never stops, recursion under a limit of 10**9: Python 3.11's frames live
+    on the heap) fails in its own kernel instead of taking the machine's memory."""
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    if memory_limit is not None and hard != resource.RLIM_INFINITY:
+        memory_limit = min(memory_limit, hard)
+
+    def setup() -> None:
+        die_with_parent()
+        if memory_limit is not None:
+            resource.setrlimit(resource.RLIMIT_DATA, (memory_limit, hard))
+
+    return setup
+
+
 class KernelStartError(Exception):
     """The worker did not start: the interpreter is missing, or it died before ready."""
 
@@ -58,8 +76,9 @@ class KernelProcess:
     """One running worker. Not safe for concurrent `execute` calls (the pool serialises)."""
 
     def __init__(self, argv: Sequence[str], *, language: str, cwd: str, env: Mapping[str, str],
-                 trace: Callable[[str, str, Any], None] | None = None) -> None:
+                 trace: Callable[[str, str, Any], None] | None = None, memory_limit: int | None = None) -> None:
         self.argv = list(argv)
+        self.memory_limit = memory_limit  # bytes the worker may allocate (RLIMIT_DATA), None: no bound
         self.language = language
         self.cwd = cwd
         self.env = dict(env)
@@ -88,11 +107,14 @@ class KernelProcess:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         argv = [a.replace("{fd_in}", str(to_child_r)).replace("{fd_out}", str(from_child_w)) for a in self.argv]
+        # under the reaper: what a cell starts dies with the kernel even when it leaves the
+        # kernel's process group (setsid, a detached spawn); it reports a failed exec on fd 2
+        argv = reaped(argv, 2, pass_fds=(to_child_r, from_child_w))
         try:
             self._proc = await asyncio.create_subprocess_exec(
                 *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE, pass_fds=(to_child_r, from_child_w),
-                start_new_session=True, cwd=self.cwd, env=self.env, preexec_fn=die_with_parent,
+                start_new_session=True, cwd=self.cwd, env=self.env, preexec_fn=_child_setup(self.memory_limit),
             )
         except OSError as exc:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
@@ -240,13 +262,18 @@ class KernelProcess:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self._proc.pid, sig)
 
+    def _kill_tree(self) -> None:
+        # the group, and every descendant wherever its group (the reaper adopts what a cell orphans)
+        if self._proc is not None:
+            kill_tree(self._proc.pid)
+
     async def _reap(self, timeout: float = 5.0) -> int | None:
         if self._proc is None:
             return None
         try:
             return await asyncio.wait_for(self._proc.wait(), timeout)
         except asyncio.TimeoutError:
-            self._signal(signal.SIGKILL)
+            self._kill_tree()
             return await self._proc.wait()
 
     async def _settle_drains(self) -> None:
@@ -254,8 +281,8 @@ class KernelProcess:
             await asyncio.wait(self._drains, timeout=1.0)
 
     async def kill(self) -> None:
-        """Kill the whole process group now and reap the worker."""
-        self._signal(signal.SIGKILL)
+        """Kill the worker and everything it started now, and reap it."""
+        self._kill_tree()
         await self._reap()
         self._close_pipes()
 
@@ -269,7 +296,7 @@ class KernelProcess:
         if self._proc.returncode is None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._proc.wait(), timeout)
-        self._signal(signal.SIGKILL)
+        self._kill_tree()
         await self._reap()
         self._close_pipes()
         await self._settle_drains()

@@ -18,8 +18,16 @@ const acorn = require('internal/deps/acorn/acorn/dist/acorn');
 const FD_IN = Number(process.argv[2]);
 const FD_OUT = Number(process.argv[3]);
 
+// The host refuses a frame over 64 MiB and kills the kernel: nothing larger is sent (the cell
+// gets a RangeError), and text goes in pieces small enough for any mix of characters.
+const MAX_FRAME = 60 * 2 ** 20;
+const TEXT_PIECE = 2 ** 20;
+
 function send(message) {
   const body = Buffer.from(JSON.stringify(message), 'utf8');
+  if (body.length > MAX_FRAME) {
+    throw new RangeError(`${body.length.toLocaleString('en')} bytes, over the ${MAX_FRAME.toLocaleString('en')} one message to the Run may hold`);
+  }
   const frame = Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body]);
   let offset = 0;
   while (offset < frame.length) {
@@ -52,7 +60,10 @@ function receive(chunk) {
 
 // Ordered output --------------------------------------------------------------------
 function write(stream, text) {
-  if (text) send({ type: 'output', items: [[stream, String(text)]] });
+  const all = String(text);
+  for (let start = 0; start < all.length; start += TEXT_PIECE) {
+    send({ type: 'output', items: [[stream, all.slice(start, start + TEXT_PIECE)]] });
+  }
 }
 const { Writable } = require('stream');
 const capture = (name) => new Writable({ write(chunk, encoding, done) { write(name, chunk.toString()); done(); } });
@@ -70,7 +81,13 @@ function bundle(value) {
 }
 
 function display(...values) {
-  for (const value of values) send({ type: 'output', items: [['display', { data: bundle(value), metadata: {} }]] });
+  for (const value of values) {
+    try {
+      send({ type: 'output', items: [['display', { data: bundle(value), metadata: {} }]] });
+    } catch (err) {
+      throw new (err.constructor)(`display: the output is ${err.message}; show less (a smaller image, a slice of the data)`);
+    }
+  }
 }
 
 let toolIds = 0;
@@ -83,7 +100,12 @@ function tool(name, args = {}) {
       if (result.ok) resolve(result);
       else reject(Object.assign(new Error(`tool ${JSON.stringify(name)} failed: ${result.text}`), { result }));
     });
-    send({ type: 'tool_call', id, name, args });
+    try {
+      send({ type: 'tool_call', id, name, args });
+    } catch (err) {
+      handlers.tool_result.delete(id);
+      reject(new (err.constructor)(`tool(${JSON.stringify(name)}, ...): the arguments are ${err.message}; pass JSON values, and less of them`));
+    }
   });
 }
 
@@ -167,21 +189,37 @@ function trimStack(err) {
   return kept.join('\n') || String(err);
 }
 
+// SIGINT (the kernel_budget, a cancelled call) stops the cell, never the kernel: a synchronous
+// loop is broken by breakOnSigint, an awaited cell is rejected by this handler; between cells
+// it does nothing. Node's default would end the process and lose every variable.
+const INTERRUPTED = 'ERR_SCRIPT_EXECUTION_INTERRUPTED';
+let interruptCell = null;
+process.on('SIGINT', () => { if (interruptCell) interruptCell(); });
+
 let count = 0;
 async function execute(message) {
   count = message.count || count + 1;
   let value;
   let error = null;
+  let interrupted = false;
   try {
     const { code, isAsync } = transform(message.code);
-    value = new vm.Script(code, { filename: `cell-${count}.js` }).runInThisContext();
-    if (isAsync) value = await value;
+    value = new vm.Script(code, { filename: `cell-${count}.js` }).runInThisContext({ breakOnSigint: true });
+    if (isAsync) {
+      value = await Promise.race([value, new Promise((resolve, reject) => {
+        interruptCell = () => reject(Object.assign(new Error('the cell was interrupted (SIGINT)'), { code: INTERRUPTED }));
+      })]);
+    }
   } catch (err) {
-    error = { ename: (err && err.name) || 'Error', evalue: String((err && err.message) || err), traceback: trimStack(err) + '\n' };
+    interrupted = Boolean(err && err.code === INTERRUPTED);
+    error = { ename: interrupted ? 'Interrupted' : (err && err.name) || 'Error',
+              evalue: String((err && err.message) || err), traceback: trimStack(err) + '\n' };
+  } finally {
+    interruptCell = null;
   }
   let result = null;
   if (!error && value !== undefined) result = { data: bundle(value), metadata: {} };
-  send({ type: 'result', id: message.id, status: error ? 'error' : 'ok', value: result, error });
+  send({ type: 'result', id: message.id, status: interrupted ? 'interrupted' : error ? 'error' : 'ok', value: result, error });
 }
 
 let queue = Promise.resolve();

@@ -17,12 +17,18 @@ __all__ = ["CellOutput", "CellOutcome", "CellStatus", "text_of", "exit_descripti
 _IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 
 
-class CellOutput:
-    """Everything a cell printed or displayed, in order, with bounded memory."""
+MAX_SAVED = 64 << 20  # characters of one cell's output saved to its file; a cell may print forever
 
-    def __init__(self, limit: int, spill_path: Path, max_images: int = 20) -> None:
+
+class CellOutput:
+    """Everything a cell printed or displayed, in order, with bounded memory, and on disk at
+    most `max_saved` characters of it."""
+
+    def __init__(self, limit: int, spill_path: Path, max_images: int = 20, max_saved: int = MAX_SAVED) -> None:
         self.limit = max(limit, 200)
         self.spill_path = spill_path
+        self.max_saved = max_saved
+        self.saved = 0  # characters written to the file
         self.max_images = max_images
         self.total = 0
         self._head: list[str] = []
@@ -43,7 +49,7 @@ class CellOutput:
         if self._spill is None and self.total > self.limit:
             self._start_spill()
         if self._spill is not None:
-            self._spill.write(text)
+            self._save(text)
         half = self.limit // 2
         if self._head_size < half:
             take = text[: half - self._head_size]
@@ -74,11 +80,25 @@ class CellOutput:
     def _start_spill(self) -> None:
         self.spill_path.parent.mkdir(parents=True, exist_ok=True)
         self._spill = open(self.spill_path, "w", encoding="utf-8", errors="replace")  # noqa: SIM115 - closed in close()
-        self._spill.write("".join(self._head) + "".join(self._tail))
+        self._save("".join(self._head) + "".join(self._tail))
+
+    def _save(self, text: str) -> None:
+        room = self.max_saved - self.saved
+        if room > 0:
+            self._spill.write(text[:room])
+            self.saved += min(len(text), room)
 
     @property
     def is_capped(self) -> bool:
         return self._spill is not None
+
+    def saved_note(self) -> str:
+        """Where the output is kept: "the full output (N characters) is in FILE", or, past
+        `max_saved`, which part of it is."""
+        if self.saved >= self.total:
+            return f"the full output ({self.total} characters) is in {self.spill_path}"
+        return (f"the first {self.saved} of its {self.total} characters are in {self.spill_path} "
+                "(no more is saved)")
 
     def text(self) -> str:
         """The text the model reads: all of it, or head + marker + tail when capped."""
@@ -89,8 +109,7 @@ class CellOutput:
         half = self.limit // 2
         tail = tail[-half:]
         cut = self.total - len(head) - len(tail)
-        return (f"{head}\n\n... [{cut} characters cut; the full output ({self.total} characters) is in "
-                f"{self.spill_path}] ...\n\n{tail}")
+        return f"{head}\n\n... [{cut} characters cut; {self.saved_note()}] ...\n\n{tail}"
 
     def close(self) -> None:
         if self._spill is not None and not self._spill.closed:

@@ -3,6 +3,7 @@ with a loud note, reset on request, all killed on close."""
 
 from __future__ import annotations
 
+import collections
 import os
 import shutil
 import sys
@@ -21,6 +22,9 @@ _HERE = Path(__file__).resolve().parent
 _PY_WORKER = _HERE / "_pyworker.py"
 _JS_WORKER = _HERE / "_jsworker.js"
 _MINITOOLS_PARENT = _HERE.parent.parent
+
+
+KEPT_OUTPUTS = 20  # cells whose saved output is kept on disk, the latest
 
 
 class KernelBusy(Exception):
@@ -59,8 +63,10 @@ class KernelPool:
     KernelStartError when a kernel cannot start and KernelBusy on re-entry."""
 
     def __init__(self, root: Path, *, enclosure: Enclosure = None, spill_dir: Path,
-                 trace: Callable[[str, str, Any], None] | None = None, start_timeout: float = 30.0) -> None:
+                 trace: Callable[[str, str, Any], None] | None = None, start_timeout: float = 30.0,
+                 memory_limit: int | None = None) -> None:
         self.root = root
+        self.memory_limit = memory_limit
         self.prefix = enclosure_prefix(enclosure)
         self.spill_dir = spill_dir
         self.trace = trace
@@ -69,6 +75,7 @@ class KernelPool:
         self._lost: dict[str, str] = {}
         self._busy: set[str] = set()
         self._spills = 0
+        self._outputs: collections.deque[Path] = collections.deque()
         self.closed = False
 
     def pids(self) -> list[int]:
@@ -106,7 +113,8 @@ class KernelPool:
                                     + (f"; its last output: {words}" if words else ""))
             await kernel.close()
         argv, env = self._argv(language)
-        kernel = KernelProcess(argv, language=language, cwd=str(self.root), env=env, trace=self.trace)
+        kernel = KernelProcess(argv, language=language, cwd=str(self.root), env=env, trace=self.trace,
+                               memory_limit=self.memory_limit)
         await kernel.start(self.start_timeout)
         self._kernels[language] = kernel
         lost = self._lost.pop(language, None)
@@ -120,8 +128,14 @@ class KernelPool:
         return kernel
 
     def new_output(self, language: str, limit: int) -> CellOutput:
+        """A cell's output, saved past `limit` to a file of its own; the files of the cells
+        before the last KEPT_OUTPUTS are removed, so a Run's saved output stays bounded."""
         self._spills += 1
-        return CellOutput(limit, self.spill_dir / f"{language}-output-{self._spills}.txt")
+        path = self.spill_dir / f"{language}-output-{self._spills}.txt"
+        self._outputs.append(path)
+        while len(self._outputs) > KEPT_OUTPUTS:
+            self._outputs.popleft().unlink(missing_ok=True)
+        return CellOutput(limit, path)
 
     async def run(self, language: str, code: str, *, budget: float, grace: float, bridge: Bridge,
                   output: CellOutput) -> CellOutcome:

@@ -22,6 +22,7 @@ import ast
 import base64
 import builtins
 import code
+import contextlib
 import functools
 import io
 import linecache
@@ -40,6 +41,10 @@ from typing import Any
 _WORKER_FILE = os.path.abspath(__file__)
 _CELL_PREFIX = "<cell "
 _FLUSH_EVERY = 0.02  # seconds: output reaches the host this fast (the host's budget sees it)
+# The host refuses a frame over 64 MiB and kills the kernel: nothing larger is sent, and text
+# goes in pieces small enough for any mix of characters (at most 4 UTF-8 bytes each)
+_MAX_FRAME = 60 << 20
+_TEXT_PIECE = 1 << 20
 
 
 def _load_protocol(parent: str) -> tuple[type, object, object]:
@@ -55,6 +60,10 @@ def _load_protocol(parent: str) -> tuple[type, object, object]:
             del sys.modules[name]
         sys.modules.update(saved)
     return Framer, encode_message, NEED_DATA
+
+
+_MAX_FRAMES = 1000  # frames of a traceback formatted, the innermost (the default recursion limit)
+_RESERVE = 32 << 20  # bytes: a traceback thousands of frames deep, formatted and sent
 
 
 class _State:
@@ -85,7 +94,14 @@ class Channel:
         self._lock = threading.Lock()
 
     def send(self, message: dict) -> None:
-        data = self._encode(message)  # type: ignore[operator]
+        """Send `message`; TypeError when it is not JSON, ValueError when it is larger than the
+        host takes (the cell sees either, and the kernel lives on)."""
+        try:
+            data = self._encode(message)  # type: ignore[operator]
+        except Exception as exc:  # noqa: BLE001 - the protocol's LocalProtocolError, loaded by path
+            raise TypeError(f"not JSON ({exc})") from None
+        if len(data) > _MAX_FRAME:
+            raise ValueError(f"{len(data):,} bytes, over the {_MAX_FRAME:,} one message to the Run may hold")
         _State.in_protocol += 1
         try:
             with self._lock:
@@ -127,6 +143,9 @@ class Output:
         self._thread: threading.Thread | None = None
 
     def write(self, stream: str, text: str) -> None:
+        while len(text) > _TEXT_PIECE:  # one print of 100 MB is sent as pieces, not one frame
+            self.write(stream, text[:_TEXT_PIECE])
+            text = text[_TEXT_PIECE:]
         if not text:
             return
         with self._lock:
@@ -146,8 +165,13 @@ class Output:
 
     def display(self, data: dict, metadata: dict | None = None) -> None:
         with self._lock:
+            self.flush()  # the text before it goes whatever becomes of the display
             self._items.append(["display", {"data": data, "metadata": metadata or {}}])
-        self.flush()
+            try:
+                self.flush()
+            except (TypeError, ValueError) as exc:
+                self._items.clear()
+                raise type(exc)(f"display: the output is {exc}; show less (a smaller image, a slice of the data)") from None
 
     def flush(self) -> None:
         with self._lock:
@@ -259,7 +283,11 @@ class Kernel(code.InteractiveInterpreter):
         self._error: dict | None = None
         self._loop: Any = None
         self._tool_ids = 0
+        self._replies: dict[object, dict] = {}  # tool results read, by call id, until their caller takes them
+        self._replies_ready = threading.Condition()
+        self._reading = False  # a caller is reading the channel for everyone
         self._future_flags = 0  # `from __future__` features earlier cells turned on (as codeop keeps them)
+        self._reserve: bytearray | None = None
 
     # The hooks code.InteractiveInterpreter routes its output through ------------------
 
@@ -277,7 +305,11 @@ class Kernel(code.InteractiveInterpreter):
         if type(value).__name__ == "MagicError":  # from _pymagics: no traceback
             self._error = {"ename": "UsageError", "evalue": str(value), "traceback": f"UsageError: {value}\n"}
             return
-        self._error = {"ename": kind.__name__, "evalue": str(value), "traceback": _user_traceback(value)}
+        try:
+            shown = _user_traceback(value)
+        except MemoryError:
+            shown = f"{kind.__name__}: {value}\n(no traceback: the kernel had no memory left to format it)\n"
+        self._error = {"ename": kind.__name__, "evalue": str(value), "traceback": shown}
 
     # Cells -----------------------------------------------------------------------------
 
@@ -288,6 +320,11 @@ class Kernel(code.InteractiveInterpreter):
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         self._error = None
         self.output.begin()
+        if self._reserve is None:
+            # memory held back while the cell runs, freed when it fails: a cell that reached the
+            # kernel's bound (kernel_memory_mb) leaves no room to format and send its traceback
+            with contextlib.suppress(MemoryError):
+                self._reserve = bytearray(_RESERVE)
         value_bundle = None
         status = "ok"
         _State.running = True
@@ -305,6 +342,7 @@ class Kernel(code.InteractiveInterpreter):
                     "traceback": f"SystemExit: {exc.code!r} (the cell stopped; the kernel keeps running)\n",
                 }
             except BaseException:  # noqa: BLE001 - the cell's own error, shown as its traceback
+                self._reserve = None  # a cell stopped at the memory bound: room to report it
                 self.showtraceback()
             finally:
                 _State.running = False
@@ -388,23 +426,45 @@ class Kernel(code.InteractiveInterpreter):
                 data, md = mimebundle(obj)
                 self.output.display(data, metadata or md)
 
+    def _reply_to(self, call_id: int) -> dict:
+        """The host's reply to tool call `call_id`. Threads of a cell may call tools at once:
+        one of them reads the channel at a time and files each reply under its id."""
+        with self._replies_ready:
+            while call_id not in self._replies:
+                if self._reading:
+                    self._replies_ready.wait()
+                    continue
+                self._reading = True
+                self._replies_ready.release()
+                try:
+                    reply = self.channel.receive()
+                finally:
+                    self._replies_ready.acquire()
+                    self._reading = False
+                if reply is None:
+                    os._exit(3)  # the host is gone; nobody is left to report to
+                if reply.get("type") == "tool_result":
+                    self._replies[reply.get("id")] = reply
+                self._replies_ready.notify_all()
+            return self._replies.pop(call_id)
+
     def tool(self, name: str, args: dict | None = None, **kwargs: object) -> ToolCallResult:
         """Call one of the Run's tools, as the model would (surface, approval and every
         wrapper apply). Returns the result's text (a str with `.data`, `.ok`, `.images`);
         raises ToolCallError when the call fails."""
         payload = dict(args or {}, **kwargs)
         self.output.flush()
-        self._tool_ids += 1
-        call_id = self._tool_ids
-        self.channel.send({"type": "tool_call", "id": call_id, "name": name, "args": payload})
+        with self._replies_ready:
+            self._tool_ids += 1
+            call_id = self._tool_ids
+        try:
+            self.channel.send({"type": "tool_call", "id": call_id, "name": name, "args": payload})
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"tool({name!r}, ...): the arguments are {exc}; pass JSON values (dict, list, str, "
+                            "number, bool, None), and less of them") from None
         _State.in_protocol += 1
         try:
-            while True:
-                reply = self.channel.receive()
-                if reply is None:
-                    os._exit(3)  # the host is gone; nobody is left to report to
-                if reply.get("type") == "tool_result" and reply.get("id") == call_id:
-                    break
+            reply = self._reply_to(call_id)
         finally:
             _State.in_protocol -= 1
         images = [(i["mime"], base64.b64decode(i["base64"])) for i in reply.get("images") or []]
@@ -431,8 +491,13 @@ _MACHINERY = (_WORKER_FILE, *(os.path.join(os.path.dirname(_WORKER_FILE), f) for
 
 def _user_traceback(exc: BaseException) -> str:
     """The traceback from the first frame of the user's cell on, without the worker's own
-    frames (nor the event loop's ahead of the cell): they are not the user's business."""
-    te = traceback.TracebackException(type(exc), exc, exc.__traceback__)
+    frames (nor the event loop's ahead of the cell): they are not the user's business. Of a
+    traceback deeper than _MAX_FRAMES (recursion under a raised limit), the innermost are shown."""
+    depth, tb = 0, exc.__traceback__
+    while tb is not None and depth <= _MAX_FRAMES:
+        depth, tb = depth + 1, tb.tb_next
+    te = traceback.TracebackException(type(exc), exc, exc.__traceback__,
+                                      limit=-_MAX_FRAMES if depth > _MAX_FRAMES else None)
     seen: set[int] = set()
     todo = [te]
     while todo:

@@ -23,7 +23,9 @@ from minitools.lsp._catalog import (
 from minitools.lsp._client import LSPClient, ServerGone, ServerStartError
 from minitools.lsp._columns import from_lsp_column, to_lsp_column
 from minitools.lsp._documents import (
+    MAX_DOCUMENT_BYTES,
     Document,
+    DocumentTooLarge,
     NotRegularFile,
     disk_stamp,
     file_kind,
@@ -56,6 +58,8 @@ __all__ = [
     "ServerStartError",
     "Document",
     "NotRegularFile",
+    "DocumentTooLarge",
+    "MAX_DOCUMENT_BYTES",
     "file_kind",
     "read_regular",
     "path_to_uri",

@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from minitools.lsp._catalog import ServerSpec, find_node_file
-from minitools.lsp._documents import Document, disk_stamp, path_to_uri, read_regular, uri_to_path
+from minitools.lsp._documents import (
+    MAX_DOCUMENT_BYTES,
+    Document,
+    DocumentTooLarge,
+    disk_stamp,
+    path_to_uri,
+    read_regular,
+    uri_to_path,
+)
 from minitools.lsp._payloads import PeerPayloadError, check_notification, check_result
 from minitools.lsp._progress import WorkProgress
 from minitools.protocol import INVALID_PARAMS, ProtocolError
@@ -308,12 +316,15 @@ class LSPClient:
     @_maps_wire_errors
     async def sync(self, path: Path) -> Document:
         """Open `path`, or re-send it when the file on disk changed since it was sent.
-        NotRegularFile when it is no longer a regular file (never read: a FIFO would block)."""
+        NotRegularFile when it is no longer a regular file (never read: a FIFO would block);
+        DocumentTooLarge past MAX_DOCUMENT_BYTES (never read either)."""
         uri = path_to_uri(path)
         doc = self.documents.get(uri)
         if doc is not None and not doc.is_stale():
             return doc
         stamp = disk_stamp(path)
+        if stamp is not None and stamp[1] > MAX_DOCUMENT_BYTES:
+            raise DocumentTooLarge(path, stamp[1])
         text = read_regular(path).decode("utf-8", errors="replace")
         assert self.rpc is not None
         if doc is None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
 __all__ = ["Document", "path_to_uri", "uri_to_path", "disk_stamp", "split_lines", "NotRegularFile", "file_kind",
-           "read_regular"]
+           "read_regular", "DocumentTooLarge", "MAX_DOCUMENT_BYTES"]
 
 _EOL = re.compile(r"\r\n|\r|\n")
 
@@ -44,6 +44,21 @@ class NotRegularFile(OSError):
         super().__init__(f"{path.name} is {kind}, not a regular file")
         self.path = path
         self.kind = kind
+
+
+# The largest file given to a language server: a 200 MB file took basedpyright past its 4 GB
+# heap (it crashed) and the client past 1 GB (the text, its JSON, the framed copy)
+MAX_DOCUMENT_BYTES = 32 << 20
+
+
+class DocumentTooLarge(OSError):
+    """The file is larger than a language server is given (MAX_DOCUMENT_BYTES); never read."""
+
+    def __init__(self, path: Path, size: int) -> None:
+        self.reason = f"{size:,} bytes, over the {MAX_DOCUMENT_BYTES:,} a language server is given"
+        super().__init__(f"{path.name} is {self.reason}")
+        self.path = path
+        self.size = size
 
 
 def file_kind(mode: int) -> str:

@@ -5,6 +5,7 @@ trees of node kinds, literal tokens and metavariables, one per reading the patte
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 
@@ -13,6 +14,7 @@ from minitools.match._grammars import parser_for
 from minitools.match._metavars import METAVAR_IN_SOURCE
 from minitools.match._pnode import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode
 from minitools.match._reading import read
+from minitools.text import not_unicode
 
 __all__ = [
     "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",
@@ -172,13 +174,17 @@ _LONE_SEQUENCE = re.compile(r"\$\$\$(?:[A-Z_][A-Z0-9_]*)?")
 def check_fragment(source: str) -> str:
     """The pattern's fragment, stripped; PatternError for what no language could compile: a
     pattern over MAX_PATTERN_BYTES, an empty one, or a lone `$$$` sequence, which would match
-    every node."""
+    every node, or text that is not Unicode."""
     size = len(source.encode("utf-8", errors="surrogatepass"))
     if size > MAX_PATTERN_BYTES:
         raise PatternError(
             f'pattern "{source[:60]}…" is {size:,} bytes, over the {MAX_PATTERN_BYTES >> 10} KiB limit for a pattern; '
             "search for a smaller fragment (replace the parts that vary with metavariables such as $A or $$$A)"
         )
+    why = not_unicode(source)
+    if why:
+        raise PatternError(f"pattern {json.dumps(source[:60])} {why}; write the character itself, or, inside a "
+                           "string literal of the pattern, its escape (\\ud800)")
     fragment = source.strip()
     if not fragment:
         raise PatternError(f'pattern "{source}" is empty; give a code fragment such as "print($A)"')

@@ -15,11 +15,13 @@ Rules (docs/reference.md, "Rewrite"; docs/tools.md, "ast_edit, resolve"):
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from minitools.match._one_file import NodeMatch
+from minitools.text import not_unicode
 
 __all__ = ["Template", "TemplateError", "Edit", "plan_edits", "apply_edits", "render", "newline_of"]
 
@@ -27,7 +29,7 @@ _METAVAR = re.compile(r"\$(\$\$|\$)?([A-Z_][A-Z0-9_]*)")
 
 
 class TemplateError(ValueError):
-    """The rewrite template cannot be applied to this pattern's matches."""
+    """The rewrite template is not text, or cannot be applied to this pattern's matches."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,11 @@ class Template:
 
     @classmethod
     def parse(cls, source: str) -> Template:
+        """The template `source` reads as; TemplateError when it is not Unicode text."""
+        why = not_unicode(source)
+        if why:
+            raise TemplateError(f"rewrite {json.dumps(source[:60])} {why}, so no file could hold it; write the "
+                                "character itself, or, inside a string literal, its escape (\\ud800)")
         parts: list[str | tuple[str]] = []
         pos = 0
         for m in _METAVAR.finditer(source):

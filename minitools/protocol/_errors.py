@@ -21,11 +21,13 @@ class RemoteProtocolError(ProtocolError):
 class MalformedMessage(RemoteProtocolError):
     """One message the peer sent is not a JSON object, but the framing is intact: the bad
     message was consumed and the next one can be read. `code` is the JSON-RPC error code a
-    server answers it with (-32700 not JSON, -32600 JSON but not an object)."""
+    server answers it with (-32700 not JSON, -32600 JSON but not an object); `request_id` the
+    id of the request it was, when that could still be read (JSON nested too deeply to parse)."""
 
-    def __init__(self, message: str, *, peer: str = "peer", code: int = -32700) -> None:
+    def __init__(self, message: str, *, peer: str = "peer", code: int = -32700, request_id: int | str | None = None) -> None:
         super().__init__(message, peer=peer)
         self.code = code
+        self.request_id = request_id
 
 
 class LocalProtocolError(ProtocolError):

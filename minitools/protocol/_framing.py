@@ -17,6 +17,7 @@ that can answer the peer (`JSONRPCEndpoint(answer_malformed=True)`) may go on wi
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from minitools.protocol._errors import LocalProtocolError, MalformedMessage, RemoteProtocolError
@@ -41,14 +42,48 @@ def _decode_body(body: bytes | bytearray | memoryview, peer: str) -> dict[str, A
     except UnicodeDecodeError as exc:
         raise MalformedMessage(f"message body is not UTF-8 ({exc.reason} at byte {exc.start}); it began {_start(body)}",
                                peer=peer) from None
-    except (ValueError, RecursionError) as exc:
-        # JSONDecodeError is a ValueError; so is an integer too long to convert.
-        # RecursionError comes from deeply nested arrays: still the peer's garbage.
+    except RecursionError:
+        # JSON nested deeper than the reader recurses: still the peer's garbage, but a request
+        # whose id can be read is answered as itself, or its sender would wait for it forever
+        raise MalformedMessage(f"message body nests too deeply to read; send a shallower message; it began {_start(body)}",
+                               peer=peer, request_id=_top_level_id(str(body, "utf-8"))) from None
+    except ValueError as exc:
+        # JSONDecodeError is a ValueError; so is an integer too long to convert
         raise MalformedMessage(f"message body is not JSON ({str(exc)[:120]}); it began {_start(body)}", peer=peer) from None
     if not isinstance(obj, dict):
         raise MalformedMessage(f"message body is JSON but not an object (got {type(obj).__name__}: {_start(body)})",
                                peer=peer, code=INVALID_REQUEST)
     return obj
+
+
+_BRACKETS_OR_STRING = re.compile(r'[{\[]+|[}\]]+|"')
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?', re.DOTALL)
+_ID_VALUE = re.compile(r'\s*:\s*(-?[0-9]{1,300}(?![0-9.eE])|"(?:[^"\\]|\\.)*")')
+
+
+_ID_SEARCH = 1 << 16  # bytes at the start of an overlong line searched for its id
+
+
+def _top_level_id(text: str) -> Any:
+    """The value of the top-level object's "id" key when it is an integer or a string (None
+    otherwise), read without recursing: one pass that skips strings and counts brackets."""
+    depth, pos = 0, 0
+    while (found := _BRACKETS_OR_STRING.search(text, pos)) is not None:
+        run, pos = found.group(), found.start()
+        if run == '"':
+            string = _STRING.match(text, pos)
+            assert string is not None  # a quote always opens one, closed or not
+            pos = string.end()
+            value = _ID_VALUE.match(text, pos) if depth == 1 and string.group() == '"id"' else None
+            if value is not None:
+                try:
+                    return json.loads(value.group(1))
+                except ValueError:  # a string with a bad escape: no usable id
+                    return None
+            continue
+        depth += len(run) if run[0] in "{[" else -len(run)
+        pos = found.end()
+    return None
 
 
 def _start(body: bytes | bytearray | memoryview) -> str:
@@ -163,11 +198,23 @@ def encode_message(obj: dict[str, Any]) -> bytes:
     """`obj` as a framed message: a Content-Length header, then its UTF-8 JSON body."""
     if not isinstance(obj, dict):
         raise LocalProtocolError(f"a message is a JSON object, not {type(obj).__name__}")
-    try:
-        body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-    except (TypeError, ValueError) as exc:
-        raise LocalProtocolError(f"message is not JSON-serialisable: {exc}") from None
+    body = _json_bytes(obj)
     return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def _json_bytes(obj: dict[str, Any]) -> bytes:
+    """`obj` as UTF-8 JSON. A string holding a lone surrogate (a file name that is not UTF-8,
+    read with surrogateescape; text user code printed) has no UTF-8 form, so the message is then
+    written with ASCII escapes, where it is ``\\udcff``: still JSON, and the same string once
+    parsed. Refusing it would leave a request unanswered for one odd file name."""
+    try:
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise LocalProtocolError(f"message is not JSON-serialisable: {exc}") from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode("ascii")
 
 
 class LineFramer(_Buffer):
@@ -205,8 +252,11 @@ class LineFramer(_Buffer):
             if end < 0:
                 if self.buffered > self.max_line:
                     self._skipping = True
+                    # a request whose id comes before its long part is answered as itself
+                    head = str(buf[pos:pos + _ID_SEARCH], "utf-8", "replace")
                     raise MalformedMessage(f"line longer than {self.max_line} bytes (it began {_start(buf[pos:pos + 40])}); "
-                                           "it was dropped", peer=self.peer)
+                                           "it was dropped; send less in one message", peer=self.peer,
+                                           request_id=_top_level_id(head))
                 if not self._eof:
                     return NEED_DATA
                 if not bytes(buf[pos:]).strip():
@@ -227,7 +277,4 @@ def encode_line(obj: dict[str, Any]) -> bytes:
     """`obj` as one line of newline-delimited JSON (no raw newline can occur inside JSON text)."""
     if not isinstance(obj, dict):
         raise LocalProtocolError(f"a message is a JSON object, not {type(obj).__name__}")
-    try:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8") + b"\n"
-    except (TypeError, ValueError) as exc:
-        raise LocalProtocolError(f"message is not JSON-serialisable: {exc}") from None
+    return _json_bytes(obj) + b"\n"

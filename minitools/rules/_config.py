@@ -4,6 +4,7 @@ its path (`rule.any[1].has.stopBy`) and says what was expected (docs/tools.md, "
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -17,6 +18,7 @@ from minitools.rules._reader import RULE_KEYS, RuleReader, expect, read_language
 from minitools.rules._rewriters import Rewriter
 from minitools.rules._rule import Rule
 from minitools.rules._transform import Fix, Transform, read_fix, read_transforms
+from minitools.text import not_unicode
 
 __all__ = ["RuleError", "RuleConfig", "Label", "LABEL_STYLES", "read_config", "read_util", "UtilRule", "SEVERITIES"]
 
@@ -123,6 +125,7 @@ def read_config(
     """A whole rule configuration (a rule file's content). `language` is used when the
     configuration names none (the `rule` argument of the tools)."""
     obj = expect(obj, Mapping, where, "a rule configuration (id, language, rule, ...)")
+    _check_text(obj, where)
     unknown = [k for k in obj if k not in _CONFIG_KEYS]
     if unknown:
         if unknown[0] in RULE_KEYS:
@@ -296,6 +299,25 @@ def _check_rewrites(transforms: list[Transform], rewriters: Mapping[str, Rewrite
             if name not in rewriters:
                 known = ", ".join(rewriters) or "none: add a rewriters list beside rule"
                 raise RuleError(f'{where}.{t.name}.rewrite.rewriters: no rewriter "{name}" (defined: {known})')
+
+
+def _check_text(obj: Mapping[str, Any], where: str) -> None:
+    """RuleError naming the first key or string of `obj` that no file could hold (a lone
+    surrogate): a pattern, a fix or a transform's text would fail when written. Walked with a
+    stack, since a rule may nest thousands of levels deep."""
+    stack: list[tuple[str, Any]] = [(where, obj)]
+    while stack:
+        at, value = stack.pop()
+        if isinstance(value, str):
+            why = not_unicode(value)
+            if why:
+                raise RuleError(f"{at}: {json.dumps(value[:60])} {why}; write the character itself, or, inside a "
+                                "string literal, its escape (\\ud800)")
+        elif isinstance(value, Mapping):
+            stack.extend((f"{at}.{key}", item) for key, item in value.items())
+            stack.extend((at, key) for key in value if isinstance(key, str))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((f"{at}[{i}]", item) for i, item in enumerate(value))
 
 
 def _text_field(obj: Mapping[str, Any], key: str, where: str) -> str:

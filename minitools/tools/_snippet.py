@@ -10,7 +10,7 @@ from typing import Any
 
 from minitools.match import NodeMatch, Pattern, UnsafeSource, find_matches
 from minitools.rules import RuleConfig, RuleSet
-from minitools.text import plural
+from minitools.text import not_unicode, plural
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["MAX_CODE_BYTES", "SHOWN_AS", "code_bytes", "explain_code", "search_code", "scan_code"]
@@ -23,7 +23,11 @@ def code_bytes(args: Mapping[str, Any]) -> bytes:
     """The `code` argument as bytes, refused with `path` or past MAX_CODE_BYTES."""
     if args.get("path"):
         raise ToolError("give code (a snippet to try the pattern on) or path (files of the workspace), not both")
-    data = str(args["code"]).encode("utf-8", "surrogatepass")
+    why = not_unicode(str(args["code"]))
+    if why:
+        raise ToolError(f"code {why}; give the snippet as text (the character itself, or its escape inside a string "
+                        "literal)")
+    data = str(args["code"]).encode("utf-8")
     if len(data) > MAX_CODE_BYTES:
         raise ToolError(f"code is {len(data):,} bytes; a snippet is at most {MAX_CODE_BYTES:,}: write the code to a "
                         "file and give path instead")

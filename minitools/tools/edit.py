@@ -111,8 +111,8 @@ class EditFamily:
         if args.get("rewrite") is None:
             raise ToolError('give rewrite: the text to put in place of each match, e.g. "$X.dispose()"')
         plan, targets, where = compile_for(self.ctx, args)
-        template = Template.parse(args["rewrite"])
         try:
+            template = Template.parse(args["rewrite"])
             for pattern, _files in plan.searches:
                 template.check_bound(pattern.metavar_names, pattern.source)
         except TemplateError as exc:
@@ -173,21 +173,41 @@ class EditFamily:
         return stage_proposal(self.store, staged, notes, {"rule_id": config.id, "files": files, "overlapping_left": inner,
                                                           "no_longer_parses": [b.to_json() for b in broken]})
 
+    def _settled(self, edit: StagedEdit, commit: asyncio.Future[None]) -> None:
+        """Record how an accept's commit ended, whether or not its call is still waiting: an
+        unsafe edit is open again (nothing was written), any other is resolved."""
+        error = None if commit.cancelled() else commit.exception()
+        if isinstance(error, UnsafeEdit):
+            self.store.reopen(edit)
+        elif isinstance(error, StaleEdit):
+            self.store.settle(edit.id, "rejected: its files changed since it was staged")
+        elif error is not None:
+            self.store.settle(edit.id, "rejected: a write failed")
+        else:
+            self.store.settle(edit.id, "accepted")
+
     async def resolve(self, args: Mapping[str, Any]) -> ToolResult:
         edit_id, action = args["edit_id"], args["action"]
         try:
-            edit: StagedEdit = self.store.take(edit_id, "accepted" if action == "accept" else "discarded")
+            edit: StagedEdit = self.store.take(edit_id, "being accepted by another resolve call" if action == "accept"
+                                               else "discarded")
         except UnknownEdit as exc:
             raise ToolError(str(exc)) from exc
         if action == "discard":
             return ToolResult(ok=True, text=f"discarded {edit.id} ({edit.summary}); nothing was written.",
                               data={"edit_id": edit.id, "action": "discard", "written": []})
-        # the baseline: only what the edit breaks is reported after it
-        await self.ctx.diagnostics.before_write([str(f.path) for f in edit.files])
         try:
-            await asyncio.to_thread(EditStore.commit, edit, self.ctx.root, force=bool(args.get("force")))
+            # the baseline: only what the edit breaks is reported after it
+            await self.ctx.diagnostics.before_write([str(f.path) for f in edit.files])
+        except BaseException:
+            self.store.reopen(edit)  # cancelled before anything was written: still open
+            raise
+        commit = asyncio.ensure_future(asyncio.to_thread(EditStore.commit, edit, self.ctx.root,
+                                                         force=bool(args.get("force"))))
+        commit.add_done_callback(lambda done: self._settled(edit, done))
+        try:
+            await asyncio.shield(commit)  # a cancelled call's files are still written all or none
         except UnsafeEdit as exc:
-            self.store.reopen(edit)
             raise ToolError(
                 f"{edit.id} not written: {'; '.join(exc.problems)}. Nothing was written and the edit stays open: fix "
                 f'the cause and call resolve with edit_id "{edit.id}" again (force: true writes read-only files), or discard it.',

@@ -9,6 +9,7 @@ Options: `kernel_budget` (inactivity seconds, default 300), `kernel_interrupt_gr
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import time
@@ -71,7 +72,8 @@ def build(ctx: RunContext) -> list[Tool]:
     def factory() -> KernelPool:
         spill = Path(tempfile.mkdtemp(prefix="minitools-eval-"))
         state["spill"] = spill
-        return KernelPool(ctx.root, enclosure=ctx.enclosure, spill_dir=spill, trace=ctx.trace)
+        return KernelPool(ctx.root, enclosure=ctx.enclosure, spill_dir=spill, trace=ctx.trace,
+                          memory_limit=int(ctx.option("kernel_memory_mb", _half_the_memory())) << 20)
 
     pool = ctx.resource("kernels", factory)
     if pool is None:
@@ -144,6 +146,18 @@ class EvalFamily:
         return result
 
 
+def _out_of_memory(error: Mapping[str, Any]) -> bool:
+    """Whether a cell's error is an allocation that failed at the kernel's memory bound: a
+    MemoryError, or the SystemError CPython 3.11 raises when it cannot allocate a frame."""
+    return error.get("ename") == "MemoryError" or (
+        error.get("ename") == "SystemError" and "without exception set" in str(error.get("evalue", "")))
+
+
+def _half_the_memory() -> int:
+    """Half the machine's physical memory, in megabytes: the default kernel_memory_mb."""
+    return max(256, os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2 >> 20)
+
+
 LABEL_CHARS = 80  # a description longer than this is shortened for the transcript label
 
 
@@ -172,6 +186,10 @@ def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:
         parts.append(f"Out: {text_of(outcome.value.get('data') or {})}")
     if outcome.error is not None:
         parts.append(str(outcome.error.get("traceback", "")).rstrip("\n"))
+        if _out_of_memory(outcome.error):
+            parts.append(f"OUT OF MEMORY: a kernel may allocate {ctx.option('kernel_memory_mb', _half_the_memory())} MB "
+                         "(kernel_memory_mb) and the cell reached it. The kernel's state is kept; free what the cell "
+                         "holds (del), work in chunks, or make deep recursion iterative.")
     budget = ctx.option("kernel_budget", 300.0)
     if outcome.status == "interrupted":
         parts.append(f"INTERRUPTED: the cell had no activity for {budget} s (kernel_budget) and was stopped with "
@@ -187,7 +205,7 @@ def _result(language: str, outcome: CellOutcome, ctx: RunContext) -> ToolResult:
                      + (f" Its last output:\n{words}" if words else "")
                      + "\nAll variables, imports and data are gone; the next cell starts a fresh kernel.")
     if out.is_capped:
-        parts.append(f"(output capped at {out.limit} characters: head and tail shown; the full output is in {out.spill_path})")
+        parts.append(f"(output capped at {out.limit} characters: head and tail shown; {out.saved_note()})")
     if not parts:
         parts.append("(no output)")
     data = {

@@ -18,6 +18,7 @@ from typing import Any
 from minitools.edits import StagedFile, read_regular_file
 from minitools.match import has_grammar, language_for_path, parse_errors
 from minitools.schema import parameters_schema
+from minitools.text import not_unicode
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
 from minitools.tools._search_args import shared_searcher
@@ -68,8 +69,13 @@ class SymbolEditFamily:
     async def symbol_edit(self, args: Mapping[str, Any]) -> ToolResult:
         ctx = self.ctx
         file, line, symbol, action = args["file"], args["line"], args["symbol"], args["action"]
+        why = not_unicode(args["code"])
+        if why:
+            raise ToolError(f"code {why}, so no file could hold it; write the character itself, or, inside a string "
+                            "literal, its escape (\\ud800). Nothing was staged.")
         path = ctx.source_file(file, "symbol_edit")
         rel = ctx.relpath(path)
+        self._check_size(path, file)
         source = read_regular_file(path)
         if source is None:
             raise ToolError(f'file "{file}" cannot be read as a regular file; nothing was staged.')
@@ -101,6 +107,20 @@ class SymbolEditFamily:
             "extent": {"start_line": extent.start[0] + 1, "end_line": extent.end[0] + 1},
             "new_lines": {"start_line": span[0], "end_line": span[1]},
         })
+
+    def _check_size(self, path: Path, file: str) -> None:
+        """ToolError for a file larger than the searcher reads: it would be split into lines and
+        parsed twice in memory (a 200 MB file took 7 GB and more)."""
+        searcher = shared_searcher(self.ctx)
+        limit = getattr(searcher, "max_file_bytes", None)
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return  # read_regular_file says why
+        if isinstance(limit, int) and size > limit:
+            raise ToolError(f'file "{file}" is {size:,} bytes, over the {limit:,} a search reads (search.max_file_size_kb); symbol_edit edits '
+                            "source files of that size at most. Edit this one another way, or raise the limit. "
+                            "Nothing was staged.")
 
     async def _extent(self, path: Path, text: str, line: int, column: int, symbol: str, rel: str, body: str) -> SymbolExtent:
         """The server's extent of the symbol, else the parser's; refused when none is defined there."""

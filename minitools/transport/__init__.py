@@ -19,6 +19,7 @@ from minitools.transport._lifeline import die_with_parent
 from minitools.transport._reaper import descendants, kill_tree, reaped
 from minitools.transport._stderr import StderrRing
 from minitools.transport._stdio import open_stdio
+from minitools.transport._threads import in_thread
 from minitools.transport._websocket import WebSocketConnection
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "descendants",
     "kill_tree",
     "reaped",
+    "in_thread",
     "ChildProcess",
     "ChildExited",
     "ConnectionClosed",

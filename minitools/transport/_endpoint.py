@@ -30,6 +30,7 @@ from minitools.protocol import (
     METHOD_NOT_FOUND,
     ErrorResponse,
     LineFramer,
+    LocalProtocolError,
     MalformedMessage,
     Notification,
     RemoteProtocolError,
@@ -286,7 +287,12 @@ class JSONRPCEndpoint:
         conn = self.connection
         if conn is not None and conn.can_send:
             with contextlib.suppress(Exception):
-                await conn.send(to_json(reply))
+                try:
+                    await conn.send(to_json(reply))
+                except LocalProtocolError as exc:
+                    # a result that cannot be written still gets its one answer, or the peer waits forever
+                    log.error("the reply to %s request %r could not be written: %s", self.peer, reply.id, exc)
+                    await conn.send(to_json(ErrorResponse(reply.id, INTERNAL_ERROR, f"the reply could not be written: {exc}")))
 
     def _reply_soon(self, reply: ErrorResponse) -> None:
         task = asyncio.ensure_future(self._send_reply(reply))
@@ -296,7 +302,8 @@ class JSONRPCEndpoint:
     def _malformed(self, exc: MalformedMessage) -> None:
         """Answer a message that was not JSON (the connection's `on_malformed`)."""
         log.warning("%s", exc)
-        self._reply_soon(ErrorResponse(None, exc.code, f"{exc.reason}. Send each message as one JSON-RPC 2.0 object."))
+        self._reply_soon(ErrorResponse(exc.request_id, exc.code,
+                                       f"{exc.reason}. Send each message as one JSON-RPC 2.0 object."))
 
     async def wait_idle(self) -> None:
         """Wait until no handler is running (the answers to requests in flight are sent)."""

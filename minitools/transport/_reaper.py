@@ -10,9 +10,10 @@ exits as the command did (the same code, or killed by the same signal).
 
 It imports nothing from minitools, so it runs as a script (`reaped(argv)` is the command line):
 
-    python _reaper.py PARENT_PID STATUS_FD -- ARGV...
+    python _reaper.py PARENT_PID STATUS_FD [FD,FD...] -- ARGV...
 
 STATUS_FD receives why the command could not start (nothing when it started), then is closed.
+The descriptors listed before `--` are passed on to the command (a kernel's private pipes).
 """
 
 from __future__ import annotations
@@ -63,9 +64,11 @@ def kill_tree(pid: int) -> None:
     _kill(victims)
 
 
-def reaped(argv: Sequence[str], status_fd: int) -> list[str]:
-    """The command line that runs `argv` under the reaper, for a child of this process."""
-    return [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), str(status_fd), "--", *argv]
+def reaped(argv: Sequence[str], status_fd: int, pass_fds: Sequence[int] = ()) -> list[str]:
+    """The command line that runs `argv` under the reaper, for a child of this process; the
+    descriptors `pass_fds` (passed to the reaper too) reach the command open."""
+    fds = [",".join(str(fd) for fd in pass_fds)] if pass_fds else []
+    return [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()), str(status_fd), *fds, "--", *argv]
 
 
 def _prctl(option: int, value: int) -> None:
@@ -101,7 +104,9 @@ def _kill(pids: list[int]) -> None:
 
 def _main(args: list[str]) -> None:
     parent, status_fd = int(args[0]), int(args[1])
-    argv = args[3:]
+    split = args.index("--")
+    pass_fds = tuple(int(fd) for fd in args[2].split(",")) if split == 3 else ()
+    argv = args[split + 1:]
 
     def parent_died(signum: int, frame: object) -> None:
         if os.getppid() != parent:
@@ -117,7 +122,7 @@ def _main(args: list[str]) -> None:
     if os.getppid() != parent:  # the parent died before the signal was asked for
         os._exit(128 + signal.SIGHUP)
     try:
-        command = subprocess.Popen(argv, preexec_fn=lambda: _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL))
+        command = subprocess.Popen(argv, pass_fds=pass_fds, preexec_fn=lambda: _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL))
     except (OSError, ValueError) as exc:
         os.write(status_fd, str(exc).encode())
         os._exit(127)

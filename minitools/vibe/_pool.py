@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from minitools.transport import die_with_parent, kill_tree, reaped
+from minitools.transport import die_with_parent, in_thread, kill_tree, reaped
 from minitools.vibe._roster import CallableRunner, CommandRunner, Roster
 from minitools.vibe._state import Status, check_move
 
@@ -377,7 +377,7 @@ async def _call(runner: CallableRunner, worker: Worker) -> Any:
 
     if inspect.iscoroutinefunction(runner.fn):
         return await runner.fn(worker.brief, log)
-    value = await asyncio.to_thread(runner.fn, worker.brief, log)
+    value = await in_thread(runner.fn, worker.brief, log)
     if inspect.isawaitable(value):
         value = await value
     return value

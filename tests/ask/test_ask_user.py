@@ -130,3 +130,13 @@ async def test_a_permission_card_with_nobody_attached_fails_closed(tmp_path):
         result = await run.call("write_note", {"name": "a.txt", "text": "x"})
     assert not result.ok and "no person is attached" in result.text
     assert not (tmp_path / "a.txt").exists()
+
+
+async def test_a_callable_that_raises_stop_iteration_ends_the_call(tmp_path):
+    # a callable answering from an iterator that ran out: asyncio.to_thread cannot pass a
+    # StopIteration on, so the call waited forever
+    answers = iter([{"choices": ["postgres"]}])
+    async with Run(tmp_path, questions=lambda card: next(answers), strict=False) as run:
+        first = await asyncio.wait_for(run.call("ask_user", DB), 10)
+        second = await asyncio.wait_for(run.call("ask_user", DB), 10)
+    assert first.ok and second.ok is False and "StopIteration" in second.text, second.text

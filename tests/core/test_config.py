@@ -19,7 +19,8 @@ from minitools.config import KEYS, Config, ConfigError, load_config
 GOOD: dict[str, object] = {
     "lsp.prefer": {"python": ["pylsp"]}, "lsp.path": ["/opt/servers/bin"], "lsp.prestart": True,
     "vibe.roster": "roster.toml", "mcp.surface": "readonly", "mcp.approve": "none", "mcp.structured": True,
-    "lsp.diagnostics_cap": 7, "lsp.dependents": 0, "kernel.max_output": 500, "search.memory_budget_mb": 64,
+    "lsp.diagnostics_cap": 7, "lsp.dependents": 0, "kernel.max_output": 500, "kernel.memory_mb": 2048,
+    "search.memory_budget_mb": 64,
     "search.max_file_size_kb": 4, "vibe.max_workers": 2,
     "lsp.servers": [{"id": "md", "command": ["md-ls", "--stdio"], "languages": ["markdown"], "extensions": [".md"]}],
     "debug.adapters": [{"id": "rdbg", "command": ["rdbg", "--open"], "suffixes": [".rb"], "markers": ["Gemfile"]}],
@@ -27,7 +28,8 @@ GOOD: dict[str, object] = {
 BAD: dict[str, object] = {
     "lsp.prefer": {"python": "pylsp"}, "lsp.path": "/opt", "lsp.prestart": "yes", "vibe.roster": 5,
     "mcp.surface": "everything", "mcp.approve": "always", "mcp.structured": 1, "lsp.diagnostics_cap": 0,
-    "lsp.dependents": -1, "kernel.max_output": 2.5, "search.memory_budget_mb": -1, "search.max_file_size_kb": "4k", "vibe.max_workers": True,
+    "lsp.dependents": -1, "kernel.max_output": 2.5, "kernel.memory_mb": 0, "search.memory_budget_mb": -1,
+    "search.max_file_size_kb": "4k", "vibe.max_workers": True,
     "lsp.servers": {"id": "md"},
     "debug.adapters": {"id": "rdbg"},
 }

@@ -5,6 +5,7 @@ written, and nothing outside the root is touched."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from pathlib import Path
@@ -189,3 +190,60 @@ def test_a_folder_to_make_that_turns_into_a_symlink_out_of_the_root_is_not_follo
     with pytest.raises(_staging.UnsafeEdit, match="'gen' is now a symlink"):
         _commit(root, [("pkg/a.py", b"print(1)\n", b"print(2)\n"), ("pkg/gen/out.py", None, b"x\n")])
     assert list(outside.iterdir()) == [] and (root / "pkg" / "a.py").read_bytes() == b"print(1)\n"
+
+
+async def test_an_accept_rejected_as_stale_is_said_to_be_rejected_later(tree: tuple[Path, Path]) -> None:
+    # it was recorded as "accepted" when taken, so a second resolve said it had been accepted
+    root, _ = tree
+    async with Run(root, approve=lambda s, a: True, resources={"lsp": False}) as run:
+        edit_id = await _stage(run)
+        (root / "pkg" / "a.py").write_text("print(2)\n")
+        first = await run.call("resolve", {"edit_id": edit_id, "action": "accept"})
+        again = await run.call("resolve", {"edit_id": edit_id, "action": "accept"})
+    assert not first.ok and "changed since the edit was staged" in first.text
+    assert not again.ok and f'"{edit_id}" was already rejected: its files changed since it was staged' in again.text, again.text
+    assert "accepted" not in again.text
+
+
+async def test_accepts_at_once_write_one_edit_whole_and_say_what_became_of_each(tree: tuple[Path, Path]) -> None:
+    # two edits of one file accepted at once could both find it unchanged and write in turn (the
+    # commit runs in a thread); the same edit accepted twice at once was "already accepted" when
+    # its first accept had not written anything yet
+    root, _ = tree
+    for i in range(20):
+        (root / "pkg" / f"m{i}.py").write_text("print(1)\n" * 50)
+    async with Run(root, approve=lambda s, a: True, resources={"lsp": False}) as run:
+        ids = [await _stage(run, rewrite=f"log{n}($A)") for n in range(4)]
+        calls = [run.call("resolve", {"edit_id": edit_id, "action": "accept"}) for edit_id in ids for _ in range(2)]
+        results = await asyncio.gather(*calls)
+    accepted = [r for r in results if r.ok]
+    assert len(accepted) == 1, [r.text[:80] for r in results]
+    winner = accepted[0].data["edit_id"]
+    rewrite = f"log{ids.index(winner)}"
+    for path in (root / "pkg").iterdir():
+        assert set(path.read_text().split()) == {f"{rewrite}(1)"}, path
+    for r in results:
+        assert r.ok or "changed since the edit was staged" in r.text or "being accepted by another resolve call" in r.text, r.text
+
+
+async def test_an_accept_cancelled_before_it_writes_leaves_the_edit_open(tree: tuple[Path, Path],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # the edit was taken and recorded as accepted, then the cancel dropped it: neither open nor written
+    root, _ = tree
+    async with Run(root, approve=lambda s, a: True, resources={"lsp": False}) as run:
+        edit_id = await _stage(run)
+        waiting = asyncio.Event()
+
+        async def slow_baseline(paths: list[str]) -> None:
+            waiting.set()
+            await asyncio.sleep(60)
+
+        monkeypatch.setattr(run.ctx.diagnostics, "before_write", slow_baseline)
+        call = asyncio.ensure_future(run.call("resolve", {"edit_id": edit_id, "action": "accept"}))
+        await asyncio.wait_for(waiting.wait(), 10)
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        monkeypatch.undo()
+        again = await run.call("resolve", {"edit_id": edit_id, "action": "accept"})
+    assert again.ok and (root / "pkg" / "a.py").read_text() == "log(1)\n", again.text

@@ -76,7 +76,7 @@ async def test_one_file_changed_after_staging_rejects_the_whole_edit(project):
         assert rejected.data["changed"] == ["b/two.py"]
         assert snapshot(project) == before  # every file byte-identical
         again = await run.call("resolve", {"edit_id": "edit_1", "action": "accept"})
-        assert not again.ok and "already accepted" in again.text
+        assert not again.ok and "already rejected: its files changed since it was staged" in again.text
 
 
 async def test_a_write_failure_half_way_rolls_back(project):

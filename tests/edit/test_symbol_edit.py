@@ -120,3 +120,16 @@ async def test_bad_input_is_refused_quoting_it_and_nothing_is_staged(tmp_path: P
         assert text in result.text, result.text
     assert not resolved.ok and "Open edits: none" in resolved.text
     assert (root / "geo.py").read_text() == PY and (tmp_path / "elsewhere.py").read_text() == "def f(): pass\n"
+
+
+async def test_a_file_larger_than_a_search_reads_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    # a 200 MB file was split into lines and parsed twice: the process passed 7 GB and went on
+    big = PY + "".join(f"print({i})\n" for i in range(400))
+    (tmp_path / "geo.py").write_text(big)
+    async with Run(tmp_path, strict=True, resources={"lsp": False}, approve=lambda spec, args: True,
+                   search_max_file_kb=1) as run:
+        result = await run.call("symbol_edit", {"file": "geo.py", "line": 9, "symbol": "twice", "action": "replace",
+                                                "code": "def twice(n): return n"})
+    assert not result.ok and f'file "geo.py" is {len(big):,} bytes, over the 1,024 a search reads' in result.text
+    assert "search.max_file_size_kb" in result.text and "Nothing was staged" in result.text
+    assert (tmp_path / "geo.py").read_text() == big

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from lsp_support import FIFOWatch
+from minitools.lsp import MAX_DOCUMENT_BYTES
 
 
 def fifo_in_place(path: Path) -> Path:
@@ -131,3 +132,27 @@ async def test_written_says_why_each_file_was_not_checked(py_project: Path, host
     assert r.text == ("no file was checked (2 files left out)\n"
                       f"{outside}: not checked: outside the workspace root\n"
                       "notes.txt: not checked: no language server serves this kind of file"), r.text
+
+
+async def test_a_file_too_large_for_a_language_server_is_not_opened(py_project: Path, hostile: Any) -> None:
+    # a 200 MB file was read, framed and sent: basedpyright passed its 4 GB heap and crashed
+    big = "x = 1\n" * (MAX_DOCUMENT_BYTES // 6 + 1)
+    (py_project / "big.py").write_text(big)
+    run = hostile(py_project, {"answers": HOVER})
+    r = await run.call("lsp", {"action": "hover", "file": "big.py", "line": 1, "symbol": "x"})
+    written = await run.written(["big.py"])
+    assert not r.ok and f"big.py is {len(big):,} bytes, over the {MAX_DOCUMENT_BYTES:,} a language server" in r.text, r.text
+    assert "not opened" in r.text
+    assert f"big.py: not checked: {len(big):,} bytes, over the" in written.text, written.text
+    assert (await run.call("lsp", {"action": "hover", "file": "a.py", "line": 11, "symbol": "helper"})).ok
+
+
+async def test_a_file_named_many_times_is_checked_once(py_project: Path, hostile: Any) -> None:
+    # each naming was sent, saved and waited for in turn: 200 namings of one file took 45 s
+    run = hostile(py_project, {"answers": HOVER})
+    names = ["a.py", "./a.py", str(py_project / "a.py"), "b/../a.py"] * 25
+    (py_project / "b").mkdir(exist_ok=True)
+    before = await run.before_write(names)
+    written = await run.written(names)
+    assert [e["file"] for e in before.data["files"]] == ["a.py"], before.text
+    assert [e["file"] for e in written.data["files"]] == ["a.py"], written.text

@@ -48,6 +48,18 @@ async def test_malformed_lines_get_errors_and_the_server_keeps_going(line_client
     assert any(tool["name"] == "ast_grep" for tool in listing["result"]["tools"])
 
 
+async def test_a_call_nested_too_deeply_to_read_is_answered_by_its_id(line_client):
+    # a rule 10,000 levels deep: the line was refused with id null, and the call waited forever
+    rule = "{\"not\": " * 10000 + '{"pattern": "print($A)"}' + "}" * 10000
+    await line_client.initialize()
+    await line_client.send(('{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "ast_grep", "arguments": '
+                            '{"language": "python", "rule": {"rule": ' + rule + '}}}, "id": "deep-1"}\n').encode())
+    error = await asyncio.wait_for(line_client.response("deep-1"), 20)
+    assert error["error"]["code"] == -32700 and "nests too deeply" in error["error"]["message"], error
+    assert "shallower" in error["error"]["message"]
+    assert "result" in await line_client.request("ping")
+
+
 async def test_unknown_tool_and_bad_arguments_follow_the_revision(line_client):
     await line_client.initialize("2025-06-18")
     unknown = await line_client.request("tools/call", {"name": "no_such_tool", "arguments": {}})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -231,3 +232,41 @@ def test_line_framer_garbage_parses_or_raises_remote_protocol_error_only(data: b
             assert isinstance(message, dict)
     except RemoteProtocolError:
         pass
+
+
+@pytest.mark.parametrize("encode", [encode_message, encode_line])
+def test_a_lone_surrogate_is_written_as_an_escape_and_reads_back_the_same(encode: Any) -> None:
+    # a file name that is not UTF-8 (read with surrogateescape) or text user code printed
+    message = {"text": "a\udcff.py: ok \ud800 é"}
+    data = encode(message)
+    data.decode("utf-8")  # the bytes are UTF-8
+    framer = Framer() if encode is encode_message else LineFramer()
+    framer.receive_data(data)
+    assert framer.next_message() == message
+
+
+@pytest.mark.parametrize("body, request_id", [
+    ('{"jsonrpc": "2.0", "id": 7, "params": ' + "[" * 5000 + "]" * 5000 + "}", 7),
+    ('{"params": {"id": 1, "x": ' + "[" * 5000 + '"id"' + "]" * 5000 + '}, "s": "\\"id\\"", "id" : "r-2"}', "r-2"),
+    ('{"params": ' + "[" * 5000 + "]" * 5000 + "}", None),  # a notification: no id
+    ('{"id": 1.5, "params": ' + "[" * 5000 + "]" * 5000 + "}", None),  # no usable id
+    ('{"id": ' + "9" * 400 + ', "params": ' + "[" * 5000 + "]" * 5000 + "}", None),  # no usable id
+])
+def test_a_message_too_deep_to_read_keeps_its_id(body: str, request_id: Any) -> None:
+    framer = LineFramer("host")
+    framer.receive_data(body.encode() + b"\n")
+    with pytest.raises(MalformedMessage, match="nests too deeply") as info:
+        framer.next_message()
+    assert info.value.request_id == request_id
+
+
+def test_an_overlong_line_keeps_its_id_when_the_id_comes_first() -> None:
+    framer = LineFramer("host", max_line=1000)
+    framer.receive_data(b'{"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"code": "' + b"x" * 2000)
+    with pytest.raises(MalformedMessage, match="line longer than 1000 bytes") as info:
+        framer.next_message()
+    assert info.value.request_id == 12
+    framer.receive_data(b'"}}\n{"jsonrpc": "2.0", "params": {"code": "' + b"y" * 2000)
+    with pytest.raises(MalformedMessage) as late:  # the id after the long part: not known
+        framer.next_message()
+    assert late.value.request_id is None

@@ -42,6 +42,7 @@ async def test_every_server_request_gets_an_answer(fake_argv: list[str]) -> None
 
         rpc.on_request("async/thing", slow)
         rpc.on_request("broken", lambda params: 1 / 0)
+        rpc.on_request("unwritable", lambda params: {"x": float("nan")})  # no JSON for it
         answer = await rpc.request("ask", {"method": "workspace/configuration", "params": {"items": [{}, {}]}}, timeout=10)
         assert answer["result"] == [None, None]
         assert (await rpc.request("ask", {"method": "async/thing"}, timeout=10))["result"] == "ok"
@@ -49,6 +50,8 @@ async def test_every_server_request_gets_an_answer(fake_argv: list[str]) -> None
         assert unknown["error"]["code"] == METHOD_NOT_FOUND
         broken = await rpc.request("ask", {"method": "broken"}, timeout=10)
         assert broken["error"]["code"] == -32603 and "ZeroDivisionError" in broken["error"]["message"]
+        unwritable = await rpc.request("ask", {"method": "unwritable"}, timeout=10)  # was never answered
+        assert unwritable["error"]["code"] == -32603 and "could not be written" in unwritable["error"]["message"]
     finally:
         await child.stop()
 

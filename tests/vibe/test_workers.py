@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 
 from minitools import Run, Tier
+from minitools.vibe import Roster
 from vibe_helpers import is_alive, until
 
 VIBE = ["vibe_spawn", "vibe_send", "vibe_wait", "vibe_kill", "vibe_list"]
@@ -193,3 +195,14 @@ async def test_a_roster_table_can_declare_that_its_runner_honours_the_surface(tm
         assert spawned.ok, spawned.text
         done = await run.call("vibe_wait", {"worker_id": spawned.data["worker_id"], "timeout_seconds": 60})
     assert "env=plan" in done.text and not (tmp_path / "written-by-worker.txt").exists()
+
+
+async def test_a_callable_runner_that_raises_stop_iteration_fails_and_is_waited_for(tmp_path):
+    # asyncio.to_thread cannot pass a StopIteration on: the worker stayed running for ever
+    def exhausted(brief, log):
+        return next(iter(()))
+
+    async with Run(tmp_path, vibe=Roster({"fast": exhausted, "good": exhausted})) as run:
+        await run.call("vibe_spawn", {"brief": "go", "label": "exhausted"})
+        waited = await asyncio.wait_for(run.call("vibe_wait", {"worker_id": "w1", "timeout_seconds": 10}), 20)
+    assert not waited.ok and waited.data["status"] == "failed" and "StopIteration" in waited.text, waited.text

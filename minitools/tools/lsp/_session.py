@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from minitools.lsp import (
     Document,
+    DocumentTooLarge,
     LSPClient,
     NoServer,
     NotRegularFile,
@@ -137,6 +138,9 @@ class LSPSession:
         except ServerGone as exc:
             self.sup.acknowledge_crash(client)
             raise ToolError(f"{client.spec.id} is gone: {exc}. It restarts on the next call.") from None
+        except DocumentTooLarge as exc:
+            raise ToolError(f"{self.ctx.relpath(path)} is {exc.reason}, so it is not opened. Search it with a text "
+                            "tool instead.") from None
         except NotRegularFile as exc:
             raise ToolError(f"{self.ctx.relpath(path)} is {exc.kind}, not a regular file (it is never opened: reading "
                             "a FIFO blocks); give a source file.") from None

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from minitools.lsp import Document, LSPClient, NoServer, NotRegularFile, ServerGone, file_kind, path_to_uri
+from minitools.lsp import Document, DocumentTooLarge, LSPClient, NoServer, NotRegularFile, ServerGone, file_kind, path_to_uri
 from minitools.text import plural
 from minitools.tools._context import shown_path, unusable_path
 from minitools.tools._records import Baseline, DiagnosticRow, FileCheck, Unavailable, Written
@@ -52,8 +52,12 @@ class WriteDiagnostics(SessionPart):
         entries: list[dict[str, Any]] = []
         pending: list[_Synced] = []
         existing: list[tuple[Path, str]] = []  # whose dependents may break
+        seen: set[str] = set()
         for raw in paths:
             path, rel, reason = self._place(raw, must_exist=False)
+            if rel in seen:
+                continue  # one file named twice ("a.py", "./a.py") has one baseline
+            seen.add(rel)
             if reason:
                 entries.append({"file": rel, "baseline": False, "reason": reason})
             elif rel in self.ledger:
@@ -101,7 +105,15 @@ class WriteDiagnostics(SessionPart):
         # write (a rename, an accepted edit) depend on the others' new text. The files that
         # depend on them are waited for beside them, from their state before the first was sent.
         before = self.dependents.snapshot()
-        synced = [await self._sync_written(raw) for raw in paths]
+        synced: list[FileCheck | _Synced] = []
+        seen: set[str] = set()
+        for raw in paths:
+            path, rel, reason = self._place(raw)
+            if rel in seen:
+                continue  # one file named twice is sent, saved and checked once (200 times took 45 s)
+            seen.add(rel)
+            synced.append(await self._send(path, rel, save=True) if not reason
+                          else {"file": rel, "checked": False, "reason": reason})
         sent = [s for s in synced if isinstance(s, _Synced)]
         checks, others = await asyncio.gather(
             asyncio.gather(*(self._check_written(s, renamed) for s in synced)),
@@ -217,12 +229,6 @@ class WriteDiagnostics(SessionPart):
             return f"{client.spec.id} published nothing within {timeout:g} s (not checked, not clean)"
         return found
 
-    async def _sync_written(self, raw: str) -> FileCheck | _Synced:
-        path, rel, reason = self._place(raw)
-        if reason:
-            return {"file": rel, "checked": False, "reason": reason}
-        return await self._send(path, rel, save=True)
-
     async def _check_written(self, synced: FileCheck | _Synced, renamed: tuple[str, str] | None = None) -> FileCheck:
         if isinstance(synced, dict):
             return synced
@@ -242,6 +248,8 @@ def _unreadable(exc: OSError) -> str:
     """Why a file was not read, as `written` reports it."""
     if isinstance(exc, NotRegularFile):
         return f"{exc.kind}, not a regular file (never opened for reading)"
+    if isinstance(exc, DocumentTooLarge):
+        return f"{exc.reason} (never opened)"
     return f"cannot be read ({(exc.strerror or str(exc)).lower()})"
 
 
