@@ -12,7 +12,9 @@ from typing import Any
 
 from minitools.states import NamedState
 
-__all__ = ["CellOutput", "CellOutcome", "CellStatus", "text_of", "exit_description"]
+__all__ = ["CellOutput", "SavedOutputs", "CellOutcome", "CellStatus", "text_of", "exit_description", "KEPT_OUTPUTS"]
+
+KEPT_OUTPUTS = 20  # cells whose saved output is kept on disk, the latest
 
 _IMAGE_MIMES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 
@@ -137,6 +139,26 @@ class CellOutput:
                 self.write(f"[image not returned: more than {self.max_images} images in one cell]\n")
                 return
         self.write(text_of(data) + "\n")
+
+
+class SavedOutputs:
+    """The files in `folder` that cells save their output to past its cap, one per cell: the
+    files of the cells before the last KEPT_OUTPUTS are removed, so a Run's saved output stays
+    bounded."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._made = 0
+        self._kept: collections.deque[Path] = collections.deque()
+
+    def new(self, language: str, limit: int) -> CellOutput:
+        """A cell's output, saved past `limit` characters to a file of its own."""
+        self._made += 1
+        path = self.folder / f"{language}-output-{self._made}.txt"
+        self._kept.append(path)
+        while len(self._kept) > KEPT_OUTPUTS:
+            self._kept.popleft().unlink(missing_ok=True)
+        return CellOutput(limit, path)
 
 
 def text_of(data: dict[str, Any]) -> str:

@@ -3,7 +3,6 @@ with a loud note, reset on request, all killed on close."""
 
 from __future__ import annotations
 
-import collections
 import os
 import shutil
 import sys
@@ -12,7 +11,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from minitools.kernel._host import Bridge, KernelProcess, KernelStartError
-from minitools.kernel._output import CellOutcome, CellOutput, exit_description
+from minitools.kernel._output import CellOutcome, CellOutput, SavedOutputs, exit_description
 from minitools.kernel._rewrite import rewrite
 
 __all__ = ["KernelPool", "LANGUAGES", "enclosure_prefix", "workspace_python", "KernelBusy"]
@@ -22,9 +21,6 @@ _HERE = Path(__file__).resolve().parent
 _PY_WORKER = _HERE / "_pyworker.py"
 _JS_WORKER = _HERE / "_jsworker.js"
 _MINITOOLS_PARENT = _HERE.parent.parent
-
-
-KEPT_OUTPUTS = 20  # cells whose saved output is kept on disk, the latest
 
 
 class KernelBusy(Exception):
@@ -68,14 +64,12 @@ class KernelPool:
         self.root = root
         self.memory_limit = memory_limit
         self.prefix = enclosure_prefix(enclosure)
-        self.spill_dir = spill_dir
+        self.outputs = SavedOutputs(spill_dir)
         self.trace = trace
         self.start_timeout = start_timeout
         self._kernels: dict[str, KernelProcess] = {}
         self._lost: dict[str, str] = {}
         self._busy: set[str] = set()
-        self._spills = 0
-        self._outputs: collections.deque[Path] = collections.deque()
         self.closed = False
 
     def pids(self) -> list[int]:
@@ -128,14 +122,8 @@ class KernelPool:
         return kernel
 
     def new_output(self, language: str, limit: int) -> CellOutput:
-        """A cell's output, saved past `limit` to a file of its own; the files of the cells
-        before the last KEPT_OUTPUTS are removed, so a Run's saved output stays bounded."""
-        self._spills += 1
-        path = self.spill_dir / f"{language}-output-{self._spills}.txt"
-        self._outputs.append(path)
-        while len(self._outputs) > KEPT_OUTPUTS:
-            self._outputs.popleft().unlink(missing_ok=True)
-        return CellOutput(limit, path)
+        """A cell's output, saved past `limit` to a file of its own (`SavedOutputs`)."""
+        return self.outputs.new(language, limit)
 
     async def run(self, language: str, code: str, *, budget: float, grace: float, bridge: Bridge,
                   output: CellOutput) -> CellOutcome:

@@ -17,7 +17,7 @@ import pytest
 from conftest import cell
 from minitools import Run
 from minitools.kernel import CellOutput, KernelPool
-from minitools.kernel._pool import KEPT_OUTPUTS
+from minitools.kernel._output import KEPT_OUTPUTS
 
 GROWERS = {
     # Python 3.11 keeps frames on the heap: recursion under a limit of 10**9 took 10 GB in 20 s
