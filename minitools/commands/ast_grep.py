@@ -325,12 +325,11 @@ def _rewrite(searcher: Searcher, plan: LanguagePlan, template_source: str,
     """--rewrite: print the unified diff; with --apply write every file or none."""
     from minitools.commands._write_staged import write_all_or_none
     from minitools.edits import RewriteStopped, propose_rewrite, unified_diff
-    from minitools.match import Template, TemplateError
+    from minitools.match import Template, TemplateError, bound_plan
 
     try:
         template = Template.parse(template_source)
-        for pattern, _files in plan.searches:
-            template.check_bound(pattern.metavar_names, pattern.source)
+        plan = bound_plan(plan, template)
     except TemplateError as exc:
         return _fail(str(exc))
     try:

@@ -17,6 +17,7 @@ from minitools.match._by_language import (
     LanguagePlan,
     Skipped,
     UnknownLanguage,
+    bound_plan,
     one_language,
     plan_languages,
     search_languages,
@@ -59,6 +60,7 @@ from minitools.match._pattern import (
     parser_for,
 )
 from minitools.match._regex import Regex, python_regex
+from minitools.match._unicode import not_unicode
 from minitools.match._walk import LANGUAGE_NAMES, glob_regex, language_for_path, language_named, walk_files
 
 if TYPE_CHECKING:
@@ -129,6 +131,7 @@ __all__ = [
     "source_tree",
     "load_language",
     "node_match",
+    "bound_plan",
     "one_language",
     "parse_errors",
     "parser_for",
@@ -144,6 +147,7 @@ __all__ = [
     "parse_source",
     "charge",
     "has_word",
+    "not_unicode",
 ]
 
 

@@ -19,7 +19,9 @@ from minitools.match._walk import language_for_path
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages"]
+    from minitools.match._rewrite import Template
+
+__all__ = ["LanguagePlan", "Skipped", "UnknownLanguage", "bound_plan", "one_language", "plan_languages", "search_languages"]
 
 
 class UnknownLanguage(PathError):
@@ -75,6 +77,31 @@ def plan_languages(source: str, searcher: Searcher, paths: Sequence[str | Path])
         except (PatternError, GrammarError) as exc:
             skipped.append(Skipped(language, len(group), str(exc), isinstance(exc, PatternError)))
     return LanguagePlan(searches, files, skipped)
+
+
+def bound_plan(plan: LanguagePlan, template: Template) -> LanguagePlan:
+    """`plan` for a rewrite with `template`: a language where the pattern binds none of a
+    metavariable the template uses (`print($A)` in YAML is one plain scalar, binding nothing)
+    is skipped with a note, as a language the pattern does not parse in is. TemplateError
+    (`check_bound`'s, of the first language) when that leaves no language."""
+    from minitools.match._rewrite import TemplateError  # the rewrite machinery only when a rewrite is asked
+
+    kept: list[tuple[Pattern, list[str] | None]] = []
+    skipped = list(plan.skipped)
+    first: TemplateError | None = None
+    for pattern, files in plan.searches:
+        try:
+            template.check_bound(pattern.metavar_names, pattern.source)
+        except TemplateError as exc:
+            first = first or exc
+            unbound = ", ".join(f"${n}" for n in sorted(template.names - pattern.metavar_names))
+            count = len(files) if files is not None else 0
+            skipped.append(Skipped(pattern.language, count, f"the pattern binds no {unbound} there", True))
+            continue
+        kept.append((pattern, files))
+    if first is not None and not kept:
+        raise first
+    return LanguagePlan(kept, plan.files, skipped) if first is not None else plan
 
 
 def search_languages(searcher: Searcher, plan: LanguagePlan, paths: Sequence[str | Path], *,

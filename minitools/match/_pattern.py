@@ -14,7 +14,7 @@ from minitools.match._grammars import parser_for
 from minitools.match._metavars import METAVAR_IN_SOURCE
 from minitools.match._pnode import ANY, MAX_PATTERN_DEPTH, MULTI, NONE, SINGLE, PatternError, PNode
 from minitools.match._reading import read
-from minitools.text import not_unicode
+from minitools.match._unicode import not_unicode
 
 __all__ = [
     "PatternError", "Pattern", "PNode", "compile_pattern", "required_siblings", "MAX_PATTERN_BYTES", "MAX_PATTERN_DEPTH",

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from minitools.match._one_file import NodeMatch
-from minitools.text import not_unicode
+from minitools.match._unicode import not_unicode
 
 __all__ = ["Template", "TemplateError", "Edit", "plan_edits", "apply_edits", "render", "newline_of"]
 

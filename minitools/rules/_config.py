@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from minitools.match import Regex, glob_regex
+from minitools.match import Regex, glob_regex, not_unicode
 from minitools.rules._atomic import PatternRule
 from minitools.rules._composite import Matches
 from minitools.rules._errors import RuleError
@@ -18,7 +18,6 @@ from minitools.rules._reader import RULE_KEYS, RuleReader, expect, read_language
 from minitools.rules._rewriters import Rewriter
 from minitools.rules._rule import Rule
 from minitools.rules._transform import Fix, Transform, read_fix, read_transforms
-from minitools.text import not_unicode
 
 __all__ = ["RuleError", "RuleConfig", "Label", "LABEL_STYLES", "read_config", "read_util", "UtilRule", "SEVERITIES"]
 

@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from minitools.match import NodeMatch, Pattern, UnsafeSource, find_matches
+from minitools.match import NodeMatch, Pattern, UnsafeSource, find_matches, not_unicode
 from minitools.rules import RuleConfig, RuleSet
-from minitools.text import not_unicode, plural
+from minitools.text import plural
 from minitools.toolspec import ToolError, ToolResult
 
 __all__ = ["MAX_CODE_BYTES", "SHOWN_AS", "code_bytes", "explain_code", "search_code", "scan_code"]

@@ -21,7 +21,7 @@ from minitools.edits import (
     propose_rewrite,
     scan_rule,
 )
-from minitools.match import PathError, Searcher, Template, TemplateError
+from minitools.match import PathError, Searcher, Template, TemplateError, bound_plan
 from minitools.schema import parameters_schema
 from minitools.text import plural
 from minitools.tools._context import RunContext
@@ -113,8 +113,7 @@ class EditFamily:
         plan, targets, where = compile_for(self.ctx, args)
         try:
             template = Template.parse(args["rewrite"])
-            for pattern, _files in plan.searches:
-                template.check_bound(pattern.metavar_names, pattern.source)
+            plan = bound_plan(plan, template)
         except TemplateError as exc:
             raise ToolError(str(exc)) from exc
         try:

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from minitools.edits import StagedFile, read_regular_file
-from minitools.match import has_grammar, language_for_path, parse_errors
+from minitools.match import has_grammar, language_for_path, not_unicode, parse_errors
 from minitools.schema import parameters_schema
-from minitools.text import not_unicode
 from minitools.tools._context import RunContext
 from minitools.tools._extent import NotADefinition, SymbolExtent, parser_extent
 from minitools.tools._search_args import shared_searcher

@@ -50,3 +50,16 @@ def test_apply_never_writes_through_a_symlinked_file_that_leaves_the_root(tmp_pa
     # a search (no write) still reads through the link
     found = ast_grep("log($A)", "link_out.py", cwd=root)
     assert found.returncode == 0 and "log(1)" in found.stdout
+
+
+def test_a_language_whose_reading_binds_nothing_is_skipped_not_the_rewrite(tmp_path):
+    # in YAML `print($A)` is one plain scalar that binds nothing: the rewrite goes on in the
+    # languages where it binds $A, as ast-grep's does; a $B bound nowhere is still refused
+    (tmp_path / "a.py").write_text("print(1)\n")
+    (tmp_path / "b.js").write_text("print(2);\n")
+    (tmp_path / "c.yaml").write_text("key: print(3)\n")
+    preview = ast_grep("print($A)", "--rewrite", "log($A)", ".", cwd=tmp_path)
+    assert preview.returncode == 0, preview.stderr
+    assert "+log(1)\n" in preview.stdout and "+log(2);\n" in preview.stdout and "c.yaml" not in preview.stdout
+    unbound = ast_grep("print($A)", "--rewrite", "log($B)", ".", cwd=tmp_path)
+    assert unbound.returncode == 2 and "uses $B" in unbound.stderr

@@ -166,3 +166,15 @@ async def test_write_tier_needs_approval(project):
         assert not plan.ok and "not available on the plan surface" in plan.text
         assert "ast_edit" not in {s.name for s in run.tools("plan")}
     assert snapshot(project) == before
+
+
+async def test_without_a_language_a_reading_that_binds_nothing_is_skipped_with_a_note(tmp_path):
+    (tmp_path / "a.py").write_text("print(1)\n")
+    (tmp_path / "c.yaml").write_text("key: print(3)\n")
+    async with run_for(tmp_path) as run:
+        proposed = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)"})
+        assert proposed.ok and proposed.data["replacements"] == 1, proposed.text
+        assert "not searched: 1 yaml file (the pattern binds no $A there)" in proposed.text
+        # with the language named, the reading that binds nothing is refused as before
+        refused = await run.call("ast_edit", {"pattern": "print($A)", "rewrite": "log($A)", "language": "yaml"})
+        assert not refused.ok and "does not bind" in refused.text

@@ -14,7 +14,7 @@ def test_public_surface_is_pinned() -> None:
         "SearchResult", "Searcher", "Template", "TemplateError", "apply_edits", "available_languages", "check_fragment",
         "compile_pattern", "find_matches", "grammar_source", "has_grammar", "ladder_for", "language_for_path", "load_language",
         "parse_errors", "plan_edits", "vendor_grammars",
-        "LanguagePlan", "Skipped", "UnknownLanguage", "one_language", "plan_languages", "search_languages",
+        "LanguagePlan", "Skipped", "UnknownLanguage", "bound_plan", "one_language", "plan_languages", "search_languages",
         "Budget", "DEFAULT_MAX_FILE_BYTES", "DEFAULT_MEMORY_BYTES", "DEFAULT_SECONDS", "MAX_PATTERN_BYTES",
         "MAX_PATTERN_DEPTH",
         # what the rule engine (minitools.rules) and the rule scan build on
@@ -22,6 +22,8 @@ def test_public_surface_is_pinned() -> None:
         "line_tree", "source_tree", "FilesOutcome", "fork_available", "forked_search",
         # the whole-word test the pattern pre-filter and the rule scan's word pre-filter share
         "has_word",
+        # text no file can hold (a lone surrogate), refused where a pattern, template, rule or code is read
+        "not_unicode",
         # the workspace walk (ignore files, hidden and dependency folders), for the files a write may break
         "walk_files",
         # pattern strictness, for a rule's `pattern: {context, strictness}`
