@@ -125,12 +125,16 @@ async def test_tracer_sees_every_message(fake_argv: list[str]) -> None:
     assert any(d == "event" and m.get("event") == "exit" for d, _, m in records)
 
 
-async def test_two_endpoints_over_an_in_memory_link() -> None:
+async def _linked() -> tuple[JSONRPCEndpoint, JSONRPCEndpoint]:
+    """Two endpoints talking to each other over a socket pair."""
     a_sock, b_sock = socket.socketpair()
     ra, wa = await asyncio.open_connection(sock=a_sock)
     rb, wb = await asyncio.open_connection(sock=b_sock)
-    a = JSONRPCEndpoint.connect(ra, wa, peer="b")
-    b = JSONRPCEndpoint.connect(rb, wb, peer="a")
+    return JSONRPCEndpoint.connect(ra, wa, peer="b"), JSONRPCEndpoint.connect(rb, wb, peer="a")
+
+
+async def test_two_endpoints_over_an_in_memory_link() -> None:
+    a, b = await _linked()
     b.on_request("add", lambda p: p[0] + p[1])
     a.on_request("mul", lambda p: p[0] * p[1])
     assert await a.request("add", [2, 3], timeout=5) == 5
@@ -148,11 +152,7 @@ async def test_two_endpoints_over_an_in_memory_link() -> None:
 
 
 async def test_a_handler_knows_the_id_of_the_request_it_answers() -> None:
-    a_sock, b_sock = socket.socketpair()
-    ra, wa = await asyncio.open_connection(sock=a_sock)
-    rb, wb = await asyncio.open_connection(sock=b_sock)
-    a = JSONRPCEndpoint.connect(ra, wa, peer="b")
-    b = JSONRPCEndpoint.connect(rb, wb, peer="a")
+    a, b = await _linked()
 
     async def whoami(params: Any) -> Any:
         await asyncio.sleep(0.01)  # still known after the handler has waited
