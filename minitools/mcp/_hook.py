@@ -50,7 +50,8 @@ class _WrittenHook:
             return ToolResult(ok=True, text="{}", data={})
         result = await self.run().written(paths)
         data = result.data if isinstance(result.data, dict) else {}
-        if not (data.get("new") or data.get("after_write")):
+        broke_others = (data.get("others") or {}).get("new")  # the files the write broke besides its own
+        if not (data.get("new") or broke_others or data.get("after_write")):
             return ToolResult(ok=True, text="{}", data={})
         out = {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": result.text}}
         return ToolResult(ok=True, text=json.dumps(out), data=out)

@@ -115,3 +115,17 @@ async def test_written_hook_answers_in_the_hooks_json_and_says_nothing_when_noth
     after = await line_client.request("tools/call", {"name": "written_hook", "arguments": {"paths": ["clean.py"]}})
     context = json.loads(after["result"]["content"][0]["text"])["hookSpecificOutput"]["additionalContext"]
     assert "clean.py:2:10: error" in context and "clean.py:1:" not in context, context
+
+
+async def test_written_hook_says_what_the_write_broke_in_another_file(line_client: LineClient, project: Path) -> None:
+    # the edited file stays clean; its caller in another file no longer type-checks
+    (project / "shapes.py").write_text("def area(w: int, h: int) -> int:\n    return w * h\n")
+    (project / "use.py").write_text("from shapes import area\n\nprint(area(2, 3))\n")
+    await line_client.initialize()
+    before = await line_client.request("tools/call", {"name": "written_hook",
+                                                      "arguments": {"paths": ["shapes.py"], "event": "PreToolUse"}})
+    assert before["result"]["content"][0]["text"] == "{}", before
+    (project / "shapes.py").write_text("def area(w: int) -> int:\n    return w * w\n")
+    after = await line_client.request("tools/call", {"name": "written_hook", "arguments": {"paths": ["shapes.py"]}})
+    context = json.loads(after["result"]["content"][0]["text"])["hookSpecificOutput"]["additionalContext"]
+    assert "new in other files" in context and "use.py:3:" in context and "Expected 1 positional argument" in context, context
